@@ -1,0 +1,50 @@
+# Two commands for a newcomer: `make run` and `make test`. Every install step lives here.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+FLASK  := $(VENV)/bin/flask --app app
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint fmt typecheck pytest system-deps bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+## Set up everything and serve the app on http://127.0.0.1:5000 with a demo club (SQLite).
+run: $(STAMP)
+	$(FLASK) db upgrade
+	$(FLASK) demo --if-empty
+	$(FLASK) run --host 127.0.0.1 --port 5000
+
+## Install what the tests need (Python packages, Debian's chromium, fonts, poppler) and run them all.
+test: $(STAMP) system-deps lint typecheck pytest
+
+# Debian packages for browser tests and PDF rendering; skipped when already present.
+system-deps:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium poppler-utils; \
+	fi
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy engine app
+
+pytest: $(STAMP)
+	$(PY) -m pytest -q
+
+fmt: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: $(STAMP)
+	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,129 @@
+"""Cards as small integers, their text notation, points and multi-deck packs.
+
+A card is an ``int`` in ``0..53``: ``suit * 13 + rank`` for the 52 suited cards (suits in the
+order ``S H D C``, ranks ``2 … A`` as ``0 … 12``), ``52`` for the low joker ``LJ`` and ``53`` for
+the high joker ``HJ``. Copies of a card in a multi-deck pack are the same integer: a hand is a
+multiset (a list or a ``Counter``), never a set.
+
+Text notation (RULES.md §1): rank then suit, ``"10H"``, ``"QS"``, ``"2C"``; ``"HJ"``/``"LJ"``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .errors import CardError
+
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RED_SUITS = frozenset({"H", "D"})
+LJ = 52
+HJ = 53
+CARDS_PER_DECK = 54
+POINTS_PER_DECK = 100
+
+_RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+# Accept a few common spellings of ten and lower-case input; output is always canonical.
+_RANK_ALIASES = {"T": "10", "1": "A"}
+
+
+def make_card(rank: str, suit: str) -> int:
+    """The card of ``rank`` (``"2"`` … ``"A"``) and ``suit`` (``"S" "H" "D" "C"``)."""
+    try:
+        return _SUIT_INDEX[suit] * 13 + _RANK_INDEX[rank]
+    except KeyError:
+        raise CardError(f"there is no card with rank {rank!r} and suit {suit!r}") from None
+
+
+def parse_card(text: object) -> int:
+    """Parse ``"10H"``, ``"QS"``, ``"HJ"``… into a card; raise ``CardError`` on anything else."""
+    if not isinstance(text, str):
+        raise CardError(f"a card is written as text such as '10H' or 'HJ', not {text!r}")
+    t = text.strip().upper()
+    if t in ("HJ", "BJ", "RJ"):
+        return HJ
+    if t in ("LJ", "SJ"):
+        return LJ
+    if len(t) < 2:
+        raise CardError(f"unknown card {text!r}: write rank then suit, e.g. '10H', 'QS', 'HJ'")
+    rank, suit = t[:-1], t[-1]
+    rank = _RANK_ALIASES.get(rank, rank)
+    if rank not in _RANK_INDEX or suit not in _SUIT_INDEX:
+        raise CardError(f"unknown card {text!r}: write rank then suit, e.g. '10H', 'QS', 'HJ'")
+    return _SUIT_INDEX[suit] * 13 + _RANK_INDEX[rank]
+
+
+def parse_cards(texts: object) -> list[int]:
+    """Parse a list of card strings; raise ``CardError`` naming the first bad one."""
+    if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
+        raise CardError(f"a list of cards is expected, such as ['10H', 'QS'], not {texts!r}")
+    return [parse_card(t) for t in texts]
+
+
+def card_str(card: int) -> str:
+    if card == HJ:
+        return "HJ"
+    if card == LJ:
+        return "LJ"
+    if not 0 <= card < 52:
+        raise CardError(f"{card!r} is not a card")
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def cards_str(cards: Iterable[int]) -> list[str]:
+    return [card_str(c) for c in cards]
+
+
+def is_joker(card: int) -> bool:
+    return card >= LJ
+
+
+def suit_of(card: int) -> str | None:
+    """The printed suit of a card, ``None`` for a joker (trump membership is not decided here)."""
+    return None if card >= LJ else SUITS[card // 13]
+
+
+def rank_of(card: int) -> str | None:
+    """The printed rank of a card, ``None`` for a joker."""
+    return None if card >= LJ else RANKS[card % 13]
+
+
+def rank_index(card: int) -> int:
+    """``0`` for a 2 … ``12`` for an ace; jokers have none (raises)."""
+    if card >= LJ:
+        raise CardError("a joker has no rank")
+    return card % 13
+
+
+def card_points(card: int) -> int:
+    """5 → 5, 10 → 10, K → 10, every other card 0 (RULES.md §1)."""
+    if card >= LJ:
+        return 0
+    r = card % 13
+    if r == 3:  # a 5
+        return 5
+    if r in (8, 11):  # a 10 or a king
+        return 10
+    return 0
+
+
+def points_of(cards: Iterable[int]) -> int:
+    return sum(card_points(c) for c in cards)
+
+
+def full_pack(decks: int) -> list[int]:
+    """Every card of ``decks`` decks, in a fixed order (shuffle it with a seeded ``Random``)."""
+    if decks < 1:
+        raise CardError("a pack needs at least one deck")
+    return [c for c in range(CARDS_PER_DECK) for _ in range(decks)]
+
+
+def check_copies(cards: Iterable[int], decks: int, what: str = "these cards") -> None:
+    """Raise ``CardError`` if ``cards`` hold more copies of a card than ``decks`` decks have."""
+    for card, n in Counter(cards).items():
+        if n > decks:
+            raise CardError(
+                f"{what} hold {n} copies of {card_str(card)}, but {decks} decks have only {decks}"
+            )

@@ -1,0 +1,231 @@
+"""The three variants as frozen data, with every option of RULES.md and its default.
+
+``make_variant("tractor-4p", {"decks": 4})`` validates the options and returns a ``Variant``.
+A variant is plain data: the rules modules read it, nothing in it acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARDS_PER_DECK, POINTS_PER_DECK, RANKS
+from .errors import OptionError
+
+TRACTOR = "tractor-4p"
+RED_FIVE = "red-five-5p"
+ONE_TWENTY = "one-twenty-6p"
+VARIANT_IDS: tuple[str, ...] = (TRACTOR, RED_FIVE, ONE_TWENTY)
+
+LEVELS: tuple[str, ...] = RANKS  # "2" … "A"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    choices: tuple[Any, ...] | None  # None: validated by ``kind``
+    kind: str  # "choice", "bool", "points_or_null", "levels"
+    help: str  # plain words, shown to a tournament director
+
+
+_SPECS: dict[str, OptionSpec] = {
+    "decks": OptionSpec(
+        "decks", (2, 4), "choice", "Number of decks (4 decks: no kitty, hidden calls)"
+    ),
+    "triple_tractors": OptionSpec(
+        "triple_tractors", (True, False), "bool", "Consecutive triples form a tractor"
+    ),
+    "kitty_multiplier": OptionSpec(
+        "kitty_multiplier",
+        ("by_shape", "power", "double"),
+        "choice",
+        "Kitty bonus when the attackers win the last trick: 2 × cards of the largest "
+        "component (by_shape), 2 to that power (power), or always × 2 (double)",
+    ),
+    "throw_penalty": OptionSpec(
+        "throw_penalty",
+        ("ten_per_attempt", "none"),
+        "choice",
+        "Failed throw: 10 points to the other side per attempt, at most 3 per side and deal",
+    ),
+    "no_call_trump": OptionSpec(
+        "no_call_trump",
+        ("kitty", "spades"),
+        "choice",
+        "Nobody called: turn kitty cards until one names the trump suit, or spades are trump",
+    ),
+    "redeal_below": OptionSpec(
+        "redeal_below", None, "points_or_null", "An attacker with fewer points may ask for a redeal"
+    ),
+    "refuse_below": OptionSpec(
+        "refuse_below",
+        None,
+        "points_or_null",
+        "Opponents may refuse a deal when a hand has fewer points",
+    ),
+    "score_table": OptionSpec("score_table", ("units60",), "choice", "Red five score table"),
+    "must_play_levels": OptionSpec(
+        "must_play_levels", None, "levels", "Levels a gain may never skip"
+    ),
+}
+
+_VARIANT_OPTIONS: dict[str, tuple[str, ...]] = {
+    TRACTOR: (
+        "decks",
+        "triple_tractors",
+        "kitty_multiplier",
+        "throw_penalty",
+        "no_call_trump",
+        "redeal_below",
+        "must_play_levels",
+    ),
+    RED_FIVE: ("triple_tractors", "kitty_multiplier", "score_table"),
+    ONE_TWENTY: ("triple_tractors", "kitty_multiplier", "refuse_below", "must_play_levels"),
+}
+
+
+def option_names(variant_id: str) -> tuple[str, ...]:
+    _check_id(variant_id)
+    return _VARIANT_OPTIONS[variant_id]
+
+
+def option_spec(name: str) -> OptionSpec:
+    return _SPECS[name]
+
+
+def default_options(variant_id: str, decks: int | None = None) -> dict[str, Any]:
+    """The defaults of RULES.md ("Options at a glance"); some depend on the number of decks."""
+    _check_id(variant_id)
+    if variant_id == TRACTOR:
+        d = decks or 2
+        return {
+            "decks": d,
+            "triple_tractors": True,
+            "kitty_multiplier": "by_shape",
+            "throw_penalty": "ten_per_attempt",
+            "no_call_trump": "spades" if d == 4 else "kitty",
+            "redeal_below": 15,
+            "must_play_levels": ["A"],
+        }
+    if variant_id == RED_FIVE:
+        return {"triple_tractors": True, "kitty_multiplier": "by_shape", "score_table": "units60"}
+    return {
+        "triple_tractors": True,
+        "kitty_multiplier": "double",
+        "refuse_below": 20,
+        "must_play_levels": ["A"],
+    }
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    players: int
+    decks: int
+    kitty: int
+    hand: int
+    options: Mapping[str, Any] = field(hash=False, compare=True)
+
+    @property
+    def total_points(self) -> int:
+        return POINTS_PER_DECK * self.decks
+
+    @property
+    def fixed_sides(self) -> bool:
+        return self.id != RED_FIVE
+
+    @property
+    def triples(self) -> bool:
+        """Triples (and so tractors of triples) exist with 3 or more decks."""
+        return self.decks >= 3
+
+    @property
+    def quads(self) -> bool:
+        return self.decks >= 4
+
+    @property
+    def must_play_levels(self) -> tuple[str, ...]:
+        return tuple(self.options.get("must_play_levels", ["A"]))
+
+    def side_of(self, seat: int) -> int:
+        """Fixed sides alternate: {0,2(,4)} is side 0, {1,3(,5)} side 1."""
+        if not self.fixed_sides:
+            raise OptionError("red five has no fixed sides")
+        return seat % 2
+
+    def side_seats(self, side: int) -> tuple[int, ...]:
+        return tuple(s for s in range(self.players) if s % 2 == side)
+
+    def option(self, name: str) -> Any:
+        return self.options[name]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.id, "options": dict(self.options)}
+
+
+def _check_id(variant_id: str) -> None:
+    if variant_id not in _VARIANT_OPTIONS:
+        raise OptionError(
+            f"unknown variant {variant_id!r}; the variants are {', '.join(VARIANT_IDS)}"
+        )
+
+
+def _check_option(variant_id: str, name: str, value: Any) -> Any:
+    if name not in _VARIANT_OPTIONS[variant_id]:
+        allowed = ", ".join(_VARIANT_OPTIONS[variant_id])
+        raise OptionError(f"{variant_id} has no option {name!r}; its options are {allowed}")
+    spec = _SPECS[name]
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise OptionError(f"option {name} takes true or false, not {value!r}")
+        return value
+    if spec.kind == "choice":
+        assert spec.choices is not None
+        # bool is an int subclass: refuse True for decks=1 lookalikes
+        if isinstance(value, bool) or value not in spec.choices:
+            allowed = ", ".join(repr(c) for c in spec.choices)
+            raise OptionError(f"option {name} takes one of {allowed}, not {value!r}")
+        return value
+    if spec.kind == "points_or_null":
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % 5:
+            raise OptionError(
+                f"option {name} takes a number of points (a multiple of 5) or null, not {value!r}"
+            )
+        return value
+    if spec.kind == "levels":
+        if not isinstance(value, (list, tuple)) or not all(
+            isinstance(v, str) and v in LEVELS for v in value
+        ):
+            raise OptionError(
+                f'option {name} takes a list of levels such as ["5", "10", "K", "A"], not {value!r}'
+            )
+        levels = sorted(set(value), key=LEVELS.index)
+        if "A" not in levels:
+            levels.append("A")  # A is always a level that cannot be skipped
+        return levels
+    raise AssertionError(spec.kind)  # pragma: no cover
+
+
+def make_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> Variant:
+    """Build a validated variant; unknown options or bad values raise ``OptionError``."""
+    _check_id(variant_id)
+    given = dict(options or {})
+    if not isinstance(options, (Mapping, type(None))):
+        raise OptionError(f"options must be an object of option names to values, not {options!r}")
+    decks = given.get("decks", 2) if variant_id == TRACTOR else 3
+    if variant_id == TRACTOR:
+        decks = _check_option(variant_id, "decks", decks)
+    merged = default_options(variant_id, decks)
+    for name, value in given.items():
+        merged[name] = _check_option(variant_id, name, value)
+    if variant_id == TRACTOR:
+        players, kitty = 4, (8 if decks == 2 else 0)
+    elif variant_id == RED_FIVE:
+        players, kitty = 5, 7
+    else:
+        players, kitty = 6, 6
+    hand = (CARDS_PER_DECK * decks - kitty) // players
+    return Variant(variant_id, players, decks, kitty, hand, merged)
