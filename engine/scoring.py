@@ -1,0 +1,537 @@
+"""Scoring of a finished deal, level progression and the next dealer (RULES.md §1–§5).
+
+Everything here works on numbers a score sheet holds (card points, kitty points, the kitty
+multiplier, failed throws), so the same functions score an online deal and a typed paper row:
+
+- ``advance(level, gain, must_play)`` — a side's new level after a gain;
+- ``kitty_multiplier(mode, n)`` / ``allowed_multipliers(variant)`` — the kitty bonus factor;
+- ``attackers_total(...)`` — trick points + kitty bonus + throw penalties, never below 0;
+- ``deal_result(...)`` — who won the deal and what it is worth (levels, or red five units/积分);
+- ``next_levels(...)`` — both fixed sides' levels after a deal (120分 misplays included);
+- ``next_dealer(...)`` — the seat that deals next.
+
+Bad input raises ``EngineError`` with a message in plain words.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import POINTS_PER_DECK, RANKS
+from .errors import EngineError
+from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
+
+LEVELS: tuple[str, ...] = RANKS  # "2" … "A"
+_LEVEL_INDEX = {lv: i for i, lv in enumerate(LEVELS)}
+MAX_PENALTIES_PER_SIDE = 3  # tractor-4p: at most 3 failed-throw penalties per side and deal
+THROW_PENALTY_POINTS = 10
+RED_FIVE_THROWER = -4  # 积分 for a failed throw in red five
+RED_FIVE_OTHERS = 1
+RED_FIVE_MAX_PENALISED = 2  # a seat's third and later failures in one deal change nothing
+
+DECLARER = "declarer"
+ATTACKERS = "attackers"
+
+
+# --- levels -----------------------------------------------------------------------------------
+
+
+def level_index(level: object) -> int:
+    """``"2"`` → 0 … ``"A"`` → 12; raise ``EngineError`` for anything else."""
+    if not isinstance(level, str) or level not in _LEVEL_INDEX:
+        raise EngineError(f"{level!r} is not a level; levels are {' '.join(LEVELS)}")
+    return _LEVEL_INDEX[level]
+
+
+def level_value(level: str, passed: bool = False) -> int:
+    """The level as a number for 级差: 2 … 10, J 11, Q 12, K 13, A 14, a passed A 15."""
+    value = level_index(level) + 2
+    if passed:
+        if level != "A":
+            raise EngineError(f"only a side at A can have passed A, not a side at {level}")
+        return 15
+    return value
+
+
+def _check_must_play(must_play: Iterable[str]) -> set[int]:
+    if isinstance(must_play, str):
+        raise EngineError(
+            f'must_play_levels is a list of levels such as ["5", "A"], not {must_play!r}'
+        )
+    stops = {level_index(lv) for lv in must_play}
+    stops.add(len(LEVELS) - 1)  # A always stops a gain
+    return stops
+
+
+def advance(level: str, gain: int, must_play: Sequence[str] = ("A",)) -> tuple[str, bool]:
+    """A side's new level after gaining ``gain`` levels, and whether it passed A.
+
+    A gain never skips a must-play level (it stops there) and stops at A. ``passed`` is true when
+    the side was at A and gained at least one level: as the declaring side it has won the game.
+    """
+    start = level_index(level)
+    if isinstance(gain, bool) or not isinstance(gain, int) or gain < 0:
+        raise EngineError(f"a level gain is a whole number 0 or more, not {gain!r}")
+    stops = _check_must_play(must_play)
+    if gain == 0:
+        return level, False
+    if start == len(LEVELS) - 1:
+        return "A", True
+    target = min(start + gain, len(LEVELS) - 1)
+    for i in range(start + 1, target + 1):
+        if i in stops:
+            target = i
+            break
+    return LEVELS[target], False
+
+
+# --- kitty ------------------------------------------------------------------------------------
+
+KITTY_MODES = ("by_shape", "power", "double")
+
+
+def kitty_multiplier(mode: str, largest_component_cards: int) -> int:
+    """The kitty factor for a last lead whose largest component holds that many cards."""
+    n = largest_component_cards
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise EngineError(f"a lead's largest component holds at least 1 card, not {n!r}")
+    if mode == "by_shape":
+        return 2 * n
+    if mode == "power":
+        return 2**n
+    if mode == "double":
+        return 2
+    raise EngineError(f"unknown kitty_multiplier {mode!r}; it is one of {', '.join(KITTY_MODES)}")
+
+
+def component_sizes(variant: Variant) -> set[int]:
+    """Card counts a single component of a lead can have in this variant.
+
+    Singles, pairs, triples (3+ decks), quads (4 decks), tractors of pairs (4, 6, 8 …), of
+    triples (6, 9 … with ``triple_tractors``), of quads (4 decks), and red five's handled
+    tractors (at least one pair and one triple: 5, 7, 8 …) — never more cards than a hand holds.
+    """
+    hand = variant.hand
+    sizes = {1, 2}
+    widths = [2]
+    if variant.triples:
+        sizes.add(3)
+        if variant.options.get("triple_tractors", True):
+            widths.append(3)
+    if variant.quads:
+        sizes.add(4)
+        widths.append(4)
+    for w in widths:
+        sizes.update(range(2 * w, hand + 1, w))
+    if variant.id == RED_FIVE and variant.options.get("triple_tractors", True):
+        for pairs in range(1, hand // 2 + 1):
+            for triples in range(1, hand // 3 + 1):
+                if 2 * pairs + 3 * triples <= hand:
+                    sizes.add(2 * pairs + 3 * triples)
+    return {s for s in sizes if s <= hand}
+
+
+def allowed_multipliers(variant: Variant) -> set[int]:
+    """Every kitty multiplier the variant can produce (empty when there is no kitty)."""
+    if variant.kitty == 0:
+        return set()
+    mode = variant.options.get("kitty_multiplier", "by_shape")
+    if mode == "double":
+        return {2}
+    return {kitty_multiplier(mode, n) for n in component_sizes(variant)}
+
+
+def max_kitty_points(variant: Variant) -> int:
+    """The most card points a kitty of the variant's size can hold (10s and Ks first, then 5s)."""
+    tens = 8 * variant.decks  # 10 and K of four suits, per deck
+    fives = 4 * variant.decks
+    k = variant.kitty
+    return 10 * min(k, tens) + 5 * min(max(k - tens, 0), fives)
+
+
+# --- validation helpers -----------------------------------------------------------------------
+
+
+def _check_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EngineError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+def check_points(variant: Variant, points: object) -> int:
+    p = _check_int("points", points)
+    total = variant.total_points
+    if p < 0 or p > total:
+        raise EngineError(f"points {p} is outside 0 … {total} (100 per deck)")
+    if p % 5:
+        raise EngineError(f"points {p} is not a multiple of 5")
+    return p
+
+
+def check_kitty_points(variant: Variant, kitty_points: object, points: int = 0) -> int:
+    k = _check_int("kitty points", kitty_points)
+    if k < 0:
+        raise EngineError(f"kitty points {k} is below 0")
+    if k % 5:
+        raise EngineError(f"kitty points {k} is not a multiple of 5")
+    if variant.kitty == 0 and k:
+        raise EngineError(f"this variant has no kitty, so its kitty points are 0, not {k}")
+    most = max_kitty_points(variant)
+    if k > most:
+        raise EngineError(
+            f"kitty points {k} is more than a kitty of {variant.kitty} cards can hold ({most})"
+        )
+    if points + k > variant.total_points:
+        raise EngineError(
+            f"points {points} + kitty points {k} is more than the {variant.total_points} "
+            "points in the decks"
+        )
+    return k
+
+
+def check_multiplier(variant: Variant, multiplier: object) -> int:
+    """0 or None: the attackers did not win the last trick."""
+    if multiplier is None:
+        return 0
+    m = _check_int("the kitty multiplier", multiplier)
+    if m == 0:
+        return 0
+    allowed = allowed_multipliers(variant)
+    if not allowed:
+        raise EngineError("this variant has no kitty, so there is no kitty multiplier")
+    if m not in allowed:
+        mode = variant.options.get("kitty_multiplier", "by_shape")
+        shown = ", ".join(str(x) for x in sorted(allowed)[:8])
+        more = " …" if len(allowed) > 8 else ""
+        raise EngineError(
+            f"kitty multiplier {m} is not possible with kitty_multiplier {mode} "
+            f"(possible: {shown}{more})"
+        )
+    return m
+
+
+def _tractor_throws(failed_throws: object) -> tuple[int, int]:
+    if failed_throws is None:
+        return 0, 0
+    if not isinstance(failed_throws, Mapping):
+        raise EngineError(
+            'failed throws in tractor-4p are {"declarer": n, "attackers": m}, '
+            f"not {failed_throws!r}"
+        )
+    unknown = set(failed_throws) - {DECLARER, ATTACKERS}
+    if unknown:
+        raise EngineError(
+            f"failed throws name only the sides 'declarer' and 'attackers', not {sorted(unknown)}"
+        )
+    counts = []
+    for side in (DECLARER, ATTACKERS):
+        n = failed_throws.get(side, 0)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise EngineError(
+                f"failed throws of the {side} must be a whole number 0 or more, not {n!r}"
+            )
+        counts.append(n)
+    return counts[0], counts[1]
+
+
+def _red_five_throws(failed_throws: object, players: int) -> list[int]:
+    if failed_throws is None:
+        return []
+    if isinstance(failed_throws, (str, Mapping)) or not isinstance(failed_throws, Sequence):
+        raise EngineError(
+            f"failed throws in red five are a list of the throwers' seats, not {failed_throws!r}"
+        )
+    seats = []
+    for s in failed_throws:
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players:
+            raise EngineError(f"failed throw by seat {s!r}: seats are 0 … {players - 1}")
+        seats.append(s)
+    return seats
+
+
+def throw_penalty_points(variant: Variant, failed_throws: object) -> int:
+    """tractor-4p: +10 per failed throw of the declarer side, −10 per attacker's, 3 per side."""
+    if variant.id != TRACTOR:
+        return 0
+    declarer, attackers = _tractor_throws(failed_throws)
+    if variant.options.get("throw_penalty", "ten_per_attempt") == "none":
+        return 0
+    cap = MAX_PENALTIES_PER_SIDE
+    return THROW_PENALTY_POINTS * (min(declarer, cap) - min(attackers, cap))
+
+
+def attackers_total(
+    variant: Variant,
+    points: int,
+    kitty_points: int,
+    multiplier: int | None,
+    failed_throws: Any = None,
+) -> int:
+    """Trick points + kitty points × multiplier + throw penalty points, never below 0."""
+    p = check_points(variant, points)
+    k = check_kitty_points(variant, kitty_points, p)
+    m = check_multiplier(variant, multiplier)
+    if variant.id == ONE_TWENTY and failed_throws:
+        raise EngineError(
+            "120分 has no failed-throw points: a failed throw is a misplay (a level to the other side)"
+        )
+    if variant.id == RED_FIVE:
+        _red_five_throws(failed_throws, variant.players)  # 积分 only, no card points
+    return max(0, p + k * m + throw_penalty_points(variant, failed_throws))
+
+
+# --- deal result ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The outcome of one deal.
+
+    ``levels``: fixed sides only — the levels the winner gains (0 when the attackers only take
+    over). ``units`` and ``scores`` (the five seats' 积分 changes, seat 0 first): red five only.
+    """
+
+    total: int
+    winner: str  # "declarer" or "attackers"
+    levels: int | None = None
+    units: int | None = None
+    scores: list[int] | None = None
+
+    @property
+    def declarer_won(self) -> bool:
+        return self.winner == DECLARER
+
+
+def tractor_table(total: int, decks: int = 2) -> tuple[str, int]:
+    """RULES §2: (winner, levels) by the attackers' total; 4 decks doubles every step."""
+    step = 40 * (decks // 2)
+    if total == 0:
+        return DECLARER, 3
+    if total < step:
+        return DECLARER, 2
+    if total < 2 * step:
+        return DECLARER, 1
+    if total < 3 * step:
+        return ATTACKERS, 0
+    if total < 4 * step:
+        return ATTACKERS, 1
+    if total < 5 * step:
+        return ATTACKERS, 2
+    return ATTACKERS, 3 + (total - 5 * step) // step
+
+
+def one_twenty_table(total: int) -> tuple[str, int]:
+    """RULES §4: (winner, levels) by the opponents' total."""
+    if total < 60:
+        return DECLARER, 2
+    if total < 120:
+        return DECLARER, 1
+    if total < 180:
+        return ATTACKERS, 0
+    if total < 240:
+        return ATTACKERS, 1
+    return ATTACKERS, 2
+
+
+def red_five_units(total: int) -> tuple[str, int]:
+    """RULES §3 (``units60``): (winner, units) by the attackers' total."""
+    if total == 0:
+        return DECLARER, 3
+    if total < 60:
+        return DECLARER, 2
+    if total < 120:
+        return DECLARER, 1
+    if total < 300:
+        return ATTACKERS, 1 + (total - 120) // 60
+    return ATTACKERS, 4
+
+
+def red_five_scores(
+    players: int,
+    winner: str,
+    units: int,
+    dealer: int,
+    friend: int | None,
+    failed_throws: Sequence[int] = (),
+    friend_grabbed: bool = False,
+) -> list[int]:
+    """Each seat's 积分 change for one red five deal (zero-sum)."""
+    sign = 1 if winner == DECLARER else -1
+    scores = [-sign * units] * players
+    if friend is None:
+        scores[dealer] = sign * units * (players - 1)
+    else:
+        scores[dealer] = sign * 2 * units
+        scores[friend] = sign * units
+    for seat, n in Counter(failed_throws).items():
+        for _ in range(min(n, RED_FIVE_MAX_PENALISED)):
+            for s in range(players):
+                scores[s] += RED_FIVE_THROWER if s == seat else RED_FIVE_OTHERS
+    if friend_grabbed and friend is not None and winner == ATTACKERS:
+        scores[dealer], scores[friend] = scores[friend], scores[dealer]  # 直搭
+    return scores
+
+
+def _check_seat(name: str, seat: object, players: int) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise EngineError(f"{name} must be a seat 0 … {players - 1}, not {seat!r}")
+    return seat
+
+
+def deal_result(
+    variant: Variant,
+    points: int,
+    kitty_points: int,
+    multiplier: int | None,
+    failed_throws: Any = None,
+    dealer: int | None = None,
+    friend: int | None = None,
+    friend_grabbed: bool = False,
+) -> DealResult:
+    """Score a finished deal from the numbers on its score sheet row.
+
+    ``multiplier`` is the kitty factor when the attackers won the last trick, else 0 or None.
+    ``failed_throws``: tractor-4p ``{"declarer": n, "attackers": m}``; red five a list of the
+    throwers' seats; not used in 120分 (misplays are handled by ``next_levels``).
+    Red five needs ``dealer`` and ``friend`` (None when the dealer played alone).
+    """
+    total = attackers_total(variant, points, kitty_points, multiplier, failed_throws)
+    if variant.id == TRACTOR:
+        winner, levels = tractor_table(total, variant.decks)
+    elif variant.id == ONE_TWENTY:
+        winner, levels = one_twenty_table(total)
+    else:
+        if dealer is None:
+            raise EngineError("a red five deal needs its dealer's seat")
+        d = _check_seat("the dealer", dealer, variant.players)
+        f = None if friend is None else _check_seat("the friend", friend, variant.players)
+        if f == d:
+            raise EngineError("the friend cannot be the dealer (write no friend for 独打)")
+        if friend_grabbed and f is None:
+            raise EngineError("friend_grabbed needs a friend: the dealer played alone")
+        winner, units = red_five_units(total)
+        throws = _red_five_throws(failed_throws, variant.players)
+        scores = red_five_scores(variant.players, winner, units, d, f, throws, friend_grabbed)
+        return DealResult(total, winner, units=units, scores=scores)
+    if variant.id != RED_FIVE and (dealer is not None or friend is not None or friend_grabbed):
+        raise EngineError("dealer, friend and friend_grabbed belong to red five deals only")
+    return DealResult(total, winner, levels=levels)
+
+
+# --- levels of both sides after a deal ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LevelChange:
+    levels: tuple[str, str]  # side 0, side 1 after the deal
+    gains: tuple[int, int]  # levels each side was due (deal result + the other side's misplays)
+    passed: bool  # the declaring side won at A: the game is over
+
+
+def next_levels(
+    levels: Sequence[str],
+    declarer: int,
+    result: DealResult,
+    misplays: Iterable[int] = (),
+    must_play: Sequence[str] = ("A",),
+) -> LevelChange:
+    """Both fixed sides' levels after a deal declared by side ``declarer``.
+
+    Only the winner moves, by its gain; in 120分 each misplay of a side gives the other side one
+    more level, in the same move (so a must-play level or A still stops it). Passing A needs a
+    win as the declaring side at A.
+    """
+    if len(levels) != 2:
+        raise EngineError("a fixed-side deal has exactly two sides' levels")
+    if declarer not in (0, 1) or isinstance(declarer, bool):
+        raise EngineError(f"the declaring side is 0 or 1, not {declarer!r}")
+    if result.levels is None:
+        raise EngineError("a red five result has no levels")
+    winner_side = declarer if result.winner == DECLARER else 1 - declarer
+    gains = [0, 0]
+    gains[winner_side] += result.levels
+    for side in misplays:
+        if side not in (0, 1) or isinstance(side, bool):
+            raise EngineError(f"a misplay is recorded by side 0 or 1, not {side!r}")
+        gains[1 - side] += 1
+    new = []
+    passed = False
+    for side in (0, 1):
+        level, side_passed = advance(levels[side], gains[side], must_play)
+        if side_passed and side == declarer and result.winner == DECLARER and result.levels > 0:
+            passed = True
+        new.append(level)
+    return LevelChange((new[0], new[1]), (gains[0], gains[1]), passed)
+
+
+def apply_misplays(level: str, extra: int, must_play: Sequence[str] = ("A",)) -> str:
+    """A side's level after ``extra`` misplay levels alone (never passes A)."""
+    return advance(level, extra, must_play)[0]
+
+
+# --- next dealer ------------------------------------------------------------------------------
+
+
+def next_dealer(
+    variant: Variant,
+    dealer: int,
+    winner: str,
+    first_to_show_two: int | None = None,
+) -> int:
+    """The seat that deals (declares) next.
+
+    tractor-4p: declarer side won → the dealer's partner; attackers won → the player after the
+    dealer. 120分: kept → the next player of the declaring side in play order; taken over → the
+    player after the declarer. Red five: the first to show a 2 in the next deal, else the
+    previous dealer (``winner`` does not matter).
+    """
+    n = variant.players
+    d = _check_seat("the dealer", dealer, n)
+    if winner not in (DECLARER, ATTACKERS):
+        raise EngineError(f"the winner is 'declarer' or 'attackers', not {winner!r}")
+    if variant.id == RED_FIVE:
+        if first_to_show_two is None:
+            return d
+        return _check_seat("the first to show a 2", first_to_show_two, n)
+    if winner == DECLARER:
+        return (d + 2) % n
+    return (d + 1) % n
+
+
+def next_declaring_side(declarer: int, result: DealResult) -> int:
+    """Fixed sides: the side that won the deal declares the next one."""
+    return declarer if result.winner == DECLARER else 1 - declarer
+
+
+__all__ = [
+    "ATTACKERS",
+    "DECLARER",
+    "LEVELS",
+    "POINTS_PER_DECK",
+    "DealResult",
+    "LevelChange",
+    "advance",
+    "allowed_multipliers",
+    "apply_misplays",
+    "attackers_total",
+    "check_kitty_points",
+    "check_multiplier",
+    "check_points",
+    "component_sizes",
+    "deal_result",
+    "kitty_multiplier",
+    "level_index",
+    "level_value",
+    "max_kitty_points",
+    "next_declaring_side",
+    "next_dealer",
+    "next_levels",
+    "one_twenty_table",
+    "red_five_scores",
+    "red_five_units",
+    "throw_penalty_points",
+    "tractor_table",
+]
