@@ -1,0 +1,261 @@
+"""Trump calls (叫主 / 报主 / 反主 / 造反) for the three variants (RULES.md §2, §3, §4).
+
+A call is a set of cards a seat shows. ``call_shape`` reads it as a call of one variant (or says
+why it is none), ``CallBook`` keeps a sequence of calls and decides which beat the standing one,
+and ``replay_calls`` answers the conformance ``declare`` query. Who may call *when* (during the
+deal, in the last rounds, after the deal) is the deal state machine's business (``engine.deal``);
+``replay_calls`` has no timing and applies the eligibility the query can know.
+
+Shapes and strength:
+
+- ``tractor-4p`` (2 decks): a level card of X + the joker of X's colour (1), two level cards of X
+  + that joker (2), ``LJ LJ`` (3, no trump), ``HJ HJ`` (4, no trump); a call must be stronger than
+  the standing one, and the seat whose call stands may not overcall itself.
+- ``tractor-4p`` (4 decks): k level cards of one suit; more cards win, equal counts go to the
+  earlier call; no self-overcall.
+- ``red-five-5p``: one 2; the first stands, no overcalls.
+- ``one-twenty-6p``: k level cards of one suit, or k ≥ 2 identical jokers (no trump); more cards
+  win, equal counts go to the stronger kind (level cards < LJ < HJ); the seat whose call was just
+  overcalled may take it back (再造反) by showing as many cards of its earlier call as the standing
+  call holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import HJ, LJ, RANKS, SUITS, check_copies
+from .errors import EngineError
+from .variants import RED_FIVE, TRACTOR, Variant
+
+_COLOUR_JOKER = {"S": LJ, "C": LJ, "H": HJ, "D": HJ}
+
+
+@dataclass(frozen=True)
+class CallShape:
+    """What a set of shown cards is as a call.
+
+    ``suit`` is the trump suit it names (``None``: no trump); ``count`` and ``kind`` order calls:
+    tractor 2 decks uses ``kind`` 1–4 alone; 4 decks and 120分 compare ``count`` first, then
+    ``kind`` (0 level cards, 1 ``LJ``, 2 ``HJ``).
+    """
+
+    suit: str | None
+    count: int
+    kind: int
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        """What a take-back must repeat: level cards of the same suit, or the same joker."""
+        return ("joker" if self.kind else "level", self.suit if not self.kind else str(self.kind))
+
+
+@dataclass(frozen=True)
+class Call:
+    seat: int
+    cards: tuple[int, ...]
+    shape: CallShape
+
+
+def _check_level(level: object) -> str:
+    if not isinstance(level, str) or level not in RANKS:
+        raise EngineError(f"{level!r} is not a level; levels are {' '.join(RANKS)}")
+    return level
+
+
+def call_shape(variant: Variant, level: str, cards: Sequence[int]) -> CallShape | str:
+    """Read ``cards`` as a call at ``level``; return the shape, or a plain reason it is none."""
+    lv = RANKS.index(_check_level(level))
+    n = len(cards)
+    if n == 0:
+        return "a call shows at least one card"
+    jokers = [c for c in cards if c >= LJ]
+    suited = [c for c in cards if c < LJ]
+    level_cards = [c for c in suited if c % 13 == lv]
+    suits = {SUITS[c // 13] for c in suited}
+    if len(level_cards) != len(suited):
+        return f"a call shows only level cards ({RANKS[lv]}s) and jokers"
+    if len(suits) > 1:
+        return "a call shows level cards of one suit only"
+    suit = next(iter(suits)) if suits else None
+    if variant.id == RED_FIVE:
+        if n == 1 and suit is not None:
+            return CallShape(suit, 1, 0)
+        return "in red five a call shows exactly one 2"
+    if variant.id == TRACTOR and variant.decks == 4:
+        if jokers:
+            return "with 4 decks a call shows only level cards of one suit (no jokers)"
+        assert suit is not None
+        return CallShape(suit, n, 0)
+    if variant.id == TRACTOR:
+        if suit is None:
+            if n == 2 and jokers[0] == jokers[1]:
+                return CallShape(None, 2, 3 if jokers[0] == LJ else 4)
+            return "a joker call is LJ LJ or HJ HJ; a joker alone is never a call"
+        if len(jokers) != 1 or len(level_cards) > 2:
+            return "a call is one or two level cards of a suit plus one joker of its colour"
+        want = _COLOUR_JOKER[suit]
+        if jokers[0] != want:
+            need = "HJ" if want == HJ else "LJ"
+            return f"a call in {suit} needs the joker of its colour ({need}), not the other joker"
+        return CallShape(suit, n, len(level_cards))
+    # one-twenty-6p
+    if suit is not None:
+        if jokers:
+            return "a call shows level cards of one suit or identical jokers, not both"
+        return CallShape(suit, n, 0)
+    if len(set(jokers)) != 1:
+        return "a joker call shows identical jokers (LJ LJ …, or HJ HJ …)"
+    if n < 2:
+        return "a single joker is not a call; it takes at least two identical jokers"
+    return CallShape(None, n, 1 if jokers[0] == LJ else 2)
+
+
+class CallBook:
+    """The calls of one deal in time order and the one that stands.
+
+    ``hidden`` (4 decks): calls stay secret until the deal ends, so ``offer`` never refuses a
+    well-formed call by comparison — one that does not beat the standing call simply does not
+    count (``counted`` says which did).
+    """
+
+    def __init__(self, variant: Variant, level: str) -> None:
+        self.variant = variant
+        self.level = _check_level(level)
+        self.calls: list[Call] = []
+        self.counted: list[bool] = []
+        self.standing: Call | None = None
+        self.overcalled: Call | None = None  # the call the standing one just beat (120分 再造反)
+        self.last_by_seat: dict[int, Call] = {}
+
+    @property
+    def hidden(self) -> bool:
+        return self.variant.id == TRACTOR and self.variant.decks == 4
+
+    def why_not(self, seat: int, cards: Sequence[int]) -> str | None:
+        """``None`` if ``cards`` by ``seat`` would stand now, else the reason in plain words."""
+        shape = call_shape(self.variant, self.level, cards)
+        if isinstance(shape, str):
+            return shape
+        return self._why_not_shape(seat, shape)
+
+    def _why_not_shape(self, seat: int, shape: CallShape) -> str | None:
+        st = self.standing
+        vid = self.variant.id
+        if st is None:
+            return None
+        if vid == RED_FIVE:
+            return "a 2 has already been shown; red five has no overcalls"
+        if vid == TRACTOR:
+            if st.seat == seat:
+                return "your own call stands; you may not overcall yourself"
+            if self.variant.decks == 4:
+                if shape.count > st.shape.count:
+                    return None
+                return f"a call must show more level cards than the standing {st.shape.count}"
+            if shape.kind > st.shape.kind:
+                return None
+            return "a call must be stronger than the standing call"
+        # one-twenty-6p
+        ss = st.shape
+        if shape.count > ss.count or (shape.count == ss.count and shape.kind > ss.kind):
+            return None
+        ov = self.overcalled
+        if (
+            ov is not None
+            and ov.seat == seat
+            and st.seat != seat
+            and shape.key == self.last_by_seat[seat].shape.key
+            and shape.count >= ss.count
+            and shape.count > self.last_by_seat[seat].shape.count
+        ):
+            return None  # 再造反: take the call back with as many cards as the standing call
+        return (
+            "a call must show more cards than the standing call, or as many of a stronger kind "
+            "(level cards < LJ < HJ)"
+        )
+
+    def offer(self, seat: int, cards: Sequence[int]) -> bool:
+        """Record a call that ``why_not`` accepted (or any well-formed hidden call).
+
+        Returns whether it now stands. Raises ``EngineError`` for a malformed call, or for a call
+        that does not beat the standing one when calls are open.
+        """
+        shape = call_shape(self.variant, self.level, cards)
+        if isinstance(shape, str):
+            raise EngineError(shape)
+        reason = self._why_not_shape(seat, shape)
+        if reason is not None and not self.hidden:
+            raise EngineError(reason)
+        call = Call(seat, tuple(cards), shape)
+        self.calls.append(call)
+        self.counted.append(reason is None)
+        if reason is None:
+            if self.standing is not None and self.standing.seat != seat:
+                self.overcalled = self.standing
+            elif self.standing is None:
+                self.overcalled = None
+            self.standing = call
+            self.last_by_seat[seat] = call
+        return reason is None
+
+    @property
+    def trump(self) -> str | None:
+        return self.standing.shape.suit if self.standing else None
+
+    @property
+    def caller(self) -> int | None:
+        return self.standing.seat if self.standing else None
+
+
+def replay_calls(
+    variant: Variant,
+    level: str,
+    calls: list[tuple[int, list[int]]],
+    deal_no: int = 1,
+    dealer_side: Sequence[int] | None = None,
+) -> tuple[list[bool], int | None, str | None]:
+    """The conformance ``declare`` query: which calls were accepted, who stands, what is trump.
+
+    Calls are in time order. Without hands there is only a copy check per call. With
+    ``deal_no > 1`` and ``dealer_side``: in 120分 only that side may call; in 升级 the other side
+    may call only as an overcall right after the deal (a call must already stand).
+    """
+    _check_level(level)
+    if variant.id == RED_FIVE and level != "2":
+        raise EngineError(f"red five is always played at level 2, not {level}")
+    if isinstance(deal_no, bool) or not isinstance(deal_no, int) or deal_no < 1:
+        raise EngineError(f"the deal number is 1 or more, not {deal_no!r}")
+    side: set[int] | None = None
+    if dealer_side is not None:
+        side = set()
+        for s in dealer_side:
+            side.add(_check_seat(variant, s, "dealer_side"))
+    if not isinstance(calls, list):
+        raise EngineError("calls is a list of {seat, cards}")
+    book = CallBook(variant, level)
+    accepted: list[bool] = []
+    for i, item in enumerate(calls):
+        if not isinstance(item, tuple | list) or len(item) != 2:
+            raise EngineError(f"call {i + 1} is not a seat and a list of cards")
+        seat = _check_seat(variant, item[0], f"call {i + 1}")
+        cards = list(item[1])
+        check_copies(cards, variant.decks, f"the cards of call {i + 1}")
+        if len(cards) > variant.hand:
+            raise EngineError(f"call {i + 1} shows more cards than a hand holds")
+        ok = book.why_not(seat, cards) is None
+        if ok and deal_no > 1 and side is not None and seat not in side:
+            ok = variant.id == TRACTOR and book.standing is not None
+        if ok:
+            book.offer(seat, cards)
+        accepted.append(ok)
+    return accepted, book.caller, book.trump
+
+
+def _check_seat(variant: Variant, seat: object, what: str) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < variant.players:
+        raise EngineError(
+            f"{what}: {seat!r} is not a seat; {variant.id} has seats 0 to {variant.players - 1}"
+        )
+    return seat
