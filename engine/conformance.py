@@ -1,0 +1,299 @@
+"""Answer rule cases: ``python -m engine.conformance FILE.jsonl`` (or ``-`` for standard input).
+
+One JSON object per input line in, one out, in order: the case's ``id`` plus the answer fields
+of its query (``../shared/conformance/FORMAT.md``), or ``{"id": …, "error": "a sentence"}`` for a
+case the engine cannot answer. Exit status 0 when every line was answered, 2 when the input is
+not JSON lines (nothing is answered then).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from . import calls as calls_mod
+from . import scoring
+from .cards import card_str, check_copies, parse_cards, points_of
+from .combos import HANDLED, TRACTOR, classify, largest_component_cards
+from .errors import EngineError
+from .order import TrumpContext
+from .play import can_follow, check_throw, lead_components_checked, trick_winner
+from .variants import ONE_TWENTY, RED_FIVE, Variant, make_variant
+
+Answer = dict[str, Any]
+
+
+class CaseError(EngineError):
+    """A case that cannot be answered as written."""
+
+
+def _field(case: dict[str, Any], name: str) -> Any:
+    if name not in case:
+        raise CaseError(f"the case has no {name!r} field")
+    return case[name]
+
+
+def _cards(case: dict[str, Any], name: str) -> list[int]:
+    value = _field(case, name)
+    try:
+        return parse_cards(value)
+    except EngineError as e:
+        raise CaseError(f"{name}: {e}") from None
+
+
+def _card_lists(case: dict[str, Any], name: str) -> list[list[int]]:
+    value = _field(case, name)
+    if not isinstance(value, list) or not all(isinstance(v, list) for v in value):
+        raise CaseError(f'{name} must be a list of card lists, such as [["AH"], ["3S"]]')
+    out = []
+    for i, v in enumerate(value):
+        try:
+            out.append(parse_cards(v))
+        except EngineError as e:
+            raise CaseError(f"{name}[{i}]: {e}") from None
+    return out
+
+
+def _variant(case: dict[str, Any]) -> Variant:
+    vid = _field(case, "variant")
+    if not isinstance(vid, str):
+        raise CaseError(f"variant must be a variant name, not {vid!r}")
+    options = case.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise CaseError(f"options must be an object of option names to values, not {options!r}")
+    return make_variant(vid, options)
+
+
+def _level(case: dict[str, Any]) -> str:
+    level = _field(case, "level")
+    if not isinstance(level, str):
+        raise CaseError(f'level must be a level such as "7" or "A", not {level!r}')
+    return level
+
+
+def _context(case: dict[str, Any], variant: Variant) -> TrumpContext:
+    trump = _field(case, "trump")
+    if trump is not None and not isinstance(trump, str):
+        raise CaseError(f"trump must be S, H, D, C or null, not {trump!r}")
+    return TrumpContext(variant, _level(case), trump)
+
+
+def _copies(cards: Sequence[int], variant: Variant, what: str) -> None:
+    check_copies(cards, variant.decks, what)
+
+
+# --- the queries --------------------------------------------------------------------------------
+
+
+def q_classify(case: dict[str, Any], variant: Variant) -> Answer:
+    ctx = _context(case, variant)
+    cards = _cards(case, "cards")
+    if not cards:
+        raise CaseError("cards is empty: there is nothing to classify")
+    _copies(cards, variant, "the cards")
+    r = classify(cards, ctx)
+    out: Answer = {"suit": r.suit, "combo": r.combo}
+    if r.combo == TRACTOR:
+        out["width"] = r.width
+        out["length"] = r.length
+    elif r.combo == HANDLED:
+        out["length"] = r.length
+    return out
+
+
+def q_trick(case: dict[str, Any], variant: Variant) -> Answer:
+    ctx = _context(case, variant)
+    plays = _card_lists(case, "plays")
+    if not plays:
+        raise CaseError("plays is empty: a trick needs at least the lead")
+    if len(plays) > variant.players:
+        raise CaseError(f"{variant.id} has {variant.players} players, not {len(plays)} plays")
+    if not plays[0]:
+        raise CaseError("the lead has no cards")
+    return {"winner": trick_winner(plays, ctx)}
+
+
+def q_follow(case: dict[str, Any], variant: Variant) -> Answer:
+    ctx = _context(case, variant)
+    lead = _cards(case, "lead")
+    hand = _cards(case, "hand")
+    play = _cards(case, "play")
+    if not lead:
+        raise CaseError("the lead has no cards")
+    _copies(lead + hand, variant, "the lead and the hand")
+    if len(play) != len(lead):
+        raise CaseError(f"the lead has {len(lead)} cards but the play has {len(play)}")
+    have = Counter(hand)
+    for c, k in Counter(play).items():
+        if have[c] < k:
+            raise CaseError(f"the play uses {k} × {card_str(c)} but the hand holds {have[c]}")
+    lead_components_checked(lead, ctx)
+    return {"legal": can_follow(lead, hand, play, ctx)}
+
+
+def q_throw(case: dict[str, Any], variant: Variant) -> Answer:
+    ctx = _context(case, variant)
+    cards = _cards(case, "cards")
+    others = _card_lists(case, "others")
+    if not cards:
+        raise CaseError("the throw has no cards")
+    if len(others) > variant.players - 1:
+        raise CaseError(f"{variant.id} has only {variant.players - 1} other players")
+    r = check_throw(cards, others, ctx)
+    out: Answer = {"ok": r.ok}
+    if not r.ok:
+        assert r.forced is not None
+        out["forced"] = [card_str(c) for c in r.forced]
+    return out
+
+
+def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
+    kitty = _cards(case, "kitty")
+    last_raw = _field(case, "last")
+    last = None if last_raw is None else _cards(case, "last")
+    if len(kitty) != variant.kitty:
+        raise CaseError(f"{variant.id} buries {variant.kitty} kitty cards, not {len(kitty)}")
+    multiplier: int | None = None
+    if last is not None:
+        if not last:
+            raise CaseError("last is empty: give the cards led to the last trick, or null")
+        _copies(kitty + last, variant, "the kitty and the last lead")
+        ctx = _context(case, variant)
+        n = largest_component_cards(last, ctx)
+        multiplier = scoring.kitty_multiplier(variant.options["kitty_multiplier"], n)
+    else:
+        _copies(kitty, variant, "the kitty")
+    failed = case.get("failed_throws")
+    if variant.id == ONE_TWENTY:
+        failed = None  # FORMAT.md: not used for one-twenty-6p (a misplay, outside this query)
+    kwargs: dict[str, Any] = {}
+    if variant.id == RED_FIVE:
+        kwargs["dealer"] = _field(case, "dealer")
+        kwargs["friend"] = case.get("friend")
+        kwargs["friend_grabbed"] = bool(case.get("friend_grabbed", False))
+    points = _field(case, "points")
+    res = scoring.deal_result(variant, points, points_of(kitty), multiplier, failed, **kwargs)
+    out: Answer = {"total": res.total, "winner": res.winner}
+    if variant.id == RED_FIVE:
+        out["units"] = res.units
+        out["scores"] = res.scores
+    else:
+        out["levels"] = res.levels
+    return out
+
+
+def q_advance(case: dict[str, Any], variant: Variant) -> Answer:
+    start = _field(case, "from")
+    gain = _field(case, "gain")
+    to, passed = scoring.advance(start, gain, variant.must_play_levels)
+    return {"to": to, "passed": passed}
+
+
+def q_declare(case: dict[str, Any], variant: Variant) -> Answer:
+    level = _level(case)
+    raw = _field(case, "calls")
+    if not isinstance(raw, list):
+        raise CaseError('calls must be a list of {"seat": n, "cards": [...]}')
+    calls: list[tuple[int, list[int]]] = []
+    shown: dict[Any, Counter[int]] = {}
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict) or "seat" not in item or "cards" not in item:
+            raise CaseError(f"call {i + 1} must be an object with seat and cards")
+        try:
+            cards = parse_cards(item["cards"])
+        except EngineError as e:
+            raise CaseError(f"call {i + 1}: {e}") from None
+        seat = item["seat"]
+        calls.append((seat, cards))
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            # a seat showing a card again shows the same card: keep the most it showed at once
+            mine = shown.setdefault(seat, Counter())
+            for c, k in Counter(cards).items():
+                mine[c] = max(mine[c], k)
+    together: list[int] = []
+    for cnt in shown.values():
+        together.extend(cnt.elements())
+    _copies(together, variant, "the calls of all seats")
+    deal_no = case.get("deal", 1)
+    dealer_side = case.get("dealer_side")
+    if dealer_side is not None and not isinstance(dealer_side, list):
+        raise CaseError("dealer_side must be a list of seats")
+    accepted, caller, trump = calls_mod.replay_calls(variant, level, calls, deal_no, dealer_side)
+    return {"accepted": accepted, "caller": caller, "trump": trump}
+
+
+QUERIES: dict[str, Callable[[dict[str, Any], Variant], Answer]] = {
+    "classify": q_classify,
+    "trick": q_trick,
+    "follow": q_follow,
+    "throw": q_throw,
+    "deal_result": q_deal_result,
+    "advance": q_advance,
+    "declare": q_declare,
+}
+
+
+def answer(case: Any) -> Answer:
+    """The answer object for one case (never raises for bad input)."""
+    if not isinstance(case, dict):
+        return {"id": None, "error": "a case is a JSON object with id, variant and query"}
+    out: Answer = {"id": case.get("id")}
+    try:
+        if "id" not in case:
+            raise CaseError("the case has no id")
+        query = _field(case, "query")
+        handler = QUERIES.get(query) if isinstance(query, str) else None
+        if handler is None:
+            raise CaseError(f"unknown query {query!r}; the queries are {', '.join(QUERIES)}")
+        variant = _variant(case)
+        out.update(handler(case, variant))
+    except EngineError as e:
+        out = {"id": out["id"], "error": str(e) or type(e).__name__}
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as e:
+        # malformed field types that slipped past the checks above: still an answer, not a crash
+        out = {"id": out["id"], "error": f"the case is malformed: {type(e).__name__}: {e}"}
+    return out
+
+
+def run(stream: TextIO, out: TextIO) -> int:
+    cases: list[Any] = []
+    for lineno, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        try:
+            cases.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            print(f"line {lineno} is not JSON: {e}", file=sys.stderr)
+            return 2
+    for case in cases:
+        out.write(json.dumps(answer(case), ensure_ascii=False) + "\n")
+    out.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        print(
+            "usage: python -m engine.conformance FILE.jsonl   (or - for standard input)",
+            file=sys.stderr,
+        )
+        return 2
+    if args[0] == "-":
+        return run(sys.stdin, sys.stdout)
+    try:
+        with open(args[0], encoding="utf-8") as f:
+            return run(f, sys.stdout)
+    except OSError as e:
+        print(f"cannot read {args[0]}: {e}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as e:
+        print(f"{args[0]} is not UTF-8 text: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,531 @@
+"""Playing cards: leading, throws, following (有对必对) and the winner of a trick (RULES.md §1).
+
+All functions take card ints and a ``TrumpContext``. Hands and plays are multisets (lists).
+
+Following is decided by *demands*: a lead asks, component by component (largest first), for
+shapes — a chain (tractor) of given unit widths, or a plain unit (pair, triple, quad). Each
+component has a ladder from its own shape down to nothing (a tractor: the same tractor, then
+shorter tractors plus single units, then units alone; a unit of width w: w, w-1, … 2, nothing).
+Walking the components in order, each one gets the strongest step of its ladder that the
+follower's cards of the led suit can still supply together with the steps already fixed. A play
+is legal when its cards of the led suit supply all the fixed steps (so it matches the lead as
+far as the hand allows, largest components first).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .cards import card_str, check_copies
+from .combos import KIND_RANK, SINGLE, Component, common_suit, decompose, suit_name
+from .errors import CardError, IllegalAction
+from .order import TRUMP, TrumpContext
+
+# A demand: ("chain", widths sorted high→low) or ("unit", (width,)).
+Demand = tuple[str, tuple[int, ...]]
+_CHAIN = "chain"
+_UNIT = "unit"
+_UNION_NODE_LIMIT = 50_000
+
+
+def _names(cards: Iterable[int]) -> str:
+    return " ".join(card_str(c) for c in cards)
+
+
+# --- a pool of same-suit cards and the placement search ---------------------------------------
+
+
+class _Pool:
+    """Distinct cards of one effective suit, weakest position first, with counts."""
+
+    __slots__ = ("cards", "counts", "nbr", "strength")
+
+    def __init__(self, cnt: dict[int, int], ctx: TrumpContext) -> None:
+        pos = ctx.pos_tab
+        cards = sorted(cnt, key=lambda c: (pos[c], c))
+        self.cards = cards
+        self.counts = [cnt[c] for c in cards]
+        by_pos: dict[int, list[int]] = {}
+        for i, c in enumerate(cards):
+            by_pos.setdefault(pos[c], []).append(i)
+        self.nbr = [by_pos.get(pos[c] + 1, []) for c in cards]
+        st = ctx.strength_tab
+        self.strength = [st[c] for c in cards]
+
+
+def _chain_paths(pool: _Pool, t: int, min_w: int) -> Iterator[list[int]]:
+    """Index paths of ``t`` consecutive positions, every count at least ``min_w``."""
+    counts, nbr = pool.counts, pool.nbr
+    path: list[int] = []
+
+    def walk(j: int) -> Iterator[list[int]]:
+        if len(path) == t:
+            yield path
+            return
+        for k in nbr[j]:
+            if counts[k] >= min_w:
+                path.append(k)
+                yield from walk(k)
+                path.pop()
+
+    for i in range(len(counts)):
+        if counts[i] >= min_w:
+            path.append(i)
+            yield from walk(i)
+            path.pop()
+
+
+def _arrangements(widths: tuple[int, ...], counts: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Distinct orders of ``widths`` that fit under ``counts`` position by position."""
+    if widths[0] == widths[-1]:
+        if all(c >= widths[0] for c in counts):
+            yield widths
+        return
+    seen: set[tuple[int, ...]] = set()
+    rest = list(widths)
+    out: list[int] = []
+
+    def rec(p: int) -> Iterator[tuple[int, ...]]:
+        if p == len(counts):
+            tup = tuple(out)
+            if tup not in seen:
+                seen.add(tup)
+                yield tup
+            return
+        tried: set[int] = set()
+        for idx, w in enumerate(rest):
+            if w in tried or counts[p] < w:
+                continue
+            tried.add(w)
+            out.append(w)
+            rest.pop(idx)
+            yield from rec(p + 1)
+            rest.insert(idx, w)
+            out.pop()
+
+    yield from rec(0)
+
+
+def _chain_placements(pool: _Pool, widths: tuple[int, ...]) -> Iterator[list[tuple[int, int]]]:
+    """Every way to take a chain of these unit widths from the pool: ``(index, width)``."""
+    counts = pool.counts
+    for path in _chain_paths(pool, len(widths), widths[-1]):
+        for arr in _arrangements(widths, [counts[i] for i in path]):
+            yield list(zip(path, arr, strict=True))
+
+
+def _unit_placements(pool: _Pool, width: int, dedupe: bool) -> Iterator[list[tuple[int, int]]]:
+    counts = pool.counts
+    seen: set[int] = set()
+    for i, c in enumerate(counts):
+        if c >= width:
+            if dedupe:
+                if c in seen:
+                    continue
+                seen.add(c)
+            yield [(i, width)]
+
+
+def _placements(pool: _Pool, demand: Demand, dedupe: bool) -> Iterator[list[tuple[int, int]]]:
+    kind, widths = demand
+    if kind == _CHAIN:
+        return _chain_placements(pool, widths)
+    return _unit_placements(pool, widths[0], dedupe)
+
+
+def _order(demands: Sequence[Demand]) -> list[Demand]:
+    """Chains first (hardest), then units widest first."""
+    return sorted(demands, key=lambda d: (d[0] != _CHAIN, -len(d[1]), -d[1][0]))
+
+
+def _search(
+    pool: _Pool,
+    demands: Sequence[Demand],
+    on_found: Callable[[list[tuple[int, int]]], bool],
+    dedupe: bool = True,
+    budget: list[int] | None = None,
+) -> bool:
+    """Depth-first over disjoint placements of ``demands`` (already ordered). ``on_found`` gets
+    the used ``(index, width)`` list and returns True to stop. Returns True if stopped."""
+    counts = pool.counts
+    used: list[tuple[int, int]] = []
+    n = len(demands)
+
+    def rec(k: int) -> bool:
+        if budget is not None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return True
+        if k == n:
+            return on_found(used)
+        for place in _placements(pool, demands[k], dedupe and demands[k][0] == _UNIT):
+            for i, w in place:
+                counts[i] -= w
+            used.extend(place)
+            stop = rec(k + 1)
+            del used[len(used) - len(place) :]
+            for i, w in place:
+                counts[i] += w
+            if stop:
+                return True
+        return False
+
+    return rec(0)
+
+
+def _satisfiable(pool: _Pool, demands: Sequence[Demand]) -> bool:
+    if not demands:
+        return True
+    return _search(pool, _order(demands), lambda _used: True)
+
+
+# --- what a lead demands of a follower ----------------------------------------------------------
+
+
+def _unit_ladder(w: int) -> list[list[Demand]]:
+    ladder: list[list[Demand]] = [[(_UNIT, (x,))] for x in range(w, 1, -1)]
+    ladder.append([])
+    return ladder
+
+
+def _fixed_demands(comps: Sequence[Component], pool: _Pool) -> list[Demand]:
+    """The strongest demands the pool can meet, component by component (largest first)."""
+    fixed: list[Demand] = []
+
+    def take(ladder: Iterable[list[Demand]]) -> list[Demand]:
+        for option in ladder:
+            if not option or _satisfiable(pool, fixed + option):
+                fixed.extend(option)
+                return option
+        return []  # pragma: no cover - the empty option always fits
+
+    for comp in comps:
+        if comp.kind == SINGLE:
+            continue
+        widths = tuple(sorted(comp.widths, reverse=True))
+        if not comp.is_chain:
+            take(_unit_ladder(widths[0]))
+            continue
+        length = len(widths)
+        chain_ladder: list[list[Demand]] = [
+            [(_CHAIN, widths[:t])] for t in range(length, 1, -1)
+        ] + [[]]
+        got = take(chain_ladder)
+        t = len(got[0][1]) if got else 0
+        for w in widths[t:]:
+            take(_unit_ladder(w))
+    return fixed
+
+
+def _describe(demands: Sequence[Demand]) -> str:
+    names = {2: "pair", 3: "triple", 4: "quad"}
+    parts = []
+    for kind, widths in demands:
+        if kind == _CHAIN:
+            if widths[0] == widths[-1]:
+                parts.append(f"a tractor of {len(widths)} {names[widths[0]]}s")
+            else:
+                parts.append(
+                    f"a handled tractor of {widths.count(3)} triples and {widths.count(2)} pairs"
+                )
+        else:
+            parts.append(f"a {names[widths[0]]}")
+    return ", ".join(parts)
+
+
+# --- public: leading ----------------------------------------------------------------------------
+
+
+def _counter(cards: Sequence[int], what: str) -> Counter[int]:
+    for c in cards:
+        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 54:
+            raise CardError(f"{what} hold {c!r}, which is not a card")
+    return Counter(cards)
+
+
+def _check_in_hand(cards: Sequence[int], hand: Sequence[int], what: str) -> Counter[int]:
+    need = _counter(cards, what)
+    have = _counter(hand, "the hand")
+    for c, k in need.items():
+        if have[c] < k:
+            held = have[c]
+            raise IllegalAction(
+                f"{what} use {k} × {card_str(c)} but the hand holds {held}"
+                if held
+                else f"{card_str(c)} is not in the hand"
+            )
+    return have
+
+
+def verify_lead(cards: Sequence[int], hand: Sequence[int], ctx: TrumpContext) -> list[Component]:
+    """A lead must be one or more cards of the hand, all of one suit (trumps are one suit).
+
+    Returns the lead's components, largest first. Whether a throw stands is ``check_throw``."""
+    if not cards:
+        raise IllegalAction("a lead needs at least one card")
+    _check_in_hand(cards, hand, "the lead")
+    s = common_suit(cards, ctx)
+    if s is None:
+        raise IllegalAction(
+            f"a lead must be of one suit (all trumps count as one suit); {_names(cards)} is not"
+        )
+    return decompose(cards, ctx)
+
+
+def can_lead(cards: Sequence[int], hand: Sequence[int], ctx: TrumpContext) -> bool:
+    try:
+        verify_lead(cards, hand, ctx)
+    except (IllegalAction, CardError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class ThrowCheck:
+    ok: bool
+    forced: list[int] | None = None  # the cards the leader must play instead
+    failed_components: list[Component] = field(default_factory=list)
+
+
+def _holds_higher(pool: _Pool, comp: Component) -> bool:
+    """Does the pool hold a same-kind combination strictly higher than ``comp``?"""
+    st = pool.strength
+    if not comp.is_chain:
+        w = comp.units[0][1]
+        return any(c >= w and st[i] > comp.top for i, c in enumerate(pool.counts))
+    widths = tuple(sorted(comp.widths, reverse=True))
+    return any(st[place[-1][0]] > comp.top for place in _chain_placements(pool, widths))
+
+
+def check_throw(
+    cards: Sequence[int], other_hands: Sequence[Sequence[int]], ctx: TrumpContext
+) -> ThrowCheck:
+    """Does a lead stand against the other players' hands (RULES.md §1 "Leading")?
+
+    A single combination always stands. A throw fails when one other player holds, in its
+    suit, a same-kind higher combination than one of its components; the leader then plays the
+    failing component with the most cards (the lowest of those)."""
+    comps = lead_components_checked(cards, ctx)
+    everything = list(cards)
+    for h in other_hands:
+        everything.extend(h)
+    _counter(everything, "the throw and the other hands")
+    check_copies(everything, ctx.variant.decks, "the throw and the other hands")
+    if len(comps) <= 1:
+        return ThrowCheck(True)
+    s = ctx.suit_tab[cards[0]]
+    st = ctx.suit_tab
+    failed: list[Component] = []
+    pools = []
+    for h in other_hands:
+        cnt = Counter(c for c in h if st[c] == s)
+        if cnt:
+            pools.append(_Pool(cnt, ctx))
+    for comp in comps:
+        if any(_holds_higher(p, comp) for p in pools):
+            failed.append(comp)
+    if not failed:
+        return ThrowCheck(True)
+    forced = min(failed, key=lambda c: (-c.size, c.top, KIND_RANK[c.kind]))
+    return ThrowCheck(False, forced.cards(), failed)
+
+
+def lead_components_checked(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
+    if not cards:
+        raise IllegalAction("a lead needs at least one card")
+    _counter(cards, "the lead")
+    check_copies(cards, ctx.variant.decks, "the lead")
+    if common_suit(cards, ctx) is None:
+        raise IllegalAction(
+            f"a lead must be of one suit (all trumps count as one suit); {_names(cards)} is not"
+        )
+    return decompose(cards, ctx)
+
+
+# --- public: following --------------------------------------------------------------------------
+
+
+def _suit_counter(cnt: Counter[int], s: int, ctx: TrumpContext) -> dict[int, int]:
+    st = ctx.suit_tab
+    return {c: k for c, k in cnt.items() if st[c] == s}
+
+
+def verify_follow(
+    lead: Sequence[int],
+    hand: Sequence[int],
+    play: Sequence[int],
+    ctx: TrumpContext,
+    lead_comps: Sequence[Component] | None = None,
+) -> None:
+    """Raise ``IllegalAction`` (plain words) unless ``play`` is a legal follow to ``lead``.
+
+    ``hand`` is the follower's whole hand before playing (it includes ``play``). Pass
+    ``lead_comps`` (from ``lead_components``) to skip re-reading the lead."""
+    if lead_comps is None:
+        lead_comps = lead_components_checked(lead, ctx)
+    n = len(lead)
+    if len(play) != n:
+        raise IllegalAction(f"the lead has {n} cards, so play {n}, not {len(play)}")
+    have = _check_in_hand(play, hand, "the play")
+    st = ctx.suit_tab
+    s = st[lead[0]]
+    name = "trumps" if s == TRUMP else suit_name(ctx, s)
+    hand_s = _suit_counter(have, s, ctx)
+    n_hand_s = sum(hand_s.values())
+    play_s = [c for c in play if st[c] == s]
+    if n_hand_s >= n:
+        if len(play_s) != n:
+            raise IllegalAction(
+                f"you hold {n_hand_s} cards of {name}: follow with {n} of them, "
+                f"not {_names(c for c in play if st[c] != s)}"
+            )
+    elif len(play_s) != n_hand_s:
+        raise IllegalAction(
+            f"you hold only {n_hand_s} cards of {name}: play all of them "
+            f"({_names(sorted(c for c in hand if st[c] == s))}) before other cards"
+        )
+    if n_hand_s <= n:
+        return  # every card of the suit goes out: no shape choice left
+    if all(k == 1 for k in hand_s.values()):
+        return
+    demands_top = _top_demands(lead_comps)
+    if not demands_top:
+        return
+    play_pool = _Pool(Counter(play_s), ctx)
+    if _satisfiable(play_pool, demands_top):
+        return
+    fixed = _fixed_demands(lead_comps, _Pool(hand_s, ctx))
+    if not _satisfiable(play_pool, fixed):
+        raise IllegalAction(
+            f"follow the lead's shape as far as your hand allows: your {name} can give "
+            f"{_describe(fixed)}, and this play does not"
+        )
+
+
+def can_follow(
+    lead: Sequence[int], hand: Sequence[int], play: Sequence[int], ctx: TrumpContext
+) -> bool:
+    try:
+        verify_follow(lead, hand, play, ctx)
+    except (IllegalAction, CardError):
+        return False
+    return True
+
+
+def _top_demands(comps: Sequence[Component]) -> list[Demand]:
+    out: list[Demand] = []
+    for comp in comps:
+        if comp.kind == SINGLE:
+            continue
+        widths = tuple(sorted(comp.widths, reverse=True))
+        out.append((_CHAIN, widths) if comp.is_chain else (_UNIT, widths))
+    return out
+
+
+def playable_cards(lead: Sequence[int] | None, hand: Sequence[int], ctx: TrumpContext) -> set[int]:
+    """The cards of ``hand`` that may be part of some legal play now (``lead`` None: leading).
+
+    Greying out the rest is exact: every card returned is in at least one legal play, and a
+    legal play uses only returned cards."""
+    if not lead:
+        return set(hand)
+    comps = lead_components_checked(lead, ctx)
+    n = len(lead)
+    st = ctx.suit_tab
+    s = st[lead[0]]
+    have = _counter(hand, "the hand")
+    hand_s = _suit_counter(have, s, ctx)
+    n_hand_s = sum(hand_s.values())
+    if n_hand_s < n:
+        return set(hand)  # all the suit's cards must go, the rest is free
+    if n_hand_s == n:
+        return set(hand_s)
+    pool = _Pool(hand_s, ctx)
+    fixed = _fixed_demands(comps, pool)
+    need = sum(sum(w) if k == _CHAIN else w[0] for k, w in fixed)
+    if need < n:
+        return set(hand_s)
+    union: set[int] = set()
+    target = len(pool.cards)
+
+    def found(used: list[tuple[int, int]]) -> bool:
+        for i, _w in used:
+            union.add(i)
+        return len(union) == target
+
+    budget = [_UNION_NODE_LIMIT]
+    _search(pool, _order(fixed), found, dedupe=False, budget=budget)
+    if budget[0] < 0:
+        return set(hand_s)  # pragma: no cover - pathological size; verify_follow still rules
+    return {pool.cards[i] for i in union}
+
+
+# --- public: the winner of a trick ---------------------------------------------------------------
+
+
+def _deciding_index(comps: Sequence[Component]) -> int:
+    return min(range(len(comps)), key=lambda i: (KIND_RANK[comps[i].kind], -comps[i].size))
+
+
+def _best_value(cards: Sequence[int], comps: Sequence[Component], ctx: TrumpContext) -> int | None:
+    """The best strength of the deciding unit over readings of ``cards`` as the lead's
+    components, or ``None`` when the cards cannot be read so."""
+    pool = _Pool(Counter(cards), ctx)
+    demands = _top_demands(comps)
+    d = _deciding_index(comps)
+    deciding = comps[d]
+    if deciding.kind == SINGLE:
+        if not _satisfiable(pool, demands):
+            return None
+        return max(ctx.strength_tab[c] for c in cards)
+    widths = tuple(sorted(deciding.widths, reverse=True))
+    dec: Demand = (_CHAIN, widths) if deciding.is_chain else (_UNIT, widths)
+    rest = list(demands)
+    rest.remove(dec)
+    rest = _order(rest)
+    counts = pool.counts
+    best: int | None = None
+    for place in _placements(pool, dec, dedupe=False):
+        value = max(pool.strength[i] for i, _w in place)
+        if best is not None and value <= best:
+            continue
+        for i, w in place:
+            counts[i] -= w
+        ok = _satisfiable(pool, rest)
+        for i, w in place:
+            counts[i] += w
+        if ok:
+            best = value
+    return best
+
+
+def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
+    """Index into ``plays`` (leader first) of the play that wins the trick."""
+    if not plays:
+        raise IllegalAction("a trick needs at least the lead")
+    lead = plays[0]
+    comps = lead_components_checked(lead, ctx)
+    n = len(lead)
+    everything: list[int] = []
+    for i, p in enumerate(plays):
+        if len(p) != n:
+            raise IllegalAction(f"play {i} has {len(p)} cards but the lead has {n}")
+        everything.extend(p)
+    _counter(everything, "the plays")
+    check_copies(everything, ctx.variant.decks, "the plays of one trick")
+    st = ctx.suit_tab
+    s = st[lead[0]]
+    d = _deciding_index(comps)
+    best = comps[d].top if comps[d].kind != SINGLE else max(ctx.strength_tab[c] for c in lead)
+    winner = 0
+    for i in range(1, len(plays)):
+        p = plays[i]
+        ps = common_suit(p, ctx)
+        if ps != s and not (ps == TRUMP and s != TRUMP):
+            continue
+        value = _best_value(p, comps, ctx)
+        if value is not None and value > best:
+            best, winner = value, i
+    return winner
