@@ -133,9 +133,12 @@ class CallBook:
     def hidden(self) -> bool:
         return self.variant.id == TRACTOR and self.variant.decks == 4
 
-    def why_not(self, seat: int, cards: Sequence[int]) -> str | None:
-        """``None`` if ``cards`` by ``seat`` would stand now, else the reason in plain words."""
-        shape = call_shape(self.variant, self.level, cards)
+    def why_not(self, seat: int, cards: Sequence[int], level: str | None = None) -> str | None:
+        """``None`` if ``cards`` by ``seat`` would stand now, else the reason in plain words.
+
+        ``level`` overrides the book's level for this call (a 120分 race: each side shows its own).
+        """
+        shape = call_shape(self.variant, level or self.level, cards)
         if isinstance(shape, str):
             return shape
         return self._why_not_shape(seat, shape)
@@ -176,13 +179,13 @@ class CallBook:
             "(level cards < LJ < HJ)"
         )
 
-    def offer(self, seat: int, cards: Sequence[int]) -> bool:
+    def offer(self, seat: int, cards: Sequence[int], level: str | None = None) -> bool:
         """Record a call that ``why_not`` accepted (or any well-formed hidden call).
 
         Returns whether it now stands. Raises ``EngineError`` for a malformed call, or for a call
         that does not beat the standing one when calls are open.
         """
-        shape = call_shape(self.variant, self.level, cards)
+        shape = call_shape(self.variant, level or self.level, cards)
         if isinstance(shape, str):
             raise EngineError(shape)
         reason = self._why_not_shape(seat, shape)

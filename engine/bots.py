@@ -1,0 +1,368 @@
+"""Bots for any seat of any variant: ``RandomBot`` (a random legal player) and ``HeuristicBot``
+(keeps points away from the attackers, leads from strength, ruffs points).
+
+A bot answers two questions: ``on_draw(deal, seat)`` — a call to show right after this seat
+drew a card, or ``None`` (a bot considers calling only when it draws, so the calling check is
+not repeated for every seat at every draw) — and ``act(deal, seat)`` — the action for the seat
+``deal.to_act``, as a tuple ``(kind, *args)`` that ``perform`` applies. Bots read only what the
+seat may see (its hand, the public table) except that they call the deal's own legality checks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from . import combos
+from . import play as rules
+from .cards import HJ, LJ, RANKS, card_points
+from .deal import BURY, CALLS, FRIEND, OVERCALL, PLAY, REDEAL, Deal, Record
+from .errors import IllegalAction
+from .variants import ONE_TWENTY, RED_FIVE, TRACTOR
+
+Action = tuple[Any, ...]
+
+
+def possible_calls(deal: Deal, seat: int) -> list[list[int]]:
+    """Every call shape the seat's hand could show now (not yet checked against the standing
+    call): the candidates a bot filters with ``deal.can_call``."""
+    v = deal.variant
+    hand = Counter(deal.hands[seat])
+    lv = RANKS.index(deal._call_level(seat))
+    out: list[list[int]] = []
+    for s in range(4):
+        card = s * 13 + lv
+        k = hand[card]
+        if not k:
+            continue
+        if v.id == TRACTOR and v.decks == 2:
+            joker = HJ if s in (1, 2) else LJ
+            if hand[joker]:
+                out.append([card, joker])
+                if k >= 2:
+                    out.append([card, card, joker])
+        elif v.id == RED_FIVE:
+            out.append([card])
+        else:
+            out.extend([card] * j for j in range(1, k + 1))
+    if v.id == TRACTOR and v.decks == 2:
+        for j in (LJ, HJ):
+            if hand[j] >= 2:
+                out.append([j, j])
+    elif v.id == ONE_TWENTY:
+        for j in (LJ, HJ):
+            out.extend([j] * m for m in range(2, hand[j] + 1))
+    return out
+
+
+def legal_calls(deal: Deal, seat: int) -> list[list[int]]:
+    return [c for c in possible_calls(deal, seat) if deal.can_call(seat, c)]
+
+
+def perform(deal: Deal, action: Action) -> Record:
+    """Apply a bot action ``(kind, seat, *args)`` to the deal."""
+    kind, seat = action[0], action[1]
+    if kind == "call":
+        return deal.call(seat, action[2])
+    if kind == "pass":
+        return deal.pass_(seat)
+    if kind == "redeal":
+        return deal.redeal(seat)
+    if kind == "bury":
+        return deal.bury(seat, action[2])
+    if kind == "friend":
+        return deal.call_friend(seat, action[2])
+    if kind == "play":
+        return deal.play(seat, action[2])
+    raise IllegalAction(f"unknown action {kind!r}")
+
+
+def _follow_base(deal: Deal, seat: int) -> tuple[list[int], list[int], list[int] | None]:
+    """(cards of the led suit in hand, other cards, the cards a legal follow must contain from
+    the led suit beyond which any suit cards may fill — None when the suit is short)."""
+    assert deal.trick is not None and deal.ctx is not None
+    lead = deal.trick.plays[0][1]
+    ctx = deal.ctx
+    st = ctx.suit_tab
+    s = st[lead[0]]
+    hand = deal.hands[seat]
+    suit = [c for c in hand if st[c] == s]
+    other = [c for c in hand if st[c] != s]
+    n = len(lead)
+    if len(suit) <= n:
+        return suit, other, None
+    comps = deal.trick.lead_comps or combos.lead_components(list(lead), ctx)
+    if all(c.kind == combos.SINGLE for c in comps):
+        return suit, other, []
+    cnt = Counter(suit)
+    if len(comps) == 1 and not comps[0].is_chain:
+        w = comps[0].units[0][1]
+        best = max(cnt.values())
+        take = min(w, best)
+        if take < 2:
+            return suit, other, []
+        cands = [c for c, k in cnt.items() if k >= take]
+        return suit, other, [cands[0]] * take
+    pool = rules._Pool(cnt, ctx)
+    fixed = rules._fixed_demands(comps, pool)
+    found: list[int] = []
+
+    def on_found(used: list[tuple[int, int]]) -> bool:
+        for i, w in used:
+            found.extend([pool.cards[i]] * w)
+        return True
+
+    rules._search(pool, rules._order(fixed), on_found)
+    return suit, other, found
+
+
+def _complete(
+    rng: random.Random, n: int, suit: list[int], other: list[int], core: list[int] | None
+) -> list[int]:
+    if core is None:
+        rest = list(other)
+        rng.shuffle(rest)
+        return suit + rest[: n - len(suit)]
+    left = Counter(suit)
+    left.subtract(core)
+    pool = list(left.elements())
+    rng.shuffle(pool)
+    return core + pool[: n - len(core)]
+
+
+class RandomBot:
+    """A random legal player (seeded). Not uniform over whole plays: it picks a card and a
+    shape at random when leading and fills a legal follow at random."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, call_rate: float = 0.5, throw_rate: float = 0.1) -> None:
+        self.rng = random.Random(seed)
+        self.call_rate = call_rate
+        self.throw_rate = throw_rate
+
+    def on_draw(self, deal: Deal, seat: int) -> list[int] | None:
+        card = deal.hands[seat][-1]
+        lv = deal._call_level(seat)
+        if card < LJ and RANKS[card % 13] != lv:
+            return None  # only a level card or a joker can make a new call possible
+        calls = legal_calls(deal, seat)
+        if calls and self.rng.random() < self.call_rate:
+            return self.rng.choice(calls)
+        return None
+
+    def act(self, deal: Deal, seat: int) -> Action:
+        ph = deal.phase
+        rng = self.rng
+        if ph in (CALLS, OVERCALL):
+            calls = legal_calls(deal, seat)
+            if calls and rng.random() < self.call_rate:
+                return ("call", seat, rng.choice(calls))
+            return ("pass", seat)
+        if ph == REDEAL:
+            if deal.can_redeal(seat) and rng.random() < 0.5:
+                return ("redeal", seat)
+            return ("pass", seat)
+        if ph == BURY:
+            return ("bury", seat, rng.sample(deal.hands[seat], deal.kitty_size))
+        if ph == FRIEND:
+            choices: list[int | None] = [None, HJ, 13 + 3]
+            choices += [s * 13 + r for s in range(4) for r in (11, 12)]
+            return ("friend", seat, rng.choice(choices))
+        if ph == PLAY:
+            return ("play", seat, self.choose_play(deal, seat))
+        raise IllegalAction(f"seat {seat} has nothing to do in phase {ph}")
+
+    def choose_play(self, deal: Deal, seat: int) -> list[int]:
+        assert deal.trick is not None and deal.ctx is not None
+        rng = self.rng
+        hand = deal.hands[seat]
+        if not deal.trick.plays:
+            card = rng.choice(hand)
+            r = rng.random()
+            if r < self.throw_rate:
+                st = deal.ctx.suit_tab
+                suit = [c for c in hand if st[c] == st[card]]
+                k = rng.randint(1, min(len(suit), 6))
+                return rng.sample(suit, k)
+            copies = hand.count(card)
+            if copies > 1 and r < 0.6:
+                return [card] * rng.randint(2, copies)
+            return [card]
+        n = len(deal.trick.plays[0][1])
+        suit, other, core = _follow_base(deal, seat)
+        return _complete(rng, n, suit, other, core)
+
+
+class HeuristicBot(RandomBot):
+    """A simple player: calls with long trumps, buries low side cards, leads from strength
+    (aces and pairs), gives points to a winning partner, ruffs or beats a trick with points and
+    otherwise plays its cheapest cards."""
+
+    name = "heuristic"
+
+    def on_draw(self, deal: Deal, seat: int) -> list[int] | None:
+        card = deal.hands[seat][-1]
+        lv = deal._call_level(seat)
+        if card < LJ and RANKS[card % 13] != lv:
+            return None
+        calls = legal_calls(deal, seat)
+        if not calls:
+            return None
+        hand = deal.hands[seat]
+        drawn = len(hand)
+
+        def length(call: list[int]) -> int:
+            s = call[0] // 13 if call[0] < LJ else None
+            return sum(1 for c in hand if c >= LJ or (s is not None and c // 13 == s))
+
+        best = max(calls, key=lambda c: (len(c), length(c)))
+        if length(best) * deal.n >= drawn + 4 or drawn >= deal.variant.hand - 2:
+            return best
+        return None
+
+    def act(self, deal: Deal, seat: int) -> Action:
+        ph = deal.phase
+        if ph in (CALLS, OVERCALL):
+            calls = legal_calls(deal, seat)
+            if calls:
+                return ("call", seat, max(calls, key=len))
+            return ("pass", seat)
+        if ph == REDEAL:
+            return ("redeal", seat) if deal.can_redeal(seat) else ("pass", seat)
+        if ph == BURY:
+            return ("bury", seat, self.choose_bury(deal, seat))
+        if ph == FRIEND:
+            return ("friend", seat, self.choose_friend(deal, seat))
+        return super().act(deal, seat)
+
+    def _value(self, deal: Deal, card: int) -> tuple[int, int, int]:
+        ctx = deal.ctx
+        assert ctx is not None
+        return (1 if ctx.is_trump(card) else 0, card_points(card), ctx.strength(card))
+
+    def choose_bury(self, deal: Deal, seat: int) -> list[int]:
+        assert deal.ctx is not None
+        ctx = deal.ctx
+        hand = deal.hands[seat]
+        cnt = Counter(hand)
+        suit_len = Counter(ctx.suit_index(c) for c in hand)
+
+        def key(c: int) -> tuple[int, int, int, int, int]:
+            return (
+                1 if ctx.is_trump(c) else 0,
+                card_points(c),
+                1 if cnt[c] > 1 else 0,
+                suit_len[ctx.suit_index(c)],
+                ctx.strength(c),
+            )
+
+        return sorted(hand, key=key)[: deal.kitty_size]
+
+    def choose_friend(self, deal: Deal, seat: int) -> int | None:
+        assert deal.ctx is not None
+        hand = deal.hands[seat]
+        for s in range(4):
+            ace = s * 13 + 12
+            if (
+                not deal.ctx.is_trump(ace)
+                and hand.count(ace) == 0
+                and any(c < LJ and c // 13 == s for c in hand)
+            ):
+                return ace
+        return HJ if hand.count(HJ) < 2 else None
+
+    def choose_play(self, deal: Deal, seat: int) -> list[int]:
+        assert deal.trick is not None and deal.ctx is not None
+        if not deal.trick.plays:
+            return self._lead(deal, seat)
+        return self._follow(deal, seat)
+
+    def _lead(self, deal: Deal, seat: int) -> list[int]:
+        ctx = deal.ctx
+        assert ctx is not None
+        hand = deal.hands[seat]
+        cnt = Counter(hand)
+        # strength first: the highest side-suit pair, else a side ace, else a low side card
+        side = [c for c in cnt if not ctx.is_trump(c)]
+        pairs = [c for c in side if cnt[c] >= 2 and c % 13 >= 9]
+        if pairs:
+            c = max(pairs, key=ctx.strength)
+            return [c] * cnt[c]
+        aces = [c for c in side if c % 13 == 12]
+        if aces:
+            return [aces[0]]
+        pool = side or list(cnt)
+        c = min(pool, key=lambda x: (card_points(x), ctx.strength(x)))
+        return [c]
+
+    def _follow(self, deal: Deal, seat: int) -> list[int]:
+        ctx = deal.ctx
+        trick = deal.trick
+        assert ctx is not None and trick is not None
+        n = len(trick.plays[0][1])
+        suit, other, core = _follow_base(deal, seat)
+        plays = [list(p) for _, p in trick.plays]
+        winner_seat = (
+            trick.plays[rules.trick_winner(plays, ctx)][0] if len(plays) > 1 else (trick.leader)
+        )
+        friendly = deal.side_of(winner_seat) == deal.side_of(seat) and (
+            deal.variant.fixed_sides or deal.friend_revealed or winner_seat == deal.dealer
+        )
+        pts = sum(card_points(c) for p in plays for c in p)
+        if core is None and not suit and not friendly and pts > 0:
+            trumps = sorted((c for c in other if ctx.is_trump(c)), key=ctx.strength)
+            if len(trumps) >= n:
+                cand = trumps[:n] if n == 1 else trumps[-n:]
+                if rules.trick_winner(plays + [cand], ctx) == len(plays) and deal.can_play(
+                    seat, cand
+                ):
+                    return cand
+
+        # choose the fill: points to a friendly winner, cheap cards otherwise
+        def order(c: int) -> tuple[int, int, int]:
+            t, p, st = self._value(deal, c)
+            return (t, -p, st) if friendly else (t, p, st)
+
+        if core is None:
+            rest = sorted(other, key=order)
+            return suit + rest[: n - len(suit)]
+        left = Counter(suit)
+        left.subtract(core)
+        fill = sorted(left.elements(), key=order)
+        cand = core + fill[: n - len(core)]
+        if not friendly and n == 1 and suit:
+            # beat the trick with the cheapest winning card when it holds points
+            for c in sorted(suit, key=ctx.strength):
+                if pts and rules.trick_winner(plays + [[c]], ctx) == len(plays):
+                    return [c]
+        return cand
+
+
+def make_bots(kind: str, players: int, seed: int = 0) -> list[RandomBot]:
+    """One bot per seat: ``kind`` is ``random`` or ``heuristic``."""
+    if kind == "random":
+        return [RandomBot(seed * 1000 + s) for s in range(players)]
+    if kind == "heuristic":
+        return [HeuristicBot(seed * 1000 + s) for s in range(players)]
+    raise IllegalAction(f"unknown bot kind {kind!r}; bots are random or heuristic")
+
+
+def play_deal(deal: Deal, bots: Sequence[RandomBot]) -> Deal:
+    """Run the deal to its end with one bot per seat."""
+    if len(bots) != deal.n:
+        raise IllegalAction(f"{deal.variant.id} needs {deal.n} bots, not {len(bots)}")
+    while deal.outcome is None:
+        if deal.phase == "draw":
+            drew = deal.draw().seat
+            if deal.can_call_now(drew):
+                call = bots[drew].on_draw(deal, drew)
+                if call is not None:
+                    deal.call(drew, call)
+            continue
+        seat = deal.to_act
+        assert seat is not None
+        perform(deal, bots[seat].act(deal, seat))
+    return deal

@@ -1,0 +1,1061 @@
+"""One deal as a state machine with explicit phases (RULES.md §1–§4).
+
+Phases, in order (a variant skips the ones it does not have):
+
+``draw``      the chance step: ``draw()`` gives the next card of the seeded shuffle to the next
+              seat; calls (``call``) by any eligible seat may come between draws.
+``calls``     the window right after the deal: seats answer one at a time (``call`` or
+              ``pass_``) — 升级's first-deal 反主 before the kitty is taken, its later-deal
+              attackers' call when the dealer's side did not call, 120分's last window.
+``redeal``    an attacker with a weak hand may ask for a redeal (升级 暴动, ``redeal_below``) or
+              an opponent may refuse the deal (120分 ``refuse_below``): ``redeal`` or ``pass_``.
+``bury``      the declarer (or an overcaller in 炒底) holds the kitty and buries as many cards.
+``overcall``  升级 later deals: after the burial, overcalls (炒底) in turn; an overcaller buries.
+``friend``    红五: the dealer names the friend card, or plays alone (``call_friend``).
+``play``      tricks; the seat to act plays (``play``).
+``done``      ``outcome`` says how it ended: ``"played"`` (``result`` holds the score),
+              ``"redeal"`` (dealt again, the dealer stays) or ``"refused"`` (120分: next deal a
+              race).
+
+Each action has three faces: ``verify_x`` raises ``IllegalAction`` with a plain reason, ``can_x``
+answers yes or no, ``x`` performs it and returns the frozen ``Record`` appended to ``log``. An
+illegal action changes nothing. After the deal exactly one seat is to act (``to_act``).
+
+The seed fully determines the shuffle and every chance step (``random.Random(seed)``), so the
+setup plus the log rebuild the state (``engine.serialize.replay``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import combos
+from . import play as rules
+from .calls import CallBook
+from .cards import HJ, LJ, RANKS, SUITS, card_str, cards_str, full_pack, parse_card, points_of
+from .errors import EngineError, IllegalAction
+from .order import TrumpContext
+from .scoring import DealResult, deal_result, kitty_multiplier
+from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant, make_variant
+
+DRAW = "draw"
+CALLS = "calls"
+REDEAL = "redeal"
+BURY = "bury"
+OVERCALL = "overcall"
+FRIEND = "friend"
+PLAY = "play"
+DONE = "done"
+PHASES = (DRAW, CALLS, REDEAL, BURY, OVERCALL, FRIEND, PLAY, DONE)
+
+RED_FIVE_CARD = 13 + 3  # 5H
+FRIEND_RANKS = (11, 12)  # K, A
+
+
+# --- records ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One action of the log. ``cards``: drawn card, call, burial, friend card or played cards.
+
+    For a play, ``played`` holds what was really played when a throw failed (the forced
+    component); otherwise it is ``None``.
+    """
+
+    kind: str
+    seat: int
+    cards: tuple[int, ...] = ()
+    played: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.cards or self.kind in ("friend", "call", "bury", "play"):
+            d["cards"] = cards_str(self.cards)
+        if self.played is not None:
+            d["played"] = cards_str(self.played)
+        return d
+
+    @staticmethod
+    def from_json(d: Any) -> Record:
+        if not isinstance(d, dict) or "kind" not in d or "seat" not in d:
+            raise EngineError(f"an action record is an object with kind and seat, not {d!r}")
+        kind = d["kind"]
+        if kind not in ACTION_KINDS:
+            raise EngineError(f"unknown action kind {kind!r}; kinds are {', '.join(ACTION_KINDS)}")
+        seat = d["seat"]
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise EngineError(f"the seat of an action is a number, not {seat!r}")
+        cards = d.get("cards", [])
+        if not isinstance(cards, list):
+            raise EngineError(f"the cards of an action are a list, not {cards!r}")
+        played = d.get("played")
+        return Record(
+            kind,
+            seat,
+            tuple(parse_card(c) for c in cards),
+            None if played is None else tuple(parse_card(c) for c in played),
+        )
+
+
+ACTION_KINDS = ("draw", "call", "pass", "redeal", "bury", "friend", "play")
+
+
+@dataclass(frozen=True)
+class DealSetup:
+    """Everything besides the log that determines a deal.
+
+    ``levels``: the fixed sides' levels (side 0, side 1); red five: ``("2", "2")``.
+    ``dealer``: the dealer (declarer) if already known (later deals), else ``None`` (first deal:
+    decided by the calls). Red five: the previous dealer (原庄; seat 0 in the first deal).
+    ``first``: the first deal of a game (anyone may call; 升级 反主反打; 120分 抢2).
+    ``race``: 120分 after a refused deal: each side calls with its own level, like a first deal.
+    """
+
+    variant: str
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    levels: tuple[str, str] = ("2", "2")
+    dealer: int | None = None
+    first: bool = True
+    race: bool = False
+    deal_no: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "levels": list(self.levels),
+            "dealer": self.dealer,
+            "first": self.first,
+            "race": self.race,
+            "deal_no": self.deal_no,
+        }
+
+    @staticmethod
+    def from_json(d: Any) -> DealSetup:
+        if not isinstance(d, dict):
+            raise EngineError("a deal setup is an object")
+        unknown = set(d) - {
+            "variant",
+            "options",
+            "seed",
+            "levels",
+            "dealer",
+            "first",
+            "race",
+            "deal_no",
+        }
+        if unknown:
+            raise EngineError(f"unknown deal setup fields: {', '.join(sorted(unknown))}")
+        if "variant" not in d:
+            raise EngineError("a deal setup names its variant")
+        levels = d.get("levels", ["2", "2"])
+        if not isinstance(levels, list | tuple) or len(levels) != 2:
+            raise EngineError(f"levels is a list of the two sides' levels, not {levels!r}")
+        return DealSetup(
+            d["variant"],
+            dict(d.get("options") or {}),
+            d.get("seed", 0),
+            (levels[0], levels[1]),
+            d.get("dealer"),
+            d.get("first", True),
+            d.get("race", False),
+            d.get("deal_no", 1),
+        )
+
+
+def _check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise EngineError(f"a seed is a whole number, not {seed!r}")
+    return seed
+
+
+# --- the deal -----------------------------------------------------------------------------------
+
+
+class Deal:
+    """A deal in progress. Read the state through attributes and methods; change it only by
+    actions (``draw``, ``call``, ``pass_``, ``redeal``, ``bury``, ``call_friend``, ``play``)."""
+
+    def __init__(self, setup: DealSetup) -> None:
+        self.setup = setup
+        v = make_variant(setup.variant, setup.options)
+        self.variant: Variant = v
+        seed = _check_seed(setup.seed)
+        for lv in setup.levels:
+            if lv not in RANKS:
+                raise EngineError(f"{lv!r} is not a level; levels are {' '.join(RANKS)}")
+        if v.id == RED_FIVE and tuple(setup.levels) != ("2", "2"):
+            raise EngineError("red five is always played at level 2")
+        n = v.players
+        if setup.dealer is not None and (
+            isinstance(setup.dealer, bool)
+            or not isinstance(setup.dealer, int)
+            or not 0 <= setup.dealer < n
+        ):
+            raise EngineError(f"the dealer is a seat 0 … {n - 1}, not {setup.dealer!r}")
+        if not isinstance(setup.first, bool) or not isinstance(setup.race, bool):
+            raise EngineError("first and race are true or false")
+        if setup.race and v.id != ONE_TWENTY:
+            raise EngineError("only 120分 has race deals (after a refused deal)")
+        if not setup.first and setup.dealer is None and not setup.race:
+            raise EngineError("a later deal needs its dealer")
+        if (
+            isinstance(setup.deal_no, bool)
+            or not isinstance(setup.deal_no, int)
+            or setup.deal_no < 1
+        ):
+            raise EngineError(f"the deal number is 1 or more, not {setup.deal_no!r}")
+        self.n = n
+        self.rng = random.Random(seed)
+        pack = full_pack(v.decks)
+        self.rng.shuffle(pack)
+        self.pack: list[int] = pack
+        self.to_deal = n * v.hand
+        self.kitty_cards: list[int] = pack[self.to_deal :]
+        self.open_calls = setup.first or setup.race  # anyone may call; calls decide the dealer
+        self.prev_dealer: int | None = setup.dealer
+        self.dealer: int | None = None if (self.open_calls and v.id != RED_FIVE) else setup.dealer
+        if v.id == RED_FIVE:
+            self.prev_dealer = 0 if setup.dealer is None else setup.dealer
+            self.dealer = None
+            self.open_calls = True
+        self.levels = tuple(setup.levels)
+        # who draws first: 120分 by the turned card after the cut; else the (previous) dealer
+        shuffler = self.prev_dealer if self.prev_dealer is not None else 0
+        self.cut_card: int | None = None
+        if v.id == ONE_TWENTY:
+            self.cut_card = pack[0]
+            number = 1 if pack[0] >= LJ else pack[0] % 13 + 2
+            if number == 14:
+                number = 1  # an ace counts 1
+            self.first_drawer = (shuffler + number - 1) % n
+        else:
+            self.first_drawer = shuffler
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.drawn = 0
+        self.phase = DRAW
+        self.book = CallBook(v, self.levels[0])
+        self.call_seq: list[tuple[int, tuple[int, ...], bool]] = []  # (seat, cards, counted)
+        self.first_to_call: int | None = None
+        self.window: list[int] = []
+        self.window_kind = ""
+        self.trump: str | None = None
+        self.trump_set = False
+        self.trump_source = ""  # "call", "kitty", "spades", "random" (压庄)
+        self.level: str | None = None if self.dealer is None else self._side_level(self.dealer)
+        if v.id == RED_FIVE:
+            self.level = "2"
+        self.ctx: TrumpContext | None = None
+        self.buried: list[int] = []
+        self.burier: int | None = None
+        self.kitty_owner: int | None = None
+        self.burials = 0
+        self.friend_card: int | None = None
+        self.friend_called = False
+        self.friend: int | None = None
+        self.friend_revealed = False
+        self.friend_grabbed = False
+        self.tricks: list[Trick] = []
+        self.trick: Trick | None = None
+        self.won: list[int] = [0] * n  # card points of the tricks each seat won
+        self.failed_throws: list[int] = []  # seats, in order
+        self.outcome: str | None = None
+        self.result: DealResult | None = None
+        self.kitty_bonus: tuple[int, int] | None = None  # (kitty points, multiplier)
+        self.kitty_revealed = False
+        self.redeal_by: int | None = None
+        self.log: list[Record] = []
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _side_level(self, seat: int) -> str:
+        if self.variant.id == RED_FIVE:
+            return "2"
+        return self.levels[seat % 2]
+
+    def side_of(self, seat: int) -> int:
+        """Fixed sides: 0 or 1. Red five: 0 for the dealer's side (dealer and friend), 1 else."""
+        if self.variant.fixed_sides:
+            return seat % 2
+        return 0 if seat == self.dealer or (seat == self.friend and seat is not None) else 1
+
+    def is_attacker(self, seat: int) -> bool:
+        """Is ``seat`` on the attacking side as far as the engine knows (red five: once the
+        friend is known; before that only the dealer is sure to be a declarer)."""
+        if self.dealer is None:
+            return False
+        if self.variant.fixed_sides:
+            return seat % 2 != self.dealer % 2
+        return seat != self.dealer and seat != self.friend
+
+    @property
+    def to_act(self) -> int | None:
+        """The one seat whose action the deal waits for; ``None`` while cards are drawn (the
+        next step is the chance step ``draw``) and once the deal is done."""
+        ph = self.phase
+        if ph in (CALLS, REDEAL, OVERCALL):
+            return self.window[0]
+        if ph == BURY:
+            return self.burier
+        if ph == FRIEND:
+            return self.dealer
+        if ph == PLAY:
+            assert self.trick is not None
+            return (self.trick.leader + len(self.trick.plays)) % self.n
+        return None
+
+    @property
+    def next_drawer(self) -> int | None:
+        if self.phase != DRAW:
+            return None
+        return (self.first_drawer + self.drawn) % self.n
+
+    @property
+    def kitty_size(self) -> int:
+        return self.variant.kitty
+
+    def _seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"{seat!r} is not a seat; seats are 0 to {self.n - 1}")
+        return seat
+
+    def _cards(self, cards: object) -> list[int]:
+        if isinstance(cards, str) or not isinstance(cards, Sequence):
+            raise IllegalAction(f"cards are a list, not {cards!r}")
+        out: list[int] = []
+        for c in cards:
+            if isinstance(c, str):
+                out.append(parse_card(c))
+            elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= HJ:
+                out.append(c)
+            else:
+                raise IllegalAction(f"{c!r} is not a card")
+        return out
+
+    def _in_hand(self, seat: int, cards: list[int], what: str) -> None:
+        hand = Counter(self.hands[seat])
+        need = Counter(cards)
+        for c, k in need.items():
+            if hand[c] < k:
+                have = hand[c]
+                raise IllegalAction(
+                    f"seat {seat} cannot {what} {card_str(c)}"
+                    + (f" {k} times: it holds {have}" if have else ": it is not in that hand")
+                )
+
+    def _log(self, rec: Record) -> Record:
+        self.log.append(rec)
+        return rec
+
+    def _turn(self, seat: int, action: str) -> None:
+        if self.to_act != seat:
+            who = self.to_act
+            if who is None:
+                raise IllegalAction(f"no seat may {action} now (phase {self.phase})")
+            raise IllegalAction(f"it is seat {who}'s turn, not seat {seat}'s")
+
+    # --- draw ----------------------------------------------------------------------------------
+    def verify_draw(self) -> None:
+        if self.phase != DRAW:
+            raise IllegalAction(f"all cards are dealt; the deal is in phase {self.phase}")
+
+    def can_draw(self) -> bool:
+        return self.phase == DRAW
+
+    def draw(self) -> Record:
+        """The chance step: the next card of the shuffle goes to the next seat."""
+        self.verify_draw()
+        seat = (self.first_drawer + self.drawn) % self.n
+        card = self.pack[self.drawn]
+        self.hands[seat].append(card)
+        self.drawn += 1
+        rec = self._log(Record("draw", seat, (card,)))
+        if self.drawn == self.to_deal:
+            self._end_draw()
+        return rec
+
+    def in_last_rounds(self) -> bool:
+        """Red five: the last two rounds of the deal, when only the previous dealer may call."""
+        return self.drawn > self.to_deal - 2 * self.n
+
+    # --- calls ---------------------------------------------------------------------------------
+    def _call_level(self, seat: int) -> str:
+        if self.variant.id == RED_FIVE:
+            return "2"
+        if self.open_calls:
+            return self._side_level(seat)
+        assert self.level is not None
+        return self.level
+
+    def verify_call(self, seat: int, cards: Sequence[int]) -> None:
+        seat = self._seat(seat)
+        cs = self._cards(cards)
+        v = self.variant
+        ph = self.phase
+        if ph == DRAW:
+            reason = self._draw_call_reason(seat)
+            if reason:
+                raise IllegalAction(reason)
+        elif ph in (CALLS, OVERCALL):
+            self._turn(seat, "call")
+        else:
+            raise IllegalAction(f"no calls now: the deal is in phase {ph}")
+        self._in_hand(seat, cs, "show")
+        if self.book.hidden and ph == DRAW:
+            from .calls import call_shape
+
+            shape = call_shape(v, self._call_level(seat), cs)
+            if isinstance(shape, str):
+                raise IllegalAction(shape)
+            return
+        reason = self.book.why_not(seat, cs, self._call_level(seat))
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def _draw_call_reason(self, seat: int) -> str | None:
+        v = self.variant
+        if v.id == RED_FIVE:
+            if self.book.standing is not None:
+                return "a 2 has already been shown; red five has no overcalls"
+            if self.in_last_rounds() and seat != self.prev_dealer:
+                return (
+                    "in the last two rounds of the deal only the previous dealer "
+                    f"(seat {self.prev_dealer}) may still declare"
+                )
+        elif not self.open_calls:
+            assert self.dealer is not None
+            if seat % 2 != self.dealer % 2:
+                side = ", ".join(str(s) for s in range(self.dealer % 2, self.n, 2))
+                return f"during the deal only the dealer's side may call (seats {side})"
+        return None
+
+    def can_call_now(self, seat: int) -> bool:
+        """During the draw: may ``seat`` call at all now (whatever its cards)?"""
+        return self.phase == DRAW and self._draw_call_reason(seat) is None
+
+    def can_call(self, seat: int, cards: Sequence[int]) -> bool:
+        try:
+            self.verify_call(seat, cards)
+        except EngineError:
+            return False
+        return True
+
+    def call(self, seat: int, cards: Sequence[int]) -> Record:
+        """Show ``cards`` as a trump call (or overcall)."""
+        self.verify_call(seat, cards)
+        cs = self._cards(cards)
+        counted = self.book.offer(seat, cs, self._call_level(seat))
+        self.call_seq.append((seat, tuple(cs), counted))
+        if counted and self.first_to_call is None:
+            self.first_to_call = seat
+        rec = self._log(Record("call", seat, tuple(cs)))
+        ph = self.phase
+        if ph == CALLS:
+            if self.window_kind == "attackers":
+                # 升级 later deal: an attacker's call after the deal makes him dealer
+                self.dealer = seat
+                self.level = self._side_level(seat)
+                self._close_calls()
+            else:
+                self._open_window(self._window_seats(after=seat), "calls")
+        elif ph == OVERCALL:
+            # 炒底: the overcaller takes the kitty and buries again; the dealer stays
+            self._set_trump(self.book.trump, "call")
+            self._start_bury(seat)
+        return rec
+
+    def _window_seats(self, after: int) -> list[int]:
+        """Seats that answer the post-deal window, in play order after ``after``."""
+        order = [(after + i) % self.n for i in range(1, self.n + 1)]
+        v = self.variant
+        standing = self.book.caller
+        if v.id == ONE_TWENTY:
+            if self.open_calls:
+                return order
+            assert self.dealer is not None
+            return [s for s in order if s % 2 == self.dealer % 2]
+        return [s for s in order if s != standing]
+
+    def _open_window(self, seats: list[int], kind: str) -> None:
+        self.window = seats
+        self.window_kind = kind
+
+    # --- pass ----------------------------------------------------------------------------------
+    def verify_pass(self, seat: int) -> None:
+        seat = self._seat(seat)
+        if self.phase not in (CALLS, REDEAL, OVERCALL):
+            raise IllegalAction(f"there is nothing to pass on in phase {self.phase}")
+        self._turn(seat, "pass")
+
+    def can_pass(self, seat: int) -> bool:
+        try:
+            self.verify_pass(seat)
+        except EngineError:
+            return False
+        return True
+
+    def pass_(self, seat: int) -> Record:
+        """Decline: no call in a call window, no redeal / refusal in the redeal window."""
+        self.verify_pass(seat)
+        rec = self._log(Record("pass", seat))
+        self.window.pop(0)
+        if not self.window:
+            if self.phase == CALLS:
+                self._close_calls()
+            elif self.phase == REDEAL:
+                self._after_redeal_window()
+            else:
+                self._start_play()
+        return rec
+
+    # --- the end of the draw and the settling of trump -----------------------------------------
+    def _end_draw(self) -> None:
+        v = self.variant
+        if v.id == RED_FIVE:
+            if self.book.standing is not None:
+                self.dealer = self.book.standing.seat
+                self._set_trump(self.book.trump, "call")
+            else:
+                self.dealer = self.prev_dealer
+                self._set_trump(self._red_five_fallback(), "random")
+            self._settle()
+            return
+        if v.id == TRACTOR:
+            if self.open_calls:
+                if v.decks == 4:
+                    self._close_calls()  # hidden calls are shown now; no window after them
+                    return
+                after = self.book.caller if self.book.caller is not None else self.n - 1
+                self._open_window(self._window_seats(after=after), "calls")
+                self.phase = CALLS
+                return
+            if self.book.standing is not None:
+                self._close_calls()
+                return
+            assert self.dealer is not None
+            attackers = [
+                (self.dealer + i) % self.n for i in range(1, self.n) if i % 2 == 1
+            ]  # the attackers in play order after the dealer
+            self._open_window(attackers, "attackers")
+            self.phase = CALLS
+            return
+        # one-twenty-6p: the last window
+        after = self.book.caller if self.book.caller is not None else self.first_drawer - 1
+        self._open_window(self._window_seats(after=after % self.n), "calls")
+        self.phase = CALLS
+
+    def _close_calls(self) -> None:
+        v = self.variant
+        st = self.book.standing
+        if v.id == TRACTOR:
+            if self.open_calls:
+                self.dealer = st.seat if st is not None else 0
+            assert self.dealer is not None
+            self.level = self._side_level(self.dealer)
+            if st is not None:
+                self._set_trump(st.shape.suit, "call")
+            else:
+                self._tractor_fallback()
+        else:  # one-twenty-6p
+            if st is None:
+                if self.open_calls:
+                    self._finish("redeal")  # nobody called in the first deal: dealt again
+                    return
+                self._set_trump(self._kitty_suit(), "kitty")
+            else:
+                if self.open_calls:
+                    self.dealer = st.seat
+                    self.level = self._side_level(st.seat)
+                self._set_trump(st.shape.suit, "call")
+        self._settle()
+
+    def _kitty_suit(self) -> str | None:
+        for c in self.kitty_cards:
+            if c < LJ:
+                return SUITS[c // 13]
+        return None
+
+    def _tractor_fallback(self) -> None:
+        if self.variant.option("no_call_trump") == "spades" or not self.kitty_cards:
+            self._set_trump("S", "spades")
+        else:
+            self._set_trump(self._kitty_suit(), "kitty")
+
+    def _red_five_fallback(self) -> str:
+        """压庄: a random 2 of the dealer's hand, else of the kitty, else a random suited kitty
+        card (not a red five), else ♦."""
+        assert self.dealer is not None
+        twos = [c for c in self.hands[self.dealer] if c < LJ and c % 13 == 0]
+        if not twos:
+            twos = [c for c in self.kitty_cards if c < LJ and c % 13 == 0]
+        if not twos:
+            twos = [c for c in self.kitty_cards if c < LJ and c != RED_FIVE_CARD]
+        if not twos:
+            return "D"
+        return SUITS[self.rng.choice(sorted(twos)) // 13]
+
+    def _set_trump(self, suit: str | None, source: str) -> None:
+        self.trump = suit
+        self.trump_set = True
+        self.trump_source = source
+        if self.level is not None:
+            self.ctx = TrumpContext(self.variant, self.level, suit)
+
+    def _settle(self) -> None:
+        """Calls are over: the dealer and trump are known. Redeal window, then the kitty."""
+        assert self.dealer is not None and self.level is not None
+        if self.ctx is None or self.ctx.level != self.level:
+            self.ctx = TrumpContext(self.variant, self.level, self.trump)
+        v = self.variant
+        limit = None
+        if v.id == TRACTOR:
+            limit = v.option("redeal_below")
+        elif v.id == ONE_TWENTY:
+            limit = v.option("refuse_below")
+        if limit is not None:
+            seats = [(self.dealer + i) % self.n for i in range(1, self.n) if i % 2 == 1]
+            self._open_window(seats, "redeal")
+            self.phase = REDEAL
+            return
+        self._after_redeal_window()
+
+    def redeal_limit(self) -> int | None:
+        v = self.variant
+        if v.id == TRACTOR:
+            return v.option("redeal_below")  # type: ignore[no-any-return]
+        if v.id == ONE_TWENTY:
+            return v.option("refuse_below")  # type: ignore[no-any-return]
+        return None
+
+    # --- redeal / refuse -----------------------------------------------------------------------
+    def verify_redeal(self, seat: int) -> None:
+        seat = self._seat(seat)
+        if self.phase != REDEAL:
+            raise IllegalAction(
+                f"a redeal can be asked only before the kitty is taken, not in {self.phase}"
+            )
+        self._turn(seat, "ask for a redeal")
+        limit = self.redeal_limit()
+        assert limit is not None
+        pts = points_of(self.hands[seat])
+        if pts >= limit:
+            raise IllegalAction(
+                f"seat {seat} holds {pts} points; a redeal needs a hand of fewer than {limit}"
+            )
+
+    def can_redeal(self, seat: int) -> bool:
+        try:
+            self.verify_redeal(seat)
+        except EngineError:
+            return False
+        return True
+
+    def redeal(self, seat: int) -> Record:
+        """An attacker with a weak hand asks for a redeal (升级 暴动; 120分 refusing the deal)."""
+        self.verify_redeal(seat)
+        rec = self._log(Record("redeal", seat))
+        self.redeal_by = seat
+        self.window = []
+        self._finish("refused" if self.variant.id == ONE_TWENTY else "redeal")
+        return rec
+
+    def _after_redeal_window(self) -> None:
+        assert self.dealer is not None
+        if self.variant.kitty:
+            self._start_bury(self.dealer)
+        else:
+            self._start_play()
+
+    # --- bury ----------------------------------------------------------------------------------
+    def _start_bury(self, seat: int) -> None:
+        take = self.buried if self.burials else self.kitty_cards
+        self.hands[seat].extend(take)
+        self.buried = []
+        self.burier = seat
+        self.window = []
+        self.phase = BURY
+
+    def verify_bury(self, seat: int, cards: Sequence[int]) -> None:
+        seat = self._seat(seat)
+        cs = self._cards(cards)
+        if self.phase != BURY:
+            raise IllegalAction(f"nothing is buried in phase {self.phase}")
+        self._turn(seat, "bury")
+        if len(cs) != self.kitty_size:
+            raise IllegalAction(f"bury exactly {self.kitty_size} cards, not {len(cs)}")
+        self._in_hand(seat, cs, "bury")
+
+    def can_bury(self, seat: int, cards: Sequence[int]) -> bool:
+        try:
+            self.verify_bury(seat, cards)
+        except EngineError:
+            return False
+        return True
+
+    def bury(self, seat: int, cards: Sequence[int]) -> Record:
+        """Bury the kitty face down (扣底; again by an overcaller in 炒底)."""
+        self.verify_bury(seat, cards)
+        cs = self._cards(cards)
+        hand = self.hands[seat]
+        for c in cs:
+            hand.remove(c)
+        self.buried = cs
+        self.kitty_owner = seat
+        self.burials += 1
+        self.burier = None
+        rec = self._log(Record("bury", seat, tuple(cs)))
+        v = self.variant
+        assert self.dealer is not None
+        if v.id == RED_FIVE:
+            self.phase = FRIEND
+        elif v.id == TRACTOR and not self.open_calls and self.book.standing is not None:
+            self._open_window(self._window_seats(after=seat), "overcall")
+            self.phase = OVERCALL
+            if not self.window:
+                self._start_play()
+        else:
+            self._start_play()
+        return rec
+
+    # --- friend (red five) ---------------------------------------------------------------------
+    def verify_call_friend(self, seat: int, card: int | str | None) -> None:
+        seat = self._seat(seat)
+        if self.phase != FRIEND:
+            raise IllegalAction(f"the friend is called after the burial, not in phase {self.phase}")
+        self._turn(seat, "call the friend")
+        if card is None:
+            return
+        c = self._cards([card])[0]
+        if not (c in (HJ, RED_FIVE_CARD) or (c < LJ and c % 13 in FRIEND_RANKS)):
+            raise IllegalAction(
+                f"the friend card is an A, a K, the red five (5H) or HJ, not {card_str(c)}"
+            )
+
+    def can_call_friend(self, seat: int, card: int | str | None) -> bool:
+        try:
+            self.verify_call_friend(seat, card)
+        except EngineError:
+            return False
+        return True
+
+    def call_friend(self, seat: int, card: int | str | None) -> Record:
+        """Name the friend card (找伴), or ``None`` to play alone (独打)."""
+        self.verify_call_friend(seat, card)
+        self.friend_called = True
+        if card is None:
+            rec = self._log(Record("friend", seat, ()))
+        else:
+            c = self._cards([card])[0]
+            self.friend_card = c
+            held = self.hands[seat].count(c)
+            if held == 2:  # 死拼: whoever holds the third copy (revealed when played)
+                for s in range(self.n):
+                    if s != seat and c in self.hands[s]:
+                        self.friend = s
+            rec = self._log(Record("friend", seat, (c,)))
+        self._start_play()
+        return rec
+
+    @property
+    def alone(self) -> bool:
+        """Red five: the dealer plays without a friend (so far, if the friend card is pending)."""
+        return self.friend is None
+
+    def friend_pending(self) -> bool:
+        """The friend card is named and another seat may still become the friend by playing it."""
+        if self.friend_card is None or self.friend is not None:
+            return False
+        assert self.dealer is not None
+        held = self.hands[self.dealer].count(self.friend_card)
+        if held >= 2:
+            return False  # alone (3 held) or 死拼 with the third copy in the kitty
+        return any(self.friend_card in h for s, h in enumerate(self.hands) if s != self.dealer)
+
+    # --- play ----------------------------------------------------------------------------------
+    def _start_play(self) -> None:
+        assert self.dealer is not None and self.ctx is not None
+        self.window = []
+        self.phase = PLAY
+        self.trick = Trick(self.dealer)
+
+    def verify_play(self, seat: int, cards: Sequence[int]) -> None:
+        seat = self._seat(seat)
+        cs = self._cards(cards)
+        if self.phase != PLAY:
+            raise IllegalAction(f"cards are played in the play phase, not in phase {self.phase}")
+        self._turn(seat, "play")
+        if not cs:
+            raise IllegalAction("play at least one card")
+        self._in_hand(seat, cs, "play")
+        assert self.trick is not None and self.ctx is not None
+        if not self.trick.plays:
+            rules.verify_lead(cs, self.hands[seat], self.ctx)
+        else:
+            lead = self.trick.plays[0][1]
+            rules.verify_follow(lead, self.hands[seat], cs, self.ctx, self.trick.lead_comps)
+
+    def can_play(self, seat: int, cards: Sequence[int]) -> bool:
+        try:
+            self.verify_play(seat, cards)
+        except EngineError:
+            return False
+        return True
+
+    def playable_cards(self, seat: int) -> list[int]:
+        """The cards of ``seat``'s hand that may be part of a legal play now (a client greys out
+        the rest); empty when it is not that seat's turn to play."""
+        if self.phase != PLAY or self.to_act != seat:
+            return []
+        assert self.trick is not None and self.ctx is not None
+        hand = self.hands[seat]
+        if not self.trick.plays:
+            return sorted(set(hand))
+        return sorted(rules.playable_cards(self.trick.plays[0][1], hand, self.ctx))
+
+    def throw_outcome(self, seat: int, cards: Sequence[int]) -> tuple[bool, tuple[int, ...]]:
+        """For a lead: (does it stand, the cards really played). A single combination stands."""
+        assert self.ctx is not None
+        cs = list(cards)
+        if len(combos.lead_components(cs, self.ctx)) == 1:
+            return True, tuple(cs)
+        others = [h for s, h in enumerate(self.hands) if s != seat]
+        check = rules.check_throw(cs, others, self.ctx)
+        if check.ok or not check.forced:
+            return True, tuple(cs)
+        return False, tuple(check.forced)
+
+    def play(self, seat: int, cards: Sequence[int]) -> Record:
+        """Play cards: a lead (a throw that fails plays its forced component and is recorded as
+        a penalty) or a follow."""
+        self.verify_play(seat, cards)
+        cs = self._cards(cards)
+        trick = self.trick
+        assert trick is not None and self.ctx is not None
+        played: tuple[int, ...] | None = None
+        actual = tuple(cs)
+        if not trick.plays:
+            ok, actual = self.throw_outcome(seat, cs)
+            if not ok:
+                played = actual
+                self.failed_throws.append(seat)
+        hand = self.hands[seat]
+        fc = self.friend_card
+        if (
+            fc is not None
+            and seat != self.dealer
+            and fc in actual
+            and (self.friend is None or (self.friend == seat and not self.friend_revealed))
+        ):
+            if self.friend is None:
+                self.friend = seat
+            self.friend_revealed = True
+            if not self.ctx.is_trump(fc):
+                # 抢伴: the friend card played while its player keeps cards of that suit
+                suit = self.ctx.suit_index(fc)
+                rest = Counter(hand)
+                rest.subtract(actual)
+                grabbed = any(k > 0 and self.ctx.suit_index(c) == suit for c, k in rest.items())
+                self.friend_grabbed = grabbed
+        for c in actual:
+            hand.remove(c)
+        if not trick.plays:
+            trick.lead_comps = combos.lead_components(list(actual), self.ctx)
+        trick.plays.append((seat, actual))
+        rec = self._log(Record("play", seat, tuple(cs), played))
+        if len(trick.plays) == self.n:
+            self._end_trick()
+        return rec
+
+    def _end_trick(self) -> None:
+        trick = self.trick
+        assert trick is not None and self.ctx is not None
+        idx = rules.trick_winner([p for _, p in trick.plays], self.ctx)
+        winner = trick.plays[idx][0]
+        trick.winner = winner
+        trick.points = sum(points_of(p) for _, p in trick.plays)
+        self.won[winner] += trick.points
+        self.tricks.append(trick)
+        if not self.hands[winner]:
+            self.trick = None
+            self._score()
+        else:
+            self.trick = Trick(winner)
+
+    def attackers_points(self) -> int:
+        """Card points the attackers took in tricks so far (red five: by the sides known now)."""
+        return sum(p for s, p in enumerate(self.won) if self.is_attacker(s))
+
+    def _score(self) -> None:
+        v = self.variant
+        assert self.dealer is not None
+        last = self.tricks[-1]
+        mult = None
+        kitty_pts = points_of(self.buried)
+        if v.kitty and self.is_attacker(last.winner or 0):
+            assert self.ctx is not None
+            n = combos.largest_component_cards(list(last.plays[0][1]), self.ctx)
+            mult = kitty_multiplier(v.option("kitty_multiplier"), n)
+            self.kitty_bonus = (kitty_pts, mult)
+            self.kitty_revealed = True
+        else:
+            kitty_pts = 0
+        points = self.attackers_points()
+        if v.id == TRACTOR:
+            dec = sum(1 for s in self.failed_throws if s % 2 == self.dealer % 2)
+            ft: Any = {"declarer": dec, "attackers": len(self.failed_throws) - dec}
+            self.result = deal_result(v, points, kitty_pts, mult, ft)
+        elif v.id == ONE_TWENTY:
+            self.result = deal_result(v, points, kitty_pts, mult)
+        else:
+            self.result = deal_result(
+                v,
+                points,
+                kitty_pts,
+                mult,
+                list(self.failed_throws),
+                dealer=self.dealer,
+                friend=self.friend,
+                friend_grabbed=self.friend_grabbed and self.friend is not None,
+            )
+        self._finish("played")
+
+    def _finish(self, outcome: str) -> None:
+        self.outcome = outcome
+        self.phase = DONE
+        self.window = []
+
+    # --- facts for the game and the views ------------------------------------------------------
+    def misplays(self) -> list[int]:
+        """120分: the sides whose failed throws count as misplays (吃苍蝇), one entry each."""
+        if self.variant.id != ONE_TWENTY:
+            return []
+        return [s % 2 for s in self.failed_throws]
+
+    def hand(self, seat: int) -> list[int]:
+        return list(self.hands[self._seat(seat)])
+
+    def played_cards(self) -> list[int]:
+        out = [c for t in self.tricks for _, p in t.plays for c in p]
+        if self.trick is not None:
+            out.extend(c for _, p in self.trick.plays for c in p)
+        return out
+
+    def undealt(self) -> list[int]:
+        """Cards not yet in anyone's hand, nor buried: the rest of the pack during the draw and
+        the kitty until it is taken."""
+        if self.phase == DRAW:
+            return self.pack[self.drawn :]
+        if self.burials == 0 and self.burier is None and self.outcome != "played":
+            return list(self.kitty_cards)
+        return []
+
+    def state_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (every hand included): for tests, caches, debug."""
+        return {
+            "setup": self.setup.to_json(),
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "drawn": self.drawn,
+            "hands": [sorted(cards_str(h)) for h in self.hands],
+            "dealer": self.dealer,
+            "level": self.level,
+            "trump": self.trump,
+            "trump_set": self.trump_set,
+            "trump_source": self.trump_source,
+            "calls": [
+                {"seat": s, "cards": cards_str(c), "counted": k} for s, c, k in self.call_seq
+            ],
+            "caller": self.book.caller,
+            "window": list(self.window),
+            "buried": cards_str(self.buried),
+            "kitty_owner": self.kitty_owner,
+            "burier": self.burier,
+            "friend_card": None if self.friend_card is None else card_str(self.friend_card),
+            "friend_called": self.friend_called,
+            "friend": self.friend,
+            "friend_revealed": self.friend_revealed,
+            "friend_grabbed": self.friend_grabbed,
+            "tricks": [t.to_json() for t in self.tricks],
+            "trick": None if self.trick is None else self.trick.to_json(),
+            "won": list(self.won),
+            "failed_throws": list(self.failed_throws),
+            "outcome": self.outcome,
+            "result": None if self.result is None else _result_json(self.result),
+            "kitty_bonus": None if self.kitty_bonus is None else list(self.kitty_bonus),
+            "log_length": len(self.log),
+        }
+
+
+@dataclass
+class Trick:
+    leader: int
+    plays: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    winner: int | None = None
+    points: int = 0
+    lead_comps: list[combos.Component] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "leader": self.leader,
+            "plays": [{"seat": s, "cards": cards_str(p)} for s, p in self.plays],
+            "winner": self.winner,
+            "points": self.points,
+        }
+
+
+def _result_json(r: DealResult) -> dict[str, Any]:
+    d: dict[str, Any] = {"total": r.total, "winner": r.winner}
+    if r.levels is not None:
+        d["levels"] = r.levels
+    if r.units is not None:
+        d["units"] = r.units
+    if r.scores is not None:
+        d["scores"] = list(r.scores)
+    return d
+
+
+def new_deal(
+    variant: str,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    **setup: Any,
+) -> Deal:
+    """A fresh deal: ``new_deal("tractor-4p", seed=7)`` (first deal of a game), or with
+    ``levels=("5", "3"), dealer=2, first=False`` for a later deal."""
+    if "levels" in setup:
+        setup["levels"] = tuple(setup["levels"])
+    return Deal(DealSetup(variant, dict(options or {}), seed, **setup))
+
+
+def apply(deal: Deal, rec: Record) -> Record:
+    """Perform a logged action on ``deal`` (replay); the drawn card must match the shuffle."""
+    k = rec.kind
+    if k == "draw":
+        seat = deal.next_drawer
+        if seat is None:
+            raise IllegalAction("the log draws a card after the deal")
+        if rec.seat != seat or (rec.cards and rec.cards != (deal.pack[deal.drawn],)):
+            raise EngineError(
+                f"the log does not match the seed: action {len(deal.log) + 1} draws "
+                f"{cards_str(rec.cards)} for seat {rec.seat}"
+            )
+        return deal.draw()
+    if k == "call":
+        return deal.call(rec.seat, rec.cards)
+    if k == "pass":
+        return deal.pass_(rec.seat)
+    if k == "redeal":
+        return deal.redeal(rec.seat)
+    if k == "bury":
+        return deal.bury(rec.seat, rec.cards)
+    if k == "friend":
+        return deal.call_friend(rec.seat, rec.cards[0] if rec.cards else None)
+    if k == "play":
+        return deal.play(rec.seat, rec.cards)
+    raise EngineError(f"unknown action kind {k!r}")
