@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 FLASK  := $(VENV)/bin/flask --app app
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint fmt typecheck pytest system-deps bench clean
+.PHONY: run test lint fmt typecheck pytest system-deps bench clean i18n
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,15 @@ pytest: $(STAMP)
 fmt: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+## Translations: extract every _() string, merge into app/translations/*/messages.po, compile .mo.
+## Translate the new empty msgstr entries in the .po files, then run it again and commit .po and .mo.
+i18n: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 \
+	  --no-location --sort-output --project shengji-club -o app/translations/messages.pot .
+	$(VENV)/bin/pybabel update -i app/translations/messages.pot -d app/translations \
+	  --width 100 --ignore-obsolete
+	$(VENV)/bin/pybabel compile -d app/translations --statistics
 
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b; done

@@ -1,0 +1,132 @@
+"""The Flask application: ``create_app()`` builds it (``flask --app app …`` finds it).
+
+Layout: extensions in ``extensions.py``, models in ``models/``, business operations in
+``services/``, permission checks in ``permissions.py``, one blueprint package per feature
+(``auth``, ``clubs``, ``main``) with ``routes.py`` and ``forms.py``. Templates and static files
+live at the project root (``templates/``, ``static/``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, render_template, request, session
+from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
+from flask_wtf.csrf import CSRFError
+from sqlalchemy import select
+
+from . import config as app_config
+from .db import configure_sqlite
+from .extensions import babel, csrf, db, htmx, login_manager, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Blueprints, registered in this order. Add yours here (see README, CONTRIBUTING).
+BLUEPRINTS: tuple[str, ...] = ("app.main", "app.auth", "app.clubs")
+
+
+def select_locale() -> str:
+    supported = app_config.SUPPORTED_LOCALES
+    chosen = session.get("lang")
+    if chosen in supported:
+        return str(chosen)
+    return request.accept_languages.best_match(supported) or "en"
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app. ``config`` overrides settings (tests pass their database and keys)."""
+    config = dict(config or {})
+    instance_path = config.pop("INSTANCE_PATH", None) or str(ROOT / "instance")
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.update(app_config.defaults())
+    app.config.update(config)
+    if not app.config.get("SQLALCHEMY_DATABASE_URI"):
+        os.makedirs(app.instance_path, exist_ok=True)
+        app.config["SQLALCHEMY_DATABASE_URI"] = app_config.database_url(app.instance_path)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = app_config.secret_key(app.instance_path)
+
+    _init_extensions(app)
+    for name in BLUEPRINTS:
+        module = __import__(name, fromlist=["bp"])
+        app.register_blueprint(module.bp)
+    _register_error_handlers(app)
+    _register_template_globals(app)
+
+    from .cli import register_cli
+
+    register_cli(app)
+    return app
+
+
+def _init_extensions(app: Flask) -> None:
+    from . import models  # noqa: F401  (every model known to SQLAlchemy and Alembic)
+
+    db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    htmx.init_app(app)
+    login_manager.init_app(app)
+    login_manager.login_view = "auth.login"
+    login_manager.login_message = _l("Please log in to see this page.")
+    login_manager.login_message_category = "info"
+
+    @login_manager.unauthorized_handler
+    def unauthorized() -> Any:
+        from flask import flash, redirect, url_for
+
+        flash(str(login_manager.login_message), "info")
+        target = request.full_path.rstrip("?") if request.method == "GET" else None
+        return redirect(url_for("auth.login", next=target))
+
+    @login_manager.user_loader
+    def load_user(user_id: str) -> models.User | None:
+        uid, _sep, version = user_id.partition(":")
+        if not uid.isdigit() or not version.isdigit():
+            return None
+        user = db.session.scalar(select(models.User).where(models.User.id == int(uid)))
+        if user is None or user.session_version != int(version):
+            return None  # password changed since: this session has ended
+        return user
+
+
+def _register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(403)
+    def forbidden(_e: Exception) -> tuple[str, int]:
+        return render_template("errors/403.html"), 403
+
+    @app.errorhandler(404)
+    def not_found(_e: Exception) -> tuple[str, int]:
+        return render_template("errors/404.html"), 404
+
+    @app.errorhandler(CSRFError)
+    def csrf_failed(_e: CSRFError) -> tuple[str, int]:
+        return render_template("errors/csrf.html"), 400
+
+
+def _register_template_globals(app: Flask) -> None:
+    from .clubs.forms import ROLE_LABELS
+
+    def role_label(role: str) -> str:
+        return str(ROLE_LABELS.get(role, role))
+
+    @app.context_processor
+    def inject() -> dict[str, Any]:
+        return {
+            "role_label": role_label,
+            "current_locale": str(get_locale() or "en"),
+            "locale_names": {"zh": "中文", "en": "English"},
+        }

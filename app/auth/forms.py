@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, PasswordField, StringField
+from wtforms.validators import DataRequired, EqualTo, Length
+
+from ..passwords import MAX_PASSWORD_LENGTH
+
+
+class RegisterForm(FlaskForm):
+    username = StringField(
+        _l("Login name"),
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=40)],
+        description=_l("Letters, digits, dot, dash or underscore; used to log in."),
+    )
+    display_name = StringField(
+        _l("Your name"),
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=80)],
+        description=_l("As club mates know you; shown on score sheets."),
+    )
+    password = PasswordField(
+        _l("Password"),
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=MAX_PASSWORD_LENGTH)],
+    )
+    confirm = PasswordField(
+        _l("Password again"),
+        validators=[
+            DataRequired(_l("Please fill this in.")),
+            EqualTo("password", _l("The two passwords differ.")),
+        ],
+    )
+    next = HiddenField()
+
+
+class LoginForm(FlaskForm):
+    username = StringField(_l("Login name"), validators=[DataRequired(_l("Please fill this in."))])
+    password = PasswordField(_l("Password"), validators=[DataRequired(_l("Please fill this in."))])
+    next = HiddenField()
+
+
+class ChangePasswordForm(FlaskForm):
+    current_password = PasswordField(
+        _l("Current password"), validators=[DataRequired(_l("Please fill this in."))]
+    )
+    new_password = PasswordField(
+        _l("New password"),
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=MAX_PASSWORD_LENGTH)],
+    )
+    confirm = PasswordField(
+        _l("New password again"),
+        validators=[
+            DataRequired(_l("Please fill this in.")),
+            EqualTo("new_password", _l("The two passwords differ.")),
+        ],
+    )
+
+
+class LogoutForm(FlaskForm):
+    pass

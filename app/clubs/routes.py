@@ -1,0 +1,232 @@
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+
+from ..extensions import db, htmx
+from ..models import Club, Invite, Member, User
+from ..permissions import club_route, get_in_club_or_404, membership
+from ..services import ServiceError
+from ..services import clubs as svc
+from ..web import show_service_error
+from . import bp
+from .forms import (
+    ROLE_LABELS,
+    AcceptInviteForm,
+    AddMemberForm,
+    ClubForm,
+    ConfirmForm,
+    InviteForm,
+    RoleForm,
+)
+
+
+def _user() -> User:
+    return current_user._get_current_object()  # type: ignore[attr-defined,no-any-return]
+
+
+@bp.route("/clubs/new", methods=["GET", "POST"])
+@login_required
+def new_club() -> ResponseReturnValue:
+    form = ClubForm()
+    if form.validate_on_submit():
+        try:
+            club = svc.create_club(_user(), form.name.data or "")
+        except ServiceError as error:
+            db.session.rollback()
+            show_service_error(form, error)
+        else:
+            db.session.commit()
+            flash(_("Club created. You are its owner."), "success")
+            return redirect(url_for("clubs.club", slug=club.slug))
+    status = 200 if request.method == "GET" else 422
+    return render_template("clubs/new.html", form=form), status
+
+
+@bp.get("/clubs/<slug>")
+@club_route("player")
+def club(club: Club, me: Member) -> ResponseReturnValue:
+    return render_template("clubs/club.html", club=club, me=me)
+
+
+def _members_context(club: Club, me: Member, add_form: AddMemberForm | None = None) -> dict:
+    return {
+        "club": club,
+        "me": me,
+        "members": club.members,
+        "add_form": add_form or AddMemberForm(formdata=None),
+        "role_labels": ROLE_LABELS,
+        "confirm_form": ConfirmForm(formdata=None),
+    }
+
+
+@bp.get("/clubs/<slug>/members")
+@club_route("player")
+def members(club: Club, me: Member) -> ResponseReturnValue:
+    return render_template("clubs/members.html", **_members_context(club, me))
+
+
+@bp.post("/clubs/<slug>/members")
+@club_route("owner")
+def add_member(club: Club, me: Member) -> ResponseReturnValue:
+    form = AddMemberForm()
+    ok = False
+    if form.validate_on_submit():
+        try:
+            member = svc.add_member(club, form.display_name.data or "", form.role.data or "player")
+        except ServiceError as error:
+            db.session.rollback()
+            show_service_error(form, error)
+        else:
+            db.session.commit()
+            ok = True
+            flash(_("%(name)s added.", name=member.display_name), "success")
+    if htmx:
+        # htmx swaps 200 answers only: errors come back as 200 with the messages on the field.
+        db.session.expire(club)
+        ctx = _members_context(club, me, None if ok else form)
+        return render_template("clubs/_members.html", **ctx)
+    if ok:
+        return redirect(url_for("clubs.members", slug=club.slug))
+    return render_template("clubs/members.html", **_members_context(club, me, form)), 422
+
+
+@bp.post("/clubs/<slug>/members/<int:member_id>/role")
+@club_route("owner")
+def change_role(club: Club, me: Member, member_id: int) -> ResponseReturnValue:
+    member = get_in_club_or_404(Member, club, member_id)
+    form = RoleForm()
+    if not form.validate_on_submit():
+        flash(_("Unknown role."), "error")
+        return redirect(url_for("clubs.members", slug=club.slug)), 303
+    try:
+        svc.change_role(club, member, form.role.data or "")
+    except ServiceError as error:
+        db.session.rollback()
+        flash(error.message, "error")
+    else:
+        db.session.commit()
+        flash(
+            _(
+                "%(name)s is now: %(role)s.",
+                name=member.display_name,
+                role=str(ROLE_LABELS[member.role]),
+            ),
+            "success",
+        )
+    return redirect(url_for("clubs.members", slug=club.slug)), 303
+
+
+@bp.post("/clubs/<slug>/members/<int:member_id>/remove")
+@club_route("owner")
+def remove_member(club: Club, me: Member, member_id: int) -> ResponseReturnValue:
+    member = get_in_club_or_404(Member, club, member_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    name = member.display_name
+    try:
+        svc.remove_member(club, member)
+    except ServiceError as error:
+        db.session.rollback()
+        flash(error.message, "error")
+    else:
+        db.session.commit()
+        flash(_("%(name)s removed from the club.", name=name), "success")
+    return redirect(url_for("clubs.members", slug=club.slug)), 303
+
+
+def _invite_form(club: Club, formdata: bool = True) -> InviteForm:
+    form = InviteForm() if formdata else InviteForm(formdata=None)
+    form.member_id.choices = [(0, _("— anyone with the link (new member) —"))] + [
+        (m.id, m.display_name) for m in svc.unclaimed_members(club)
+    ]
+    return form
+
+
+@bp.route("/clubs/<slug>/invites", methods=["GET", "POST"])
+@club_route("owner")
+def invites(club: Club, me: Member) -> ResponseReturnValue:
+    form = _invite_form(club, formdata=request.method == "POST")
+    link: str | None = None
+    status = 200
+    if request.method == "POST":
+        if form.validate_on_submit():
+            target = None
+            if form.member_id.data:
+                target = get_in_club_or_404(Member, club, form.member_id.data)
+            try:
+                _invite, token = svc.create_invite(club, _user(), form.role.data or "", target)
+            except ServiceError as error:
+                db.session.rollback()
+                show_service_error(form, error)
+                status = 422
+            else:
+                db.session.commit()
+                link = url_for("clubs.accept_invite", token=token, _external=True)
+        else:
+            status = 422
+    return render_template(
+        "clubs/invites.html",
+        club=club,
+        me=me,
+        form=form,
+        link=link,
+        invites=svc.active_invites(club),
+        role_labels=ROLE_LABELS,
+        confirm_form=ConfirmForm(formdata=None),
+    ), status
+
+
+@bp.post("/clubs/<slug>/invites/<int:invite_id>/revoke")
+@club_route("owner")
+def revoke_invite(club: Club, me: Member, invite_id: int) -> ResponseReturnValue:
+    invite = get_in_club_or_404(Invite, club, invite_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    svc.revoke_invite(club, invite)
+    db.session.commit()
+    flash(_("The invitation link no longer works."), "success")
+    return redirect(url_for("clubs.invites", slug=club.slug)), 303
+
+
+@bp.route("/invite/<token>", methods=["GET", "POST"])
+def accept_invite(token: str) -> ResponseReturnValue:
+    invite = svc.find_invite(token)
+    if invite is None:
+        return render_template("clubs/invite_invalid.html"), 404
+    club = invite.club
+    if not current_user.is_authenticated:
+        return render_template("clubs/invite_login.html", club=club, next=request.path)
+    if membership(current_user, club) is not None:
+        flash(_("You are already a member of this club."), "info")
+        return redirect(url_for("clubs.club", slug=club.slug))
+    form = AcceptInviteForm()
+    unclaimed = [] if invite.member is not None else svc.unclaimed_members(club)
+    form.claim_member_id.choices = [(0, _("I am new to this club"))] + [
+        (m.id, m.display_name) for m in unclaimed
+    ]
+    if request.method == "GET":
+        form.claim_member_id.data = 0
+        form.display_name.data = _user().display_name
+    status = 200
+    if request.method == "POST":
+        if form.validate_on_submit():
+            try:
+                svc.accept_invite(
+                    invite, _user(), form.claim_member_id.data or None, form.display_name.data
+                )
+            except ServiceError as error:
+                db.session.rollback()
+                show_service_error(form, error)
+                status = 422
+            else:
+                db.session.commit()
+                flash(_("Welcome to %(club)s!", club=club.name), "success")
+                return redirect(url_for("clubs.club", slug=club.slug))
+        else:
+            status = 422
+    return render_template(
+        "clubs/accept_invite.html", club=club, invite=invite, form=form, unclaimed=unclaimed
+    ), status

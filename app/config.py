@@ -1,0 +1,69 @@
+"""Configuration from the environment, with safe defaults for a club laptop.
+
+``DATABASE_URL``  SQLAlchemy URL; default: SQLite file ``instance/shengji.db``.
+``SECRET_KEY``    signs sessions and CSRF tokens; default: generated once and kept in
+                  ``instance/secret_key`` (so restarts keep people logged in).
+``SESSION_COOKIE_SECURE=1`` when served over HTTPS.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+SUPPORTED_LOCALES: tuple[str, ...] = ("zh", "en")
+
+
+def database_url(instance_path: str) -> str:
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return "sqlite:///" + str(Path(instance_path) / "shengji.db")
+    if url.startswith("postgres://"):  # Heroku-style URLs
+        url = "postgresql://" + url.removeprefix("postgres://")
+    return url
+
+
+def secret_key(instance_path: str) -> str:
+    key = os.environ.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    path = Path(instance_path) / "secret_key"
+    if path.exists():
+        stored = path.read_text().strip()
+        if stored:
+            return stored
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key + "\n")
+    return key
+
+
+def defaults() -> dict[str, Any]:
+    """Settings that do not depend on the environment."""
+    return {
+        "SQLALCHEMY_ENGINE_OPTIONS": {},
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        # Tournament pages stay open all evening: CSRF tokens live as long as the session.
+        "WTF_CSRF_TIME_LIMIT": None,
+        "BABEL_DEFAULT_LOCALE": "en",
+        "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
+        "SUPPORTED_LOCALES": SUPPORTED_LOCALES,
+        # SQLite: seconds a writer waits for the lock before "database is locked".
+        "SQLITE_BUSY_TIMEOUT_MS": 15000,
+        # Login rate limit (per normalized login name and per client address, stored in the DB
+        # so it holds across worker processes).
+        "LOGIN_WINDOW_SECONDS": 15 * 60,
+        "LOGIN_MAX_FAILURES_PER_NAME": 5,
+        "LOGIN_MAX_FAILURES_PER_IP": 30,
+        # argon2id cost; "fast" is for tests only.
+        "PASSWORD_HASH_PROFILE": "default",
+        "INVITE_DAYS": 14,
+    }

@@ -1,0 +1,20 @@
+"""All database models. Import every model module here so Alembic and ``db.create_all`` see it.
+
+Add a concept as a new module (``app/models/tournaments.py``), import its classes below, then
+``flask --app app db migrate -m "add tournaments"`` and review the generated file.
+"""
+
+from ._common import utcnow
+from .clubs import ROLE_RANK, ROLES, Club, Invite, Member
+from .users import LoginAttempt, User
+
+__all__ = [
+    "ROLES",
+    "ROLE_RANK",
+    "Club",
+    "Invite",
+    "LoginAttempt",
+    "Member",
+    "User",
+    "utcnow",
+]

@@ -1,0 +1,215 @@
+"""Clubs and their members: create, add by name, invite, claim, change roles, remove.
+
+Permission checks (who may call these) live in ``app.permissions`` and are done by the views;
+these functions keep the club's own invariants (unique names, at least one owner, ...).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from flask import current_app
+from flask_babel import gettext as _
+from sqlalchemy import func, select
+
+from ..extensions import db
+from ..models import ROLES, Club, Invite, Member, User, utcnow
+from . import ServiceError
+from .text import clean_name, slugify
+
+INVITE_ROLES: tuple[str, ...] = ("player", "director")
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)
+    slug, n = base, 1
+    while db.session.scalar(select(Club.id).where(Club.slug == slug)) is not None:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def create_club(user: User, name: str) -> Club:
+    """Create a club; its creator becomes its owner."""
+    clean = clean_name(name, "name")
+    taken = db.session.scalar(select(Club.id).where(func.lower(Club.name) == clean.lower()))
+    if taken is not None:
+        raise ServiceError(_("A club with this name already exists."), "name")
+    club = Club(name=clean, slug=_unique_slug(clean))
+    db.session.add(club)
+    db.session.add(Member(club=club, user=user, display_name=user.display_name, role="owner"))
+    db.session.flush()
+    return club
+
+
+def _check_name_free(club: Club, name: str, field: str) -> None:
+    taken = db.session.scalar(
+        select(Member.id).where(
+            Member.club_id == club.id, func.lower(Member.display_name) == name.lower()
+        )
+    )
+    if taken is not None:
+        raise ServiceError(_("A member of this club already has this name."), field)
+
+
+def _check_role(role: str, allowed: tuple[str, ...] = ROLES) -> None:
+    if role not in allowed:
+        raise ServiceError(_("Unknown role."), "role")
+
+
+def add_member(club: Club, display_name: str, role: str = "player") -> Member:
+    """Add a person by name, without an account (they may claim the record later)."""
+    name = clean_name(display_name, "display_name")
+    _check_role(role, INVITE_ROLES)
+    _check_name_free(club, name, "display_name")
+    member = Member(club=club, display_name=name, role=role)
+    db.session.add(member)
+    db.session.flush()
+    return member
+
+
+def owners_count(club: Club) -> int:
+    return (
+        db.session.scalar(
+            select(func.count(Member.id)).where(Member.club_id == club.id, Member.role == "owner")
+        )
+        or 0
+    )
+
+
+def change_role(club: Club, member: Member, role: str) -> None:
+    _check_role(role)
+    if member.club_id != club.id:
+        raise ServiceError(_("This person is not a member of this club."))
+    if member.role == "owner" and role != "owner" and owners_count(club) <= 1:
+        raise ServiceError(_("A club needs at least one owner."), "role")
+    if role == "owner" and member.user_id is None:
+        raise ServiceError(_("Only a member with an account can be an owner."), "role")
+    member.role = role
+
+
+def remove_member(club: Club, member: Member) -> None:
+    if member.club_id != club.id:
+        raise ServiceError(_("This person is not a member of this club."))
+    if member.role == "owner" and owners_count(club) <= 1:
+        raise ServiceError(_("A club needs at least one owner."))
+    db.session.delete(member)
+    db.session.flush()
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_invite(
+    club: Club, by: User, role: str = "player", member: Member | None = None
+) -> tuple[Invite, str]:
+    """Make an invitation link. Returns the invite and its token (shown once, never stored)."""
+    if member is not None:
+        if member.club_id != club.id:
+            raise ServiceError(_("This person is not a member of this club."), "member_id")
+        if member.user_id is not None:
+            raise ServiceError(_("This member already has an account."), "member_id")
+        role = member.role
+    else:
+        _check_role(role, INVITE_ROLES)
+    token = secrets.token_urlsafe(24)
+    invite = Invite(
+        club=club,
+        token_hash=_hash_token(token),
+        role=role,
+        member=member,
+        created_by_id=by.id,
+        expires_at=utcnow() + timedelta(days=current_app.config["INVITE_DAYS"]),
+    )
+    db.session.add(invite)
+    db.session.flush()
+    return invite, token
+
+
+def find_invite(token: str, now: datetime | None = None) -> Invite | None:
+    """The usable invite for this token, or None (unknown, expired, revoked or used)."""
+    if not token or len(token) > 100:
+        return None
+    invite = db.session.scalar(select(Invite).where(Invite.token_hash == _hash_token(token)))
+    if invite is None or not invite.usable(now or utcnow()):
+        return None
+    return invite
+
+
+def unclaimed_members(club: Club) -> list[Member]:
+    return list(
+        db.session.scalars(
+            select(Member)
+            .where(Member.club_id == club.id, Member.user_id.is_(None))
+            .order_by(Member.display_name)
+        )
+    )
+
+
+def membership(user: User, club: Club) -> Member | None:
+    return db.session.scalar(
+        select(Member).where(Member.club_id == club.id, Member.user_id == user.id)
+    )
+
+
+def accept_invite(
+    invite: Invite, user: User, claim_member_id: int | None = None, display_name: str | None = None
+) -> Member:
+    """Join the invite's club: claim the invite's member, an unclaimed member, or join anew."""
+    club = invite.club
+    if membership(user, club) is not None:
+        raise ServiceError(_("You are already a member of this club."))
+    now = utcnow()
+    if invite.member is not None:
+        member = invite.member
+        if member.user_id is not None:
+            raise ServiceError(_("This member already has an account."))
+        member.user_id = user.id
+    elif claim_member_id:
+        found = db.session.scalar(
+            select(Member).where(
+                Member.id == claim_member_id,
+                Member.club_id == club.id,
+                Member.user_id.is_(None),
+            )
+        )
+        if found is None:
+            raise ServiceError(_("Please choose a name from the list."), "claim_member_id")
+        member = found
+        member.user_id = user.id
+    else:
+        name = clean_name(display_name or user.display_name, "display_name")
+        _check_name_free(club, name, "display_name")
+        member = Member(club=club, user_id=user.id, display_name=name, role=invite.role)
+        db.session.add(member)
+    invite.uses += 1
+    invite.used_at = now
+    db.session.flush()
+    return member
+
+
+def revoke_invite(club: Club, invite: Invite) -> None:
+    if invite.club_id != club.id:
+        raise ServiceError(_("Unknown invitation."))
+    invite.revoked = True
+
+
+def active_invites(club: Club) -> list[Invite]:
+    now = utcnow()
+    invites = db.session.scalars(
+        select(Invite).where(Invite.club_id == club.id).order_by(Invite.created_at.desc())
+    )
+    return [i for i in invites if i.usable(now)]
+
+
+def clubs_of(user: User) -> list[tuple[Club, Member]]:
+    rows = db.session.execute(
+        select(Club, Member)
+        .join(Member, Member.club_id == Club.id)
+        .where(Member.user_id == user.id)
+        .order_by(Club.name)
+    )
+    return [(row[0], row[1]) for row in rows]

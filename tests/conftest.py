@@ -1,0 +1,152 @@
+"""Shared fixtures and factory helpers for app tests (reused by every feature's tests).
+
+Fixtures: ``app`` (fresh SQLite file database per test, CSRF off, fast password hashing),
+``client``, ``runner``, ``csrf_app``/``csrf_client`` (CSRF on), ``db_session``.
+Helpers: the fixtures ``make_user``, ``make_club``, ``make_member`` and ``login`` return these
+functions (they need the ``app`` fixture's context); ``app_config(**overrides)`` and
+``DEFAULT_PASSWORD`` can be imported: ``from tests.conftest import app_config``.
+
+    user = make_user("alice")                              # password: DEFAULT_PASSWORD
+    club = make_club(owner=user, name="Alice's club")
+    member = make_member(club, "Bob", role="director", user=None | bob)
+    login(client, user)                                   # logs the client in, asserts success
+"""
+
+from __future__ import annotations
+
+import contextvars
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from app import create_app
+from app.extensions import db
+from app.models import Club, Member, User
+from app.passwords import hash_password
+
+DEFAULT_PASSWORD = "correct horse battery"
+
+
+def app_config(**overrides: Any) -> dict[str, Any]:
+    cfg: dict[str, Any] = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "SQLALCHEMY_DATABASE_URI": "sqlite://",
+        "WTF_CSRF_ENABLED": False,
+        "PASSWORD_HASH_PROFILE": "fast",
+        "SERVER_NAME": "localhost",
+    }
+    cfg.update(overrides)
+    return cfg
+
+
+class IsolatedClient(FlaskClient):
+    """Each request runs in its own app context (own ``g``, own database session), as in
+    production, even though the test itself holds the fixture's app context. The test's session
+    is rolled back around each request so what the test reads afterwards is fresh."""
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        db.session.rollback()
+        try:
+            return contextvars.Context().run(super().open, *args, **kwargs)
+        finally:
+            db.session.rollback()
+
+
+def _build(config: dict[str, Any]) -> Iterator[Flask]:
+    application = create_app(config)
+    application.test_client_class = IsolatedClient
+    with application.app_context():
+        db.create_all()
+        yield application
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    yield from _build(app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'app.db'}"))
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def csrf_app(tmp_path: Path) -> Iterator[Flask]:
+    yield from _build(
+        app_config(WTF_CSRF_ENABLED=True, SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'c.db'}")
+    )
+
+
+@pytest.fixture
+def csrf_client(csrf_app: Flask) -> FlaskClient:
+    return csrf_app.test_client()
+
+
+def _make_user(
+    username: str, display_name: str | None = None, password: str = DEFAULT_PASSWORD
+) -> User:
+    user = User(
+        username=username.lower(),
+        display_name=display_name or username.title(),
+        password_hash=hash_password(password),
+    )
+    db.session.add(user)
+    db.session.commit()
+    return user
+
+
+def _make_club(owner: User | None = None, name: str = "Test Club", slug: str | None = None) -> Club:
+    club = Club(name=name, slug=slug or re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"))
+    db.session.add(club)
+    if owner is not None:
+        db.session.add(Member(club=club, user=owner, display_name=owner.display_name, role="owner"))
+    db.session.commit()
+    return club
+
+
+def _make_member(
+    club: Club, display_name: str, role: str = "player", user: User | None = None
+) -> Member:
+    member = Member(club=club, display_name=display_name, role=role, user=user)
+    db.session.add(member)
+    db.session.commit()
+    return member
+
+
+def _login(client: FlaskClient, user: User, password: str = DEFAULT_PASSWORD) -> None:
+    response = client.post("/account/login", data={"username": user.username, "password": password})
+    assert response.status_code == 302, response.get_data(as_text=True)
+
+
+@pytest.fixture
+def make_user(app: Flask) -> Callable[..., User]:
+    return _make_user
+
+
+@pytest.fixture
+def make_club(app: Flask) -> Callable[..., Club]:
+    return _make_club
+
+
+@pytest.fixture
+def make_member(app: Flask) -> Callable[..., Member]:
+    return _make_member
+
+
+@pytest.fixture
+def login() -> Callable[..., None]:
+    return _login
