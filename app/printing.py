@@ -365,7 +365,12 @@ class _Pen:
         color: tuple[float, float, float] = (0, 0, 0),
         leading: float = 1.18,
     ) -> None:
-        """Text in a box: one line if it fits, else wrapped lines, shrinking until they fit."""
+        """Text in a box: one line if it fits (shrunk by up to a third), else wrapped lines,
+        shrinking until they fit."""
+        one_line = max(min_size, size * 0.68)
+        if _width(s, one_line) <= w and one_line * leading <= h:
+            while _width(s, size) > w:
+                size *= 0.95
         while True:
             lines = [s] if _width(s, size) <= w else _wrap(s, w, size)
             total = len(lines) * size * leading
@@ -708,11 +713,18 @@ def _new_canvas(size: tuple[float, float], title: str) -> tuple[Canvas, io.Bytes
 
 
 def _seat_diagram(
-    pen: _Pen, t: _Table, x: float, y_top: float, w: float, h: float, scale: float = 1.0
+    pen: _Pen,
+    t: _Table,
+    x: float,
+    y_top: float,
+    w: float,
+    h: float,
+    scale: float = 1.0,
+    box_w: float = 80.0,
 ) -> None:
     """Seats around the table, counter-clockwise in play order from seat 1 at the bottom."""
     n = t.players
-    bw, bh = 80.0 * scale, 31.0 * scale
+    bw, bh = box_w * scale, 31.0 * scale
     if w < 2 * bw + 60 * scale:
         bw = (w - 60 * scale) / 2
     cx, cy = x + w / 2, y_top - h / 2
@@ -1237,7 +1249,9 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
     dw = w - 30
     dh = min(room, dw * (0.7 if full else 0.42))
     y -= (room - dh) / 2
-    _seat_diagram(pen, t, x + (w - dw) / 2, y, dw, dh, scale=1.75 if full else 1.15)
+    _seat_diagram(
+        pen, t, x + (w - dw) / 2, y, dw, dh, scale=1.75 if full else 1.15, box_w=96 if full else 90
+    )
     y = (y_top - h) + sides_h + 6 * s
     if t.fixed:
         for side in (0, 1):
