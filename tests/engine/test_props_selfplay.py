@@ -1,0 +1,148 @@
+"""Property tests over random self-play in all three variants: invariants after every action."""
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.bots import make_bots, perform
+from engine.cards import full_pack, points_of
+from engine.deal import DONE, DRAW, Deal, DealSetup
+from engine.errors import EngineError
+from engine.serialize import from_json, replay_setup, to_json
+from engine.views import seat_view, spectator_view
+
+SETUPS = [
+    ("tractor-4p", {}, {}),
+    ("tractor-4p", {}, {"levels": ("7", "J"), "dealer": 1, "first": False, "deal_no": 4}),
+    ("tractor-4p", {"decks": 4}, {}),
+    ("red-five-5p", {}, {"dealer": 2}),
+    ("one-twenty-6p", {}, {}),
+    ("one-twenty-6p", {}, {"levels": ("5", "9"), "dealer": 3, "first": False, "deal_no": 2}),
+]
+
+
+def accounted(deal: Deal) -> Counter:
+    c: Counter = Counter()
+    for h in deal.hands:
+        c.update(h)
+    c.update(deal.undealt())
+    c.update(deal.buried)
+    c.update(deal.played_cards())
+    return c
+
+
+def check_invariants(deal: Deal) -> None:
+    v = deal.variant
+    assert accounted(deal) == Counter(full_pack(v.decks))
+    in_play = sum(points_of(h) for h in deal.hands) + points_of(deal.undealt())
+    in_play += points_of(deal.buried) + sum(deal.won)
+    if deal.trick is not None:
+        in_play += sum(points_of(p) for _, p in deal.trick.plays)
+    assert in_play == 100 * v.decks
+    if deal.phase == DRAW or deal.phase == DONE:
+        assert deal.to_act is None
+    else:
+        assert deal.to_act is not None and 0 <= deal.to_act < deal.n
+
+
+def check_views(deal: Deal) -> None:
+    spec = spectator_view(deal)
+    assert spec["hand"] is None
+    for seat in range(deal.n):
+        view = seat_view(deal, seat)
+        assert sorted(view["hand"]) == sorted(seat_view(deal, seat)["hand"])
+        assert Counter(view["hand"]) == Counter(to_json_cards(deal.hands[seat]))
+        assert "hands" not in view
+        if deal.kitty_owner != seat and not deal.kitty_revealed:
+            assert view["kitty"]["cards"] is None
+        for entry in view["log"]:
+            if entry["seat"] != seat:
+                if entry["kind"] == "draw":
+                    assert "cards" not in entry
+                if entry["kind"] == "bury" and not deal.kitty_revealed:
+                    assert entry["cards"] == []
+        if deal.book.hidden and deal.phase == DRAW:
+            assert all(c["seat"] == seat for c in view["calls"])
+        if not deal.friend_revealed and deal.phase != DONE:
+            assert view["friend"] is None
+
+
+def to_json_cards(cards):
+    from engine.cards import cards_str
+
+    return cards_str(cards)
+
+
+def try_illegal(deal: Deal) -> None:
+    """An out-of-turn or malformed action raises and changes nothing."""
+    before = deal.state_dict()
+    n_log = len(deal.log)
+    wrong = 0 if deal.to_act != 0 else 1
+    attempts = [
+        lambda: deal.play(wrong, deal.hands[wrong][:1]),
+        lambda: deal.bury(wrong, deal.hands[wrong][:1]),
+        lambda: deal.pass_(wrong),
+        lambda: deal.call(wrong, ["HJ", "HJ", "HJ", "HJ", "HJ"]),
+        lambda: deal.play(deal.n, []),
+    ]
+    if deal.phase != DRAW:
+        attempts.append(deal.draw)
+    for attempt in attempts:
+        try:
+            attempt()
+        except EngineError:
+            pass
+        else:  # pragma: no cover - would be a bug
+            raise AssertionError("an illegal action was accepted")
+    assert deal.state_dict() == before
+    assert len(deal.log) == n_log
+
+
+def run(idx: int, seed: int, bots_kind: str) -> None:
+    variant, options, extra = SETUPS[idx]
+    setup = DealSetup(variant, options, seed, **extra)
+    deal = Deal(setup)
+    bots = make_bots(bots_kind, deal.n, seed)
+    step = 0
+    checkpoints = {40, 130, 200}
+    while deal.outcome is None:
+        step += 1
+        if deal.phase == DRAW:
+            seat = deal.draw().seat
+            if deal.can_call_now(seat):
+                call = bots[seat].on_draw(deal, seat)
+                if call is not None:
+                    deal.call(seat, call)
+        else:
+            seat = deal.to_act
+            assert seat is not None
+            perform(deal, bots[seat].act(deal, seat))
+        check_invariants(deal)
+        if step % 23 == 0:
+            try_illegal(deal)
+            check_views(deal)
+        if step in checkpoints:
+            again = replay_setup(setup, list(deal.log))
+            assert again.state_dict() == deal.state_dict()
+    check_views(deal)
+    loaded = from_json(to_json(deal))
+    assert loaded.state_dict() == deal.state_dict()
+    if deal.outcome == "played":
+        assert deal.result is not None
+        assert deal.attackers_points() <= 100 * deal.variant.decks
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    idx=st.integers(0, len(SETUPS) - 1),
+    seed=st.integers(0, 2**40),
+    bots_kind=st.sampled_from(["random", "heuristic"]),
+)
+def test_selfplay_invariants(idx, seed, bots_kind):
+    run(idx, seed, bots_kind)
+
+
+def test_every_setup_once():
+    for idx in range(len(SETUPS)):
+        run(idx, 1000 + idx, "random")
