@@ -136,12 +136,33 @@ def component_sizes(variant: Variant) -> set[int]:
 
 def allowed_multipliers(variant: Variant) -> set[int]:
     """Every kitty multiplier the variant can produce (empty when there is no kitty)."""
-    if variant.kitty == 0:
-        return set()
+    return set(allowed_multiplier_set(variant))
+
+
+def allowed_multiplier_set(variant: Variant) -> frozenset[int]:
+    """``allowed_multipliers`` as a cached frozenset (no copy: for checks in a loop)."""
     mode = variant.options.get("kitty_multiplier", "by_shape")
-    if mode == "double":
-        return {2}
-    return {kitty_multiplier(mode, n) for n in component_sizes(variant)}
+    key = (
+        variant.id,
+        variant.decks,
+        variant.kitty,
+        variant.hand,
+        mode,
+        bool(variant.options.get("triple_tractors", True)),
+    )
+    found = _MULTIPLIER_CACHE.get(key)
+    if found is None:
+        if variant.kitty == 0:
+            found = frozenset()
+        elif mode == "double":
+            found = frozenset({2})
+        else:
+            found = frozenset(kitty_multiplier(mode, n) for n in component_sizes(variant))
+        _MULTIPLIER_CACHE[key] = found
+    return found
+
+
+_MULTIPLIER_CACHE: dict[tuple[Any, ...], frozenset[int]] = {}
 
 
 def max_kitty_points(variant: Variant) -> int:
@@ -199,7 +220,7 @@ def check_multiplier(variant: Variant, multiplier: object) -> int:
     m = _check_int("the kitty multiplier", multiplier)
     if m == 0:
         return 0
-    allowed = allowed_multipliers(variant)
+    allowed = allowed_multiplier_set(variant)
     if not allowed:
         raise EngineError("this variant has no kitty, so there is no kitty multiplier")
     if m not in allowed:
@@ -514,6 +535,7 @@ __all__ = [
     "DealResult",
     "LevelChange",
     "advance",
+    "allowed_multiplier_set",
     "allowed_multipliers",
     "apply_misplays",
     "attackers_total",

@@ -1,0 +1,434 @@
+"""A table's match derived from its deals: the running score sheet and the result.
+
+Fixed sides (tractor-4p, one-twenty-6p): both sides start at level 2; each deal is played at the
+declaring side's level; ``engine.scoring`` gives the attackers' total, the winner and its gain;
+in 120分 each misplay gives the other side one more level; winning as declarer at A passes A and
+ends the match. Red five: each deal gives the five seats their 积分.
+
+Deal checks return errors keyed by field name (``{"points": "87 is not a multiple of 5"}``); an
+error about the deal as a whole has the key ``""``. Nothing here raises for bad deal data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeGuard
+
+from engine.scoring import (
+    ATTACKERS,
+    DECLARER,
+    DealResult,
+    advance,
+    allowed_multiplier_set,
+    deal_result,
+    level_value,
+    max_kitty_points,
+)
+from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
+
+from .model import Deal, FailedThrows, MatchSpec, PointsSpec, Table
+
+START_LEVEL = "2"
+RESULT_WIN, RESULT_DRAW, RESULT_LOSS = "win", "draw", "loss"
+
+
+@dataclass(frozen=True)
+class DealIssue:
+    index: int  # 0-based position of the deal at its table
+    field: str  # "" for the deal as a whole
+    message: str
+
+
+# --- one deal ---------------------------------------------------------------------------------
+
+
+def _is_int(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_deal(variant: Variant, deal: Deal) -> dict[str, str]:
+    """Every error of one deal that does not depend on the deals before it, keyed by field."""
+    errors: dict[str, str] = {}
+    total = variant.total_points
+    p = deal.points
+    if not _is_int(p):
+        errors["points"] = f"{p!r} is not a whole number"
+    elif p < 0:
+        errors["points"] = f"{p} is below 0"
+    elif p > total:
+        errors["points"] = f"{p} is more than the {total} points in {variant.decks} decks"
+    elif p % 5:
+        errors["points"] = f"{p} is not a multiple of 5"
+    k = deal.kitty
+    if not _is_int(k):
+        errors["kitty"] = f"{k!r} is not a whole number"
+    elif k < 0:
+        errors["kitty"] = f"{k} is below 0"
+    elif variant.kitty == 0 and k:
+        errors["kitty"] = f"{k} is not possible: with {variant.decks} decks there is no kitty"
+    elif k % 5:
+        errors["kitty"] = f"{k} is not a multiple of 5"
+    elif k > max_kitty_points(variant):
+        errors["kitty"] = (
+            f"{k} is more than a kitty of {variant.kitty} cards can hold "
+            f"({max_kitty_points(variant)})"
+        )
+    elif "points" not in errors and p + k > total:
+        errors["kitty"] = (
+            f"points {p} + kitty {k} = {p + k} is more than the {total} points in the decks "
+            "(the buried cards were not won in tricks)"
+        )
+    m = deal.multiplier
+    if not _is_int(m):
+        errors["multiplier"] = f"{m!r} is not a whole number"
+    elif m:
+        allowed = allowed_multiplier_set(variant)
+        if not allowed:
+            errors["multiplier"] = (
+                f"{m} is not possible: with {variant.decks} decks there is no kitty"
+            )
+        elif m not in allowed:
+            mode = variant.options.get("kitty_multiplier")
+            shown = ", ".join(str(x) for x in sorted(allowed)[:6])
+            more = ", …" if len(allowed) > 6 else ""
+            errors["multiplier"] = (
+                f"{m} is not a multiplier that kitty_multiplier {mode} allows ({shown}{more})"
+            )
+    if deal.trump is not None and deal.trump not in ("S", "H", "D", "C"):
+        errors["trump"] = f"{deal.trump!r} is not a suit: write S, H, D, C or null (no trump)"
+    if variant.id == RED_FIVE:
+        _check_red_five_deal(variant, deal, errors)
+    else:
+        _check_fixed_deal(variant, deal, errors)
+    return errors
+
+
+def _check_fixed_deal(variant: Variant, deal: Deal, errors: dict[str, str]) -> None:
+    if deal.declarer is None:
+        errors["declarer"] = "is missing: the dealer's side, 0 or 1"
+    elif not _is_int(deal.declarer) or deal.declarer not in (0, 1):
+        errors["declarer"] = f"{deal.declarer!r} is not a side: write 0 or 1"
+    for name in ("dealer", "friend"):
+        if getattr(deal, name) is not None:
+            errors[name] = "belongs to red five deals only (fixed sides use declarer)"
+    if deal.friend_grabbed:
+        errors["friend_grabbed"] = "belongs to red five deals only"
+    ft = deal.failed_throws
+    if variant.id == TRACTOR:
+        if ft is not None and not isinstance(ft, FailedThrows):
+            errors["failed_throws"] = 'is written {"declarer": n, "attackers": m} in tractor-4p'
+        elif isinstance(ft, FailedThrows):
+            for side in ("declarer", "attackers"):
+                n = getattr(ft, side)
+                if not _is_int(n) or n < 0:
+                    errors["failed_throws"] = f"{side}: {n!r} is not a count 0 or more"
+                    break
+        if deal.misplays:
+            errors["misplays"] = (
+                "are recorded in 120分 only (tractor-4p failed throws go in failed_throws)"
+            )
+    else:  # one-twenty-6p
+        if ft:
+            errors["failed_throws"] = (
+                "are not used in 120分: a failed throw is a misplay (list it in misplays)"
+            )
+        for mis in deal.misplays:
+            if not _is_int(mis) or mis not in (0, 1):
+                errors["misplays"] = f"{mis!r} is not a side: list 0 or 1 per misplay"
+                break
+    if deal.level is not None and deal.level not in _LEVELS:
+        errors["level"] = f"{deal.level!r} is not a level (2 … 10, J, Q, K, A)"
+
+
+_LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _check_red_five_deal(variant: Variant, deal: Deal, errors: dict[str, str]) -> None:
+    n = variant.players
+    if deal.declarer is not None:
+        errors["declarer"] = "is for fixed sides: a red five deal has a dealer and a friend"
+    if deal.dealer is None:
+        errors["dealer"] = f"is missing: the dealer's seat, 0 … {n - 1}"
+    elif not _is_int(deal.dealer) or not 0 <= deal.dealer < n:
+        errors["dealer"] = f"{deal.dealer!r} is not a seat 0 … {n - 1}"
+    if deal.friend is not None:
+        if not _is_int(deal.friend) or not 0 <= deal.friend < n:
+            errors["friend"] = f"{deal.friend!r} is not a seat 0 … {n - 1} (or null: alone)"
+        elif deal.friend == deal.dealer:
+            errors["friend"] = "is the dealer: write null when the dealer played alone (独打)"
+    if deal.trump is None:
+        errors.setdefault("trump", "is missing: red five always has a trump suit")
+    if deal.friend_grabbed and deal.friend is None:
+        errors["friend_grabbed"] = "needs a friend: the dealer played alone"
+    ft = deal.failed_throws
+    if ft is not None and not isinstance(ft, tuple):
+        errors["failed_throws"] = "is a list of the throwers' seats in red five"
+    elif ft:
+        for s in ft:
+            if not _is_int(s) or not 0 <= s < n:
+                errors["failed_throws"] = f"{s!r} is not a seat 0 … {n - 1}"
+                break
+    if deal.misplays:
+        errors["misplays"] = "are recorded in 120分 only"
+    if deal.level is not None and deal.level != "2":
+        errors["level"] = f"{deal.level!r}: red five is always played at level 2"
+
+
+# --- fixed sides ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FixedRow:
+    """One score sheet row of a fixed-side match."""
+
+    number: int  # 1-based
+    declarer: int
+    level: str  # the level played: the declaring side's level before the deal
+    levels_before: tuple[str, str]
+    total: int  # the attackers' total after kitty and penalties
+    winner: str  # "declarer" or "attackers"
+    winner_side: int
+    gain: int  # levels the deal gave its winner (0: the attackers only take over)
+    levels_after: tuple[str, str]  # after the gain and the 120分 misplays
+    passed: bool  # the declaring side won at A: the match is over
+    next_declarer: int  # the side the sheet offers for the next deal (the winner)
+    result: DealResult
+
+
+@dataclass(frozen=True)
+class FixedMatch:
+    rows: tuple[FixedRow, ...]
+    levels: tuple[str, str]
+    passed_side: int | None
+    counts: bool  # complete (or forfeited): the result enters the standings
+    forfeit: int | None
+    errors: tuple[DealIssue, ...]
+
+    @property
+    def values(self) -> tuple[int, int]:
+        """Final levels as numbers (2 … 14, a passed A 15)."""
+        return (
+            level_value(self.levels[0], self.passed_side == 0),
+            level_value(self.levels[1], self.passed_side == 1),
+        )
+
+    def level_diff(self, side: int, forfeit_level_diff: int = 3) -> int:
+        if self.forfeit is not None:
+            return -forfeit_level_diff if side == self.forfeit else forfeit_level_diff
+        v = self.values
+        return v[side] - v[1 - side]
+
+    def outcome(self, side: int) -> str:
+        if self.forfeit is not None:
+            return RESULT_LOSS if side == self.forfeit else RESULT_WIN
+        d = self.level_diff(side)
+        return RESULT_WIN if d > 0 else RESULT_LOSS if d < 0 else RESULT_DRAW
+
+    def match_points(self, side: int, points: PointsSpec) -> int:
+        return getattr(points, self.outcome(side))
+
+    @property
+    def next_declarer(self) -> int | None:
+        return self.rows[-1].next_declarer if self.rows else None
+
+
+def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
+    """The running sheet of a fixed-side table, its final levels and whether it counts."""
+    errors: list[DealIssue] = []
+    rows: list[FixedRow] = []
+    levels = [START_LEVEL, START_LEVEL]
+    passed_side: int | None = None
+    must_play = variant.must_play_levels
+    broken = False
+    if table.forfeit is not None:
+        if table.deals:
+            errors.append(DealIssue(0, "", "a forfeited table has no deals"))
+        return FixedMatch((), (START_LEVEL, START_LEVEL), None, True, table.forfeit, tuple(errors))
+    for i, deal in enumerate(table.deals):
+        field_errors = check_deal(variant, deal)
+        if field_errors:
+            errors += [DealIssue(i, f, m) for f, m in field_errors.items()]
+            broken = True
+            continue
+        if broken:
+            continue  # levels after a bad deal are unknown
+        if passed_side is not None:
+            errors.append(
+                DealIssue(
+                    i,
+                    "",
+                    f"side {passed_side} passed A in deal {len(rows)}: the match was over",
+                )
+            )
+            broken = True
+            continue
+        if spec.deals is not None and i >= spec.deals:
+            errors.append(
+                DealIssue(i, "", f"the match is {spec.deals} deals; this is deal {i + 1}")
+            )
+            broken = True
+            continue
+        row = _fixed_row(variant, deal, i, (levels[0], levels[1]), must_play)
+        if deal.level is not None and deal.level != row.level:
+            errors.append(
+                DealIssue(
+                    i,
+                    "level",
+                    f"the sheet says {deal.level} but side {row.declarer} is at {row.level}",
+                )
+            )
+            broken = True
+            continue
+        rows.append(row)
+        levels = list(row.levels_after)
+        if row.passed:
+            passed_side = row.declarer
+    counts = False
+    if not broken:
+        if spec.deals is not None:
+            counts = len(rows) == spec.deals or passed_side is not None
+        elif spec.to_a:
+            counts = table.finished or passed_side is not None
+        else:
+            counts = table.finished
+    return FixedMatch(tuple(rows), (levels[0], levels[1]), passed_side, counts, None, tuple(errors))
+
+
+def _fixed_row(
+    variant: Variant, deal: Deal, index: int, before: tuple[str, str], must_play: Sequence[str]
+) -> FixedRow:
+    assert deal.declarer is not None
+    d = deal.declarer
+    result = deal_result(
+        variant, deal.points, deal.kitty, deal.multiplier, deal.engine_failed_throws()
+    )
+    assert result.levels is not None
+    winner_side = d if result.winner == DECLARER else 1 - d
+    gains = [0, 0]
+    gains[winner_side] = result.levels
+    if variant.id == ONE_TWENTY:
+        for side in deal.misplays:
+            gains[1 - side] += 1
+    after = []
+    passed = False
+    for side in (0, 1):
+        lv, p = (
+            advance(before[side], gains[side], must_play) if gains[side] else (before[side], False)
+        )
+        if p and side == d and result.winner == DECLARER:
+            passed = True
+        after.append(lv)
+    return FixedRow(
+        number=index + 1,
+        declarer=d,
+        level=before[d],
+        levels_before=before,
+        total=result.total,
+        winner=result.winner,
+        winner_side=winner_side,
+        gain=result.levels,
+        levels_after=(after[0], after[1]),
+        passed=passed,
+        next_declarer=winner_side,
+        result=result,
+    )
+
+
+# --- red five ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RedFiveRow:
+    number: int
+    dealer: int
+    friend: int | None
+    total: int
+    winner: str
+    units: int
+    scores: tuple[int, ...]  # this deal's 积分 per seat
+    totals: tuple[int, ...]  # running 积分 per seat after this deal
+    next_dealer: int  # the sheet's default: the same dealer unless someone shows a 2 first
+
+
+@dataclass(frozen=True)
+class RedFiveTable:
+    rows: tuple[RedFiveRow, ...]
+    totals: tuple[int, ...]
+    dealer_wins: tuple[int, ...]
+    counts: bool
+    errors: tuple[DealIssue, ...]
+
+    @property
+    def deals(self) -> int:
+        return len(self.rows)
+
+
+def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveTable:
+    n = variant.players
+    totals = [0] * n
+    wins = [0] * n
+    rows: list[RedFiveRow] = []
+    errors: list[DealIssue] = []
+    broken = False
+    for i, deal in enumerate(table.deals):
+        field_errors = check_deal(variant, deal)
+        if field_errors:
+            errors += [DealIssue(i, f, m) for f, m in field_errors.items()]
+            broken = True
+            continue
+        if broken:
+            continue
+        if spec.deals is not None and i >= spec.deals:
+            errors.append(
+                DealIssue(i, "", f"the table plays {spec.deals} deals; this is deal {i + 1}")
+            )
+            broken = True
+            continue
+        assert deal.dealer is not None
+        r = deal_result(
+            variant,
+            deal.points,
+            deal.kitty,
+            deal.multiplier,
+            deal.engine_failed_throws(),
+            dealer=deal.dealer,
+            friend=deal.friend,
+            friend_grabbed=deal.friend_grabbed,
+        )
+        assert r.scores is not None and r.units is not None
+        for s in range(n):
+            totals[s] += r.scores[s]
+        if r.winner == DECLARER:
+            wins[deal.dealer] += 1
+            if deal.friend is not None:
+                wins[deal.friend] += 1
+        rows.append(
+            RedFiveRow(
+                i + 1,
+                deal.dealer,
+                deal.friend,
+                r.total,
+                r.winner,
+                r.units,
+                tuple(r.scores),
+                tuple(totals),
+                deal.dealer,
+            )
+        )
+    counts = not broken and (table.finished or (spec.deals is not None and len(rows) == spec.deals))
+    return RedFiveTable(tuple(rows), tuple(totals), tuple(wins), counts, tuple(errors))
+
+
+__all__ = [
+    "ATTACKERS",
+    "DECLARER",
+    "DealIssue",
+    "FixedMatch",
+    "FixedRow",
+    "RedFiveRow",
+    "RedFiveTable",
+    "check_deal",
+    "derive_fixed",
+    "derive_red_five",
+]

@@ -1,0 +1,193 @@
+"""A tournament as plain frozen data, field for field as ``shared/formats/TOURNAMENT.md``.
+
+Nothing here touches a database or Flask: the web layer maps its rows to these classes (and
+back), the tournament file is read into them, and matches, standings and pairing work on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from engine.variants import RED_FIVE, Variant, make_variant
+
+FORMAT_ID = "shengji-tournament/1"
+PAIRINGS = ("round-robin", "swiss", "reseat")
+MODES = ("paper", "online")
+TRUMPS = ("S", "H", "D", "C")
+
+
+@dataclass(frozen=True)
+class FailedThrows:
+    """tractor-4p: failed throws per side in one deal (counts above 3 are capped when scored)."""
+
+    declarer: int = 0
+    attackers: int = 0
+
+    def as_engine(self) -> dict[str, int]:
+        return {"declarer": self.declarer, "attackers": self.attackers}
+
+    def __bool__(self) -> bool:
+        return bool(self.declarer or self.attackers)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One row of the paper score sheet (记分表), typed or recorded by the engine online.
+
+    Fixed sides use ``declarer`` (the dealer's side index), red five ``dealer`` and ``friend``
+    (seats; ``friend`` None when the dealer played alone). ``multiplier`` 0 means the attackers
+    did not win the last trick. ``failed_throws``: ``FailedThrows`` in tractor-4p, a tuple of the
+    throwers' seats in red five, None otherwise. ``misplays``: 120分 side indexes, one per
+    misplay. ``level``: the level written on the sheet, if any.
+    """
+
+    points: int
+    kitty: int
+    trump: str | None = None
+    declarer: int | None = None
+    dealer: int | None = None
+    friend: int | None = None
+    multiplier: int = 0
+    failed_throws: FailedThrows | tuple[int, ...] | None = None
+    friend_grabbed: bool = False
+    misplays: tuple[int, ...] = ()
+    level: str | None = None
+
+    def engine_failed_throws(self) -> Any:
+        ft = self.failed_throws
+        if isinstance(ft, FailedThrows):
+            return ft.as_engine()
+        if ft:
+            return list(ft)
+        return None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of one round: a fixed-side match (``sides``), a red five table (``players`` by
+    seat), or a bye (``bye``: the entrant without a table; nothing else set)."""
+
+    table: int
+    sides: tuple[str, str] | None = None
+    players: tuple[str, ...] | None = None
+    bye: str | None = None
+    forfeit: int | None = None  # the side index that did not play
+    mode: str = "paper"
+    finished: bool = False
+    deals: tuple[Deal, ...] = ()
+
+    @property
+    def is_bye(self) -> bool:
+        return self.bye is not None
+
+    @property
+    def entrants(self) -> tuple[str, ...]:
+        if self.bye is not None:
+            return (self.bye,)
+        return tuple(self.sides or self.players or ())
+
+
+@dataclass(frozen=True)
+class Round:
+    round: int
+    tables: tuple[Table, ...] = ()
+
+    @property
+    def byes(self) -> tuple[str, ...]:
+        return tuple(t.bye for t in self.tables if t.bye is not None)
+
+    @property
+    def playing(self) -> tuple[Table, ...]:
+        return tuple(t for t in self.tables if t.bye is None)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A pair, a trio or a single player; ``players`` in seat order within the side."""
+
+    name: str
+    players: tuple[str, ...]
+    withdrawn_after: int | None = None
+
+    def active_in(self, round_no: int) -> bool:
+        return self.withdrawn_after is None or round_no <= self.withdrawn_after
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Exactly one of: a number of deals, a time limit in minutes, or play until A is passed."""
+
+    deals: int | None = None
+    minutes: int | None = None
+    to_a: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        if self.deals is not None:
+            return {"deals": self.deals}
+        if self.minutes is not None:
+            return {"minutes": self.minutes}
+        return {"to_a": True}
+
+
+@dataclass(frozen=True)
+class PointsSpec:
+    """Match points (场分); ``bye`` None means "as a win"."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+    bye: int | None = None
+    forfeit_level_diff: int = 3
+
+    @property
+    def bye_points(self) -> int:
+        return self.win if self.bye is None else self.bye
+
+
+@dataclass(frozen=True)
+class Tournament:
+    club: str
+    name: str
+    variant: str
+    pairing: str
+    rounds: int
+    match: MatchSpec
+    points: PointsSpec = PointsSpec()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    entrants: tuple[Entrant, ...] = ()
+    played: tuple[Round, ...] = ()
+
+    @cached_property
+    def rules(self) -> Variant:
+        """The engine variant with this tournament's options (validated)."""
+        return make_variant(self.variant, self.options)
+
+    @property
+    def fixed_sides(self) -> bool:
+        return self.variant != RED_FIVE
+
+    @cached_property
+    def entrant_map(self) -> dict[str, Entrant]:
+        return {e.name: e for e in self.entrants}
+
+    def active_entrants(self, round_no: int) -> list[Entrant]:
+        return [e for e in self.entrants if e.active_in(round_no)]
+
+
+def side_seats(players: int, side: int) -> tuple[int, ...]:
+    """Fixed sides alternate round the table: side 0 in seats 0, 2 (, 4), side 1 in 1, 3 (, 5)."""
+    return tuple(range(side, players, 2))
+
+
+def seat_players(sides: tuple[Entrant, Entrant]) -> list[str]:
+    """Players by seat for a fixed-side table: partners opposite (4) or alternating (6)."""
+    a, b = sides
+    if len(a.players) != len(b.players):
+        raise ValueError("both sides of a table have the same number of players")
+    seats: list[str] = []
+    for pa, pb in zip(a.players, b.players, strict=True):
+        seats += [pa, pb]
+    return seats

@@ -1,0 +1,175 @@
+"""Standings derived from the recorded deals (TOURNAMENT.md "Standings"), never from counters.
+
+Fixed sides: match points (a bye scores ``points.bye`` with 级差 0; a forfeit wins the present
+side ``forfeit_level_diff`` and loses the absent one as much), total 级差, opponents' points
+(Buchholz over counted matches, forfeits included), then the name by code point.
+Red five: total 积分, deals won on the dealer's side, then the name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.variants import Variant
+
+from .matches import FixedMatch, RedFiveTable, derive_fixed, derive_red_five
+from .model import MatchSpec, Round, Table, Tournament
+
+
+@dataclass
+class FixedStanding:
+    entrant: str
+    played: int = 0  # counted matches at a table (byes not included)
+    match_points: int = 0
+    level_diff: int = 0
+    opponents_points: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    byes: int = 0
+    forfeits: int = 0  # matches lost by not playing
+    in_progress: int = 0  # tables not finished yet
+    opponents: list[str] = field(default_factory=list)  # met in counted matches, in order
+    rank: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "entrant": self.entrant,
+            "played": self.played,
+            "match_points": self.match_points,
+            "level_diff": self.level_diff,
+            "opponents_points": self.opponents_points,
+        }
+
+
+@dataclass
+class RedFiveStanding:
+    entrant: str
+    deals: int = 0
+    score: int = 0
+    dealer_wins: int = 0
+    tables: int = 0  # counted tables
+    byes: int = 0
+    in_progress: int = 0
+    tablemates: list[str] = field(default_factory=list)
+    rank: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "entrant": self.entrant,
+            "deals": self.deals,
+            "score": self.score,
+            "dealer_wins": self.dealer_wins,
+        }
+
+
+def derive_table(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch | RedFiveTable:
+    if variant.fixed_sides:
+        return derive_fixed(variant, spec, table)
+    return derive_red_five(variant, spec, table)
+
+
+def _rounds(t: Tournament, through_round: int | None) -> list[Round]:
+    if through_round is None:
+        return list(t.played)
+    return [r for r in t.played if r.round <= through_round]
+
+
+def fixed_standings(t: Tournament, through_round: int | None = None) -> list[FixedStanding]:
+    variant = t.rules
+    pts = t.points
+    rows: dict[str, FixedStanding] = {e.name: FixedStanding(e.name) for e in t.entrants}
+
+    def row(name: str) -> FixedStanding:
+        if name not in rows:  # an entrant missing from the list: still shown, never dropped
+            rows[name] = FixedStanding(name)
+        return rows[name]
+
+    for rnd in _rounds(t, through_round):
+        for table in rnd.tables:
+            if table.bye is not None:
+                r = row(table.bye)
+                r.byes += 1
+                r.match_points += pts.bye_points
+                continue
+            if table.sides is None:
+                continue
+            m = derive_fixed(variant, t.match, table)
+            if not m.counts:
+                for name in table.sides:
+                    row(name).in_progress += 1
+                continue
+            for side in (0, 1):
+                r = row(table.sides[side])
+                r.played += 1
+                outcome = m.outcome(side)
+                r.match_points += getattr(pts, outcome)
+                r.level_diff += m.level_diff(side, pts.forfeit_level_diff)
+                if outcome == "win":
+                    r.wins += 1
+                elif outcome == "draw":
+                    r.draws += 1
+                else:
+                    r.losses += 1
+                    if m.forfeit == side:
+                        r.forfeits += 1
+                r.opponents.append(table.sides[1 - side])
+    for r in rows.values():
+        r.opponents_points = sum(rows[o].match_points for o in r.opponents)
+    ordered = sorted(
+        rows.values(),
+        key=lambda r: (-r.match_points, -r.level_diff, -r.opponents_points, r.entrant),
+    )
+    for i, r in enumerate(ordered, 1):
+        r.rank = i
+    return ordered
+
+
+def red_five_standings(t: Tournament, through_round: int | None = None) -> list[RedFiveStanding]:
+    variant = t.rules
+    rows: dict[str, RedFiveStanding] = {e.name: RedFiveStanding(e.name) for e in t.entrants}
+
+    def row(name: str) -> RedFiveStanding:
+        if name not in rows:
+            rows[name] = RedFiveStanding(name)
+        return rows[name]
+
+    for rnd in _rounds(t, through_round):
+        for table in rnd.tables:
+            if table.bye is not None:
+                row(table.bye).byes += 1
+                continue
+            if table.players is None:
+                continue
+            tab = derive_red_five(variant, t.match, table)
+            if not tab.counts:
+                for name in table.players:
+                    row(name).in_progress += 1
+                continue
+            for seat, name in enumerate(table.players):
+                r = row(name)
+                r.tables += 1
+                r.deals += tab.deals
+                r.score += tab.totals[seat]
+                r.dealer_wins += tab.dealer_wins[seat]
+                r.tablemates += [p for p in table.players if p != name]
+    ordered = sorted(rows.values(), key=lambda r: (-r.score, -r.dealer_wins, r.entrant))
+    for i, r in enumerate(ordered, 1):
+        r.rank = i
+    return ordered
+
+
+def standings(
+    t: Tournament, through_round: int | None = None
+) -> list[FixedStanding] | list[RedFiveStanding]:
+    if t.fixed_sides:
+        return fixed_standings(t, through_round)
+    return red_five_standings(t, through_round)
+
+
+def standings_json(t: Tournament, through_round: int | None = None) -> list[dict[str, Any]]:
+    """What ``flask tournament standings NAME --json`` prints: a list, best first."""
+    return [r.as_json() for r in standings(t, through_round)]

@@ -1,0 +1,709 @@
+"""The tournament file (``shared/formats/TOURNAMENT.md``): load with full validation, dump.
+
+``load(doc)`` checks everything and collects every error with its JSON path and field
+(``played[0].tables[1].deals[3].points: 87 is not a multiple of 5``), then raises one
+``TournamentFileError`` carrying them all — so an import is all or nothing. ``dump(t)`` writes the
+keys in the documented order and omits optional fields at their defaults, so a dump loads back
+into an equal tournament and dumps again identically.
+
+Decisions where the format leaves room: ``trump`` is required in every deal (null = no trump),
+and so is ``friend`` in red five (null = alone); ``options`` is kept as written (only the
+options given); ``points`` may be omitted on import (2/1/0) but is always written; a red five
+entrant's ``players`` may be omitted on import (it is then the entrant's name alone) and is
+always written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from engine.errors import EngineError
+from engine.variants import RED_FIVE, TRACTOR, VARIANT_IDS, Variant, make_variant
+
+from .matches import DealIssue, check_deal, derive_fixed, derive_red_five
+from .model import (
+    FORMAT_ID,
+    MODES,
+    PAIRINGS,
+    Deal,
+    Entrant,
+    FailedThrows,
+    MatchSpec,
+    PointsSpec,
+    Round,
+    Table,
+    Tournament,
+)
+from .standings import standings_json
+
+__all__ = ["FileError", "TournamentFileError", "dump", "load", "standings_json"]
+
+TOP_KEYS = (
+    "format",
+    "club",
+    "name",
+    "variant",
+    "options",
+    "pairing",
+    "rounds",
+    "match",
+    "points",
+    "entrants",
+    "played",
+)
+POINTS_KEYS = ("win", "draw", "loss", "bye", "forfeit_level_diff")
+ENTRANT_KEYS = ("name", "players", "withdrawn_after")
+ROUND_KEYS = ("round", "tables")
+TABLE_KEYS = ("table", "sides", "players", "bye", "forfeit", "mode", "finished", "deals")
+DEAL_KEYS = (
+    "declarer",
+    "dealer",
+    "friend",
+    "trump",
+    "points",
+    "kitty",
+    "multiplier",
+    "failed_throws",
+    "friend_grabbed",
+    "misplays",
+    "level",
+)
+SIDE_SIZE = {TRACTOR: 2, "one-twenty-6p": 3, RED_FIVE: 1}
+TABLE_SIZE = {TRACTOR: 2, "one-twenty-6p": 2, RED_FIVE: 5}
+
+
+@dataclass(frozen=True)
+class FileError:
+    path: str  # JSON path of the field, e.g. "played[0].tables[1].deals[3].points"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class TournamentFileError(ValueError):
+    """Every error found in a tournament file; ``errors`` lists them in file order."""
+
+    def __init__(self, errors: list[FileError]) -> None:
+        self.errors = errors
+        super().__init__("\n".join(str(e) for e in errors))
+
+
+def _is_int(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _text(v: object) -> bool:
+    return isinstance(v, str) and v.strip() != ""
+
+
+class _Loader:
+    def __init__(self) -> None:
+        self.errors: list[FileError] = []
+
+    def err(self, path: str, message: str) -> None:
+        self.errors.append(FileError(path, message))
+
+    def unknown(self, obj: Mapping[str, Any], known: tuple[str, ...], path: str) -> None:
+        for key in obj:
+            if key not in known:
+                self.err(_join(path, str(key)), f"unknown field (known: {', '.join(known)})")
+
+    def obj(self, v: object, path: str, what: str) -> Mapping[str, Any] | None:
+        if not isinstance(v, Mapping):
+            self.err(path, f"must be an object ({what}), not {_show(v)}")
+            return None
+        return v
+
+    def array(self, v: object, path: str, what: str) -> list[Any] | None:
+        if not isinstance(v, list):
+            self.err(path, f"must be a list ({what}), not {_show(v)}")
+            return None
+        return v
+
+    # --- the document ------------------------------------------------------------------------
+
+    def load(self, doc: object) -> Tournament | None:
+        d = self.obj(doc, "", "a tournament file")
+        if d is None:
+            return None
+        self.unknown(d, TOP_KEYS, "")
+        for key in ("format", "club", "name", "variant", "pairing", "rounds", "match", "entrants"):
+            if key not in d:
+                self.err(key, "is missing")
+        fmt = d.get("format")
+        if "format" in d and fmt != FORMAT_ID:
+            self.err("format", f"{_show(fmt)} is not {FORMAT_ID!r}")
+        for key in ("club", "name"):
+            if key in d and not _text(d[key]):
+                self.err(key, f"must be a non-empty text, not {_show(d[key])}")
+        variant_id = d.get("variant")
+        variant: Variant | None = None
+        if "variant" in d and variant_id not in VARIANT_IDS:
+            self.err("variant", f"{_show(variant_id)} is not one of {', '.join(VARIANT_IDS)}")
+            variant_id = None
+        options: dict[str, Any] = {}
+        if "options" in d:
+            o = self.obj(d["options"], "options", "option names to values")
+            if o is not None:
+                options = dict(o)
+        if variant_id is not None:
+            variant = self.variant(variant_id, options)
+        pairing = d.get("pairing")
+        if "pairing" in d:
+            if pairing not in PAIRINGS:
+                self.err("pairing", f"{_show(pairing)} is not one of {', '.join(PAIRINGS)}")
+            elif variant_id == RED_FIVE and pairing != "reseat":
+                self.err("pairing", "red five re-seats individuals: use reseat")
+            elif variant_id is not None and variant_id != RED_FIVE and pairing == "reseat":
+                self.err("pairing", "reseat is for red five; fixed sides use round-robin or swiss")
+        rounds = d.get("rounds")
+        if "rounds" in d and (not _is_int(rounds) or rounds < 1):
+            self.err("rounds", f"must be a number of rounds, 1 or more, not {_show(rounds)}")
+            rounds = None
+        match = self.match(d["match"], variant_id) if "match" in d else None
+        points = self.points(d["points"]) if "points" in d else PointsSpec()
+        entrants = self.entrants(d["entrants"], variant_id) if "entrants" in d else None
+        played: list[Round] = []
+        if "played" in d:
+            arr = self.array(d["played"], "played", "the rounds played")
+            if arr is not None and entrants is not None:
+                played = self.played(arr, variant, match, entrants, rounds)
+        if self.errors:
+            return None
+        assert variant is not None and match is not None and entrants is not None
+        assert isinstance(d["club"], str) and isinstance(d["name"], str)
+        assert isinstance(pairing, str) and isinstance(rounds, int)
+        return Tournament(
+            club=d["club"],
+            name=d["name"],
+            variant=variant.id,
+            pairing=pairing,
+            rounds=rounds,
+            match=match,
+            points=points,
+            options=options,
+            entrants=tuple(entrants),
+            played=tuple(played),
+        )
+
+    def variant(self, variant_id: str, options: dict[str, Any]) -> Variant | None:
+        ok = True
+        for name, value in options.items():
+            try:
+                make_variant(variant_id, {name: value})
+            except EngineError as e:
+                self.err(_join("options", name), str(e))
+                ok = False
+        if not ok:
+            return None
+        try:
+            return make_variant(variant_id, options)
+        except EngineError as e:  # pragma: no cover - each option passed alone
+            self.err("options", str(e))
+            return None
+
+    def match(self, v: object, variant_id: object) -> MatchSpec | None:
+        m = self.obj(v, "match", '{"deals": n}, {"minutes": n} or {"to_a": true}')
+        if m is None:
+            return None
+        self.unknown(m, ("deals", "minutes", "to_a"), "match")
+        given = [k for k in ("deals", "minutes", "to_a") if k in m]
+        if len(given) != 1:
+            self.err("match", 'must hold exactly one of "deals", "minutes" or "to_a"')
+            return None
+        key = given[0]
+        value = m[key]
+        if key == "to_a":
+            if value is not True:
+                self.err("match.to_a", f"must be true, not {_show(value)}")
+                return None
+            if variant_id == RED_FIVE:
+                self.err("match.to_a", "red five stays at level 2: use deals or minutes")
+                return None
+            return MatchSpec(to_a=True)
+        if not _is_int(value) or value < 1:
+            self.err(_join("match", key), f"must be a whole number 1 or more, not {_show(value)}")
+            return None
+        return MatchSpec(deals=value) if key == "deals" else MatchSpec(minutes=value)
+
+    def points(self, v: object) -> PointsSpec:
+        p = self.obj(v, "points", "match points: win, draw, loss")
+        if p is None:
+            return PointsSpec()
+        self.unknown(p, POINTS_KEYS, "points")
+        values: dict[str, Any] = {}
+        for key in POINTS_KEYS:
+            if key not in p:
+                if key in ("win", "draw", "loss"):
+                    self.err(_join("points", key), "is missing")
+                continue
+            if not _is_int(p[key]) or p[key] < 0:
+                self.err(
+                    _join("points", key), f"must be a whole number 0 or more, not {_show(p[key])}"
+                )
+                continue
+            values[key] = p[key]
+        return PointsSpec(**values)
+
+    def entrants(self, v: object, variant_id: object) -> list[Entrant] | None:
+        arr = self.array(v, "entrants", "the pairs, trios or players")
+        if arr is None:
+            return None
+        size = SIDE_SIZE.get(variant_id) if isinstance(variant_id, str) else None
+        out: list[Entrant] = []
+        names: set[str] = set()
+        player_of: dict[str, str] = {}
+        for i, item in enumerate(arr):
+            path = f"entrants[{i}]"
+            e = self.obj(item, path, "an entrant with name and players")
+            if e is None:
+                continue
+            self.unknown(e, ENTRANT_KEYS, path)
+            name = e.get("name")
+            if not _text(name):
+                self.err(_join(path, "name"), f"must be a non-empty text, not {_show(name)}")
+                continue
+            assert isinstance(name, str)
+            if name in names:
+                self.err(_join(path, "name"), f"{name!r} is already an entrant: names are unique")
+                continue
+            names.add(name)
+            players: tuple[str, ...] | None = None
+            if "players" not in e:
+                if variant_id == RED_FIVE:
+                    players = (name,)
+                else:
+                    self.err(_join(path, "players"), "is missing")
+            else:
+                players = self.players(e["players"], _join(path, "players"), size, player_of, name)
+            withdrawn = e.get("withdrawn_after")
+            if "withdrawn_after" in e and (not _is_int(withdrawn) or withdrawn < 0):
+                self.err(
+                    _join(path, "withdrawn_after"),
+                    f"must be a round number (0 or more), not {_show(withdrawn)}",
+                )
+                withdrawn = None
+            if players is not None:
+                out.append(Entrant(name, players, withdrawn))
+        return out
+
+    def players(
+        self, v: object, path: str, size: int | None, player_of: dict[str, str], entrant: str
+    ) -> tuple[str, ...] | None:
+        arr = self.array(v, path, "player names in seat order")
+        if arr is None:
+            return None
+        ok = True
+        if size is not None and len(arr) != size:
+            what = {1: "one player", 2: "a pair: 2 players", 3: "a trio: 3 players"}[size]
+            self.err(path, f"has {len(arr)} players; an entrant here is {what}")
+            ok = False
+        seen: set[str] = set()
+        for j, p in enumerate(arr):
+            if not _text(p):
+                self.err(f"{path}[{j}]", f"must be a non-empty name, not {_show(p)}")
+                ok = False
+            elif p in seen:
+                self.err(f"{path}[{j}]", f"{p!r} is listed twice")
+                ok = False
+            elif p in player_of:
+                self.err(f"{path}[{j}]", f"{p!r} already plays for {player_of[p]!r}")
+                ok = False
+            else:
+                seen.add(p)
+                player_of[p] = entrant
+        return tuple(arr) if ok else None
+
+    # --- rounds, tables and deals --------------------------------------------------------------
+
+    def played(
+        self,
+        arr: list[Any],
+        variant: Variant | None,
+        match: MatchSpec | None,
+        entrants: list[Entrant],
+        rounds: int | None,
+    ) -> list[Round]:
+        by_name = {e.name: e for e in entrants}
+        out: list[Round] = []
+        if rounds is not None and len(arr) > rounds:
+            self.err(f"played[{rounds}]", f"the tournament has {rounds} rounds")
+        for i, item in enumerate(arr):
+            path = f"played[{i}]"
+            r = self.obj(item, path, "a round with round and tables")
+            if r is None:
+                continue
+            self.unknown(r, ROUND_KEYS, path)
+            number = r.get("round")
+            if number != i + 1 or not _is_int(number):
+                self.err(
+                    _join(path, "round"),
+                    f"{_show(number)}: rounds are numbered 1, 2, … in order; expected {i + 1}",
+                )
+            tables_v = r.get("tables", [])
+            tables = self.array(tables_v, _join(path, "tables"), "the tables of the round")
+            if tables is None:
+                continue
+            out.append(
+                Round(i + 1, tuple(self.tables(tables, path, i + 1, variant, match, by_name)))
+            )
+        return out
+
+    def tables(
+        self,
+        arr: list[Any],
+        rpath: str,
+        round_no: int,
+        variant: Variant | None,
+        match: MatchSpec | None,
+        by_name: dict[str, Entrant],
+    ) -> list[Table]:
+        out: list[Table] = []
+        numbers: set[int] = set()
+        seated: dict[str, str] = {}
+        for k, item in enumerate(arr):
+            path = f"{rpath}.tables[{k}]"
+            t = self.obj(item, path, "a table")
+            if t is None:
+                continue
+            self.unknown(t, TABLE_KEYS, path)
+            number = t.get("table")
+            if not _is_int(number) or number < 1:
+                self.err(
+                    _join(path, "table"), f"must be a table number 1 or more, not {_show(number)}"
+                )
+                number = None
+            elif number in numbers:
+                self.err(_join(path, "table"), f"table {number} is already in this round")
+            else:
+                numbers.add(number)
+            kinds = [key for key in ("sides", "players", "bye") if key in t]
+            if len(kinds) != 1:
+                self.err(path, 'must hold exactly one of "sides", "players" or "bye"')
+                continue
+            kind = kinds[0]
+            table = self.table(t, path, kind, round_no, variant, match, by_name, seated)
+            if table is not None and number is not None:
+                out.append(table)
+        return out
+
+    def seat_entrant(
+        self,
+        name: object,
+        path: str,
+        round_no: int,
+        by_name: dict[str, Entrant],
+        seated: dict[str, str],
+    ) -> str | None:
+        if not isinstance(name, str) or name not in by_name:
+            self.err(path, f"{_show(name)} is not an entrant")
+            return None
+        if name in seated:
+            self.err(path, f"{name!r} is already at {seated[name]} in this round")
+            return None
+        e = by_name[name]
+        if not e.active_in(round_no):
+            self.err(path, f"{name!r} withdrew after round {e.withdrawn_after}")
+            return None
+        seated[name] = path.rsplit(".", 1)[0]
+        return name
+
+    def table(
+        self,
+        t: Mapping[str, Any],
+        path: str,
+        kind: str,
+        round_no: int,
+        variant: Variant | None,
+        match: MatchSpec | None,
+        by_name: dict[str, Entrant],
+        seated: dict[str, str],
+    ) -> Table | None:
+        number: int = t.get("table", 0)
+        if kind == "bye":
+            for key in t:
+                if key not in ("table", "bye"):
+                    self.err(_join(path, key), "a bye has only table and bye")
+            name = self.seat_entrant(t["bye"], _join(path, "bye"), round_no, by_name, seated)
+            return Table(number, bye=name) if name is not None else None
+        fixed = variant is None or variant.fixed_sides
+        if variant is not None:
+            if kind == "sides" and not fixed:
+                self.err(_join(path, "sides"), "red five tables list their five players")
+                return None
+            if kind == "players" and fixed:
+                self.err(_join(path, "players"), "fixed-side tables list their two sides")
+                return None
+        want = 2 if kind == "sides" else 5
+        arr = self.array(t[kind], _join(path, kind), f"{want} entrant names")
+        names: list[str] = []
+        ok = arr is not None
+        if arr is not None:
+            if len(arr) != want:
+                self.err(_join(path, kind), f"must name {want} entrants, not {len(arr)}")
+                ok = False
+            for j, n in enumerate(arr):
+                got = self.seat_entrant(n, f"{path}.{kind}[{j}]", round_no, by_name, seated)
+                if got is None:
+                    ok = False
+                else:
+                    names.append(got)
+        forfeit = t.get("forfeit")
+        if "forfeit" in t:
+            if kind != "sides":
+                self.err(_join(path, "forfeit"), "forfeits are for fixed-side tables only")
+                ok = False
+            elif not _is_int(forfeit) or forfeit not in (0, 1):
+                self.err(
+                    _join(path, "forfeit"), f"must be the absent side, 0 or 1, not {_show(forfeit)}"
+                )
+                ok = False
+        mode = t.get("mode", "paper")
+        if mode not in MODES:
+            self.err(_join(path, "mode"), f"{_show(mode)} is not one of {', '.join(MODES)}")
+            ok = False
+        finished = t.get("finished", False)
+        if not isinstance(finished, bool):
+            self.err(_join(path, "finished"), f"must be true or false, not {_show(finished)}")
+            ok = False
+        deals_v = t.get("deals", [])
+        deals_arr = self.array(deals_v, _join(path, "deals"), "the deals")
+        if deals_arr is None:
+            return None
+        if forfeit is not None and deals_arr:
+            self.err(_join(path, "deals"), "a forfeited table has no deals")
+            ok = False
+        parsed = [self.deal(d, f"{path}.deals[{i}]", variant) for i, d in enumerate(deals_arr)]
+        if variant is None or match is None:
+            return None
+        # value checks and the level derivation: up to the first deal that could not be read
+        first_bad = next((i for i, d in enumerate(parsed) if d is None), len(parsed))
+        prefix = tuple(d for d in parsed[:first_bad] if d is not None)
+        probe = Table(
+            number, forfeit=forfeit if ok else None, finished=bool(finished), deals=prefix
+        )
+        issues: list[DealIssue] = []
+        if forfeit is None or not ok:
+            if fixed:
+                issues = list(derive_fixed(variant, match, probe).errors)
+            else:
+                issues = list(derive_red_five(variant, match, probe).errors)
+        for i in range(first_bad + 1, len(parsed)):
+            d = parsed[i]
+            if d is not None:
+                issues += [DealIssue(i, f, m) for f, m in check_deal(variant, d).items()]
+        for issue in sorted(issues, key=lambda x: x.index):
+            dpath = f"{path}.deals[{issue.index}]"
+            self.err(_join(dpath, issue.field) if issue.field else dpath, issue.message)
+        if not ok or issues or first_bad < len(parsed):
+            return None
+        return Table(
+            number,
+            sides=(names[0], names[1]) if kind == "sides" else None,
+            players=tuple(names) if kind == "players" else None,
+            forfeit=forfeit,
+            mode=mode,
+            finished=finished,
+            deals=prefix,
+        )
+
+    def deal(self, v: object, path: str, variant: Variant | None) -> Deal | None:
+        d = self.obj(v, path, "a deal")
+        if d is None:
+            return None
+        self.unknown(d, DEAL_KEYS, path)
+        before = len(self.errors)
+        red = variant is not None and variant.id == RED_FIVE
+        required = ["trump", "points", "kitty"]
+        if variant is not None:
+            required = (["dealer", "friend"] if red else ["declarer"]) + required
+        for key in required:
+            if key not in d:
+                self.err(_join(path, key), "is missing")
+        for key in ("declarer", "dealer", "friend", "points", "kitty", "multiplier"):
+            if key in d and d[key] is not None and not _is_int(d[key]):
+                self.err(_join(path, key), f"must be a whole number, not {_show(d[key])}")
+        for key in ("declarer", "dealer", "points", "kitty", "multiplier"):
+            if key in d and d[key] is None and key != "multiplier":
+                self.err(_join(path, key), "must be a whole number, not null")
+        trump = d.get("trump")
+        if trump is not None and not isinstance(trump, str):
+            self.err(_join(path, "trump"), f"must be a suit S, H, D, C or null, not {_show(trump)}")
+        if "friend_grabbed" in d and not isinstance(d["friend_grabbed"], bool):
+            self.err(
+                _join(path, "friend_grabbed"),
+                f"must be true or false, not {_show(d['friend_grabbed'])}",
+            )
+        level = d.get("level")
+        if "level" in d and not isinstance(level, str):
+            self.err(
+                _join(path, "level"),
+                f'must be a level written as text, e.g. "7", not {_show(level)}',
+            )
+        misplays: tuple[int, ...] = ()
+        if "misplays" in d:
+            arr = d["misplays"]
+            if not isinstance(arr, list) or not all(_is_int(x) for x in arr):
+                self.err(
+                    _join(path, "misplays"), f"must be a list of side indexes, not {_show(arr)}"
+                )
+            else:
+                misplays = tuple(arr)
+        ft: FailedThrows | tuple[int, ...] | None = None
+        if "failed_throws" in d:
+            ft = self.failed_throws(d["failed_throws"], _join(path, "failed_throws"), variant)
+        if len(self.errors) > before or variant is None:
+            return None
+        mult = d.get("multiplier")
+        return Deal(
+            points=d["points"],
+            kitty=d["kitty"],
+            trump=trump,
+            declarer=d.get("declarer"),
+            dealer=d.get("dealer"),
+            friend=d.get("friend"),
+            multiplier=0 if mult is None else mult,
+            failed_throws=ft,
+            friend_grabbed=d.get("friend_grabbed", False),
+            misplays=misplays,
+            level=level,
+        )
+
+    def failed_throws(
+        self, v: object, path: str, variant: Variant | None
+    ) -> FailedThrows | tuple[int, ...] | None:
+        if variant is None:
+            return None
+        if variant.id == TRACTOR:
+            o = self.obj(v, path, '{"declarer": n, "attackers": m}')
+            if o is None:
+                return None
+            self.unknown(o, ("declarer", "attackers"), path)
+            counts = []
+            for side in ("declarer", "attackers"):
+                n = o.get(side, 0)
+                if not _is_int(n) or n < 0:
+                    self.err(_join(path, side), f"must be a count 0 or more, not {_show(n)}")
+                    return None
+                counts.append(n)
+            return FailedThrows(counts[0], counts[1])
+        if variant.id == RED_FIVE:
+            arr = self.array(v, path, "the throwers' seats, one per failure")
+            if arr is None:
+                return None
+            if not all(_is_int(x) for x in arr):
+                self.err(path, f"must list seats as whole numbers, not {_show(arr)}")
+                return None
+            return tuple(arr)
+        self.err(path, "is not used in 120分: a failed throw is a misplay (list it in misplays)")
+        return None
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _show(v: object) -> str:
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def load(doc: object) -> Tournament:
+    """Read a parsed tournament file; raise ``TournamentFileError`` listing every error."""
+    loader = _Loader()
+    t = loader.load(doc)
+    if loader.errors or t is None:
+        raise TournamentFileError(loader.errors or [FileError("", "the file could not be read")])
+    return t
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def dump(t: Tournament) -> dict[str, Any]:
+    """The tournament as a file document: keys in the documented order, defaults omitted."""
+    doc: dict[str, Any] = {
+        "format": FORMAT_ID,
+        "club": t.club,
+        "name": t.name,
+        "variant": t.variant,
+    }
+    if t.options:
+        doc["options"] = dict(t.options)
+    doc["pairing"] = t.pairing
+    doc["rounds"] = t.rounds
+    doc["match"] = t.match.as_json()
+    points: dict[str, Any] = {"win": t.points.win, "draw": t.points.draw, "loss": t.points.loss}
+    if t.points.bye is not None:
+        points["bye"] = t.points.bye
+    if t.points.forfeit_level_diff != 3:
+        points["forfeit_level_diff"] = t.points.forfeit_level_diff
+    doc["points"] = points
+    doc["entrants"] = [_dump_entrant(e) for e in t.entrants]
+    doc["played"] = [
+        {"round": r.round, "tables": [_dump_table(tab) for tab in r.tables]} for r in t.played
+    ]
+    return doc
+
+
+def _dump_entrant(e: Entrant) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": e.name, "players": list(e.players)}
+    if e.withdrawn_after is not None:
+        out["withdrawn_after"] = e.withdrawn_after
+    return out
+
+
+def _dump_table(tab: Table) -> dict[str, Any]:
+    out: dict[str, Any] = {"table": tab.table}
+    if tab.bye is not None:
+        out["bye"] = tab.bye
+        return out
+    if tab.sides is not None:
+        out["sides"] = list(tab.sides)
+    if tab.players is not None:
+        out["players"] = list(tab.players)
+    if tab.forfeit is not None:
+        out["forfeit"] = tab.forfeit
+    if tab.mode != "paper":
+        out["mode"] = tab.mode
+    if tab.finished:
+        out["finished"] = True
+    if tab.forfeit is None:
+        out["deals"] = [dump_deal(d) for d in tab.deals]
+    return out
+
+
+def dump_deal(d: Deal) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if d.dealer is not None:
+        out["dealer"] = d.dealer
+        out["friend"] = d.friend
+    else:
+        out["declarer"] = d.declarer
+    out["trump"] = d.trump
+    out["points"] = d.points
+    out["kitty"] = d.kitty
+    if d.multiplier:
+        out["multiplier"] = d.multiplier
+    ft = d.failed_throws
+    if isinstance(ft, FailedThrows):
+        if ft:
+            out["failed_throws"] = {"declarer": ft.declarer, "attackers": ft.attackers}
+    elif ft:
+        out["failed_throws"] = list(ft)
+    if d.friend_grabbed:
+        out["friend_grabbed"] = True
+    if d.misplays:
+        out["misplays"] = list(d.misplays)
+    if d.level is not None:
+        out["level"] = d.level
+    return out
