@@ -142,6 +142,7 @@ class ScoreSheet:
     deals: tuple[Deal, ...] = ()
     date: str = ""
     entry_code: str = ""  # the table's score-entry code, printed for the players if given
+    finished: bool = False  # a minutes / to-A match is over (a deals match knows by its count)
 
     def card(self) -> TableCard:
         return TableCard(
@@ -865,6 +866,7 @@ def _red_five_cells(d: RedFiveDeal) -> dict[str, str]:
 
 ROW_H = 20.0
 MAX_ROW_H = 27.0
+MIN_ROW_H = 17.0
 HEAD_H = 27.0
 
 
@@ -930,12 +932,14 @@ class _SheetLayout:
 
 def _planned_rows(layout: _SheetLayout, match: Mapping[str, Any], recorded: int) -> int:
     """Deal rows to print: n for ``deals: n``; for a time limit (a deal takes at least about
-    5 minutes) or a game to A (rarely under 25 deals), full pages."""
+    5 minutes) or a game to A (rarely under 25 deals), whole pages."""
     kind, n = _match_kind(match)
     if kind == "deals":
         return max(n, recorded)
-    target = math.ceil(n / 5) if kind == "minutes" else 25
-    return layout.fill_pages(max(target, recorded))
+    target = max(math.ceil(n / 5) if kind == "minutes" else 25, recorded)
+    if target * MIN_ROW_H <= layout.avail(True, True):
+        return max(target, layout.capacity(True, True))
+    return layout.fill_pages(target)
 
 
 @dataclass(frozen=True)
@@ -947,6 +951,7 @@ class _Sheet:
     deals: tuple[Deal, ...]
     filled: bool
     entry_code: str
+    finished: bool
 
 
 def _check_sheet(sheet: ScoreSheet, filled: bool) -> _Sheet:
@@ -975,6 +980,7 @@ def _check_sheet(sheet: ScoreSheet, filled: bool) -> _Sheet:
         tuple(sheet.deals) if filled else (),
         filled,
         _clean(sheet.entry_code, f"{where}: entry code"),
+        bool(sheet.finished),
     )
 
 
@@ -986,10 +992,12 @@ def _draw_sheet(pen: _Pen, fr: _Frame, s: _Sheet) -> int:
     total_w = sum(col.weight for col in cols)
     widths = [fr.inner * col.weight / total_w for col in cols]
     rows = _planned_rows(layout, s.match, len(s.deals))
-    plan = layout.plan(rows)
-    row_h = ROW_H
-    if plan.pages == 1:  # a short match: taller rows, easier to write in
+    if rows * MIN_ROW_H <= layout.avail(True, True):  # one page, rows as tall as it allows
+        plan = _SheetPlan((rows,))
         row_h = min(MAX_ROW_H, layout.avail(True, True) / rows)
+    else:
+        plan = layout.plan(rows)
+        row_h = ROW_H
     cells = [_red_five_cells(d) if isinstance(d, RedFiveDeal) else _fixed_cells(d) for d in s.deals]
     foot = (
         f"记分表 Score sheet · {t.tournament} · 第 {t.round} 轮 Round {t.round}"
@@ -1155,7 +1163,13 @@ def _sheet_end(
             assert isinstance(last, FixedDeal)
             final = last.levels or ("", "")
             passed = last.passed_a
-        pen.text(fr.left, y - 13, "终局 Final", 9.5, bold=True)
+        kind, n = _match_kind(s.match)
+        done = passed or s.finished or (kind == "deals" and len(s.deals) >= n)
+        if s.deals and not done:  # an unfinished match: the levels so far
+            pen.text(fr.left, y - 8, f"第 {len(s.deals)} 局后", 8.5, bold=True)
+            pen.text(fr.left, y - 17, f"after deal {len(s.deals)}", 6.5, color=GREY)
+        else:
+            pen.text(fr.left, y - 13, "终局 Final", 9.5, bold=True)
         x = fr.left + 62
         for side in (0, 1):
             pen.text(x, y - 13, f"{_SIDE[side]} 级 level", 8.5)

@@ -85,12 +85,30 @@ def test_sheet_rows_follow_match_length() -> None:
 
 
 def test_minutes_sheet_fills_whole_pages() -> None:
-    sheet = one_twenty_sheet()  # 90 minutes → at least 18 rows, every page filled
-    reader = read(score_sheet(sheet, filled=True))
-    assert len(reader.pages) == 2
-    last = reader.pages[1].extract_text().splitlines()
-    rows = max(int(x) for x in last if x.isdigit() and int(x) < 200)
-    assert rows >= 25
+    def rows_of(reader: pypdf.PdfReader) -> int:
+        text = reader.pages[-1].extract_text().splitlines()
+        return max(int(x) for x in text if x.isdigit() and int(x) < 400)
+
+    # 90 minutes: at least 18 rows, on one page with rows a little shorter
+    short = read(score_sheet(one_twenty_sheet(), filled=True))
+    assert len(short.pages) == 1
+    assert rows_of(short) >= 18
+    # 4 hours: at least 48 rows over filled pages
+    long = read(score_sheet(dataclasses.replace(one_twenty_sheet(), match={"minutes": 240})))
+    assert len(long.pages) == 2
+    assert rows_of(long) >= 48
+    cont = long.pages[1].extract_text().splitlines()
+    assert "记分表（续）" in cont[0] and "签名" in long.pages[1].extract_text()
+
+
+def test_final_levels_only_when_the_match_is_over() -> None:
+    unfinished = text_of(score_sheet(one_twenty_sheet(), filled=True))
+    assert "第 1 局后" in unfinished and "终局 Final" not in unfinished
+    done = dataclasses.replace(one_twenty_sheet(), finished=True)
+    assert "终局 Final" in text_of(score_sheet(done, filled=True))
+    three = dataclasses.replace(tractor_sheet(), match={"deals": 3})
+    assert "终局 Final" in text_of(score_sheet(three, filled=True))
+    assert "第 3 局后" in text_of(score_sheet(tractor_sheet(), filled=True))
 
 
 def test_one_twenty_sheet_has_misplays_and_three_a_side() -> None:
@@ -223,7 +241,11 @@ def test_review_pngs(artifacts: object) -> None:
         ("sheet_tractor_filled", score_sheet(tractor_sheet(), filled=True)),
         ("sheet_tractor_blank_letter", score_sheet(tractor_sheet(), page_size="Letter")),
         ("sheet_red_five_filled", score_sheet(red_five_sheet(), filled=True)),
-        ("sheet_one_twenty_p2", score_sheet(one_twenty_sheet(), filled=True)),
+        ("sheet_one_twenty_filled", score_sheet(one_twenty_sheet(), filled=True)),
+        (
+            "sheet_one_twenty_p2",
+            score_sheet(dataclasses.replace(one_twenty_sheet(), match={"minutes": 240})),
+        ),
     ):
         png = render_png(pdf, name, page=2 if name.endswith("p2") else 1)
         data = png.read_bytes()
