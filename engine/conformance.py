@@ -163,7 +163,8 @@ def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
         _copies(kitty + last, variant, "the kitty and the last lead")
         ctx = _context(case, variant)
         n = largest_component_cards(last, ctx)
-        multiplier = scoring.kitty_multiplier(variant.options["kitty_multiplier"], n)
+        if variant.kitty:  # without a kitty (4 decks) there is nothing to multiply
+            multiplier = scoring.kitty_multiplier(variant.options["kitty_multiplier"], n)
     else:
         _copies(kitty, variant, "the kitty")
     failed = case.get("failed_throws")
