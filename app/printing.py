@@ -1183,7 +1183,11 @@ def _sheet_end(
         pen.text(x + 82, y - 13, "胜方 Winner:", 8.5)
         pen.line(x + 136, y - 15, fr.right, y - 15, 0.5)
         y -= 26
-        labels = ["甲方 A 签名 Signature", "乙方 B 签名 Signature", "裁判 Table director"]
+        labels = [
+            "甲方队长签名 Captain, side A",
+            "乙方队长签名 Captain, side B",
+            "裁判签名 Table director",
+        ]
     else:
         # total row of the five seats' score changes
         x = fr.left
@@ -1222,7 +1226,7 @@ def _sheet_end(
             align="right",
         )
         y -= ROW_H + 12
-        labels = [f"座{i + 1} 签名" for i in range(5)] + ["裁判 Director"]
+        labels = [f"座{i + 1} 签名 Seat {i + 1}" for i in range(5)] + ["裁判 Director"]
     n = len(labels)
     gap = 8.0
     w = (fr.inner - gap * (n - 1)) / n
@@ -1433,7 +1437,9 @@ def score_sheet(sheet: ScoreSheet, filled: bool = False, page_size: str = "A4") 
     return buf.getvalue()
 
 
-def table_cards(cards: Sequence[TableCard], page_size: str = "A4", per_page: int = 1) -> bytes:
+def table_cards(
+    cards: Sequence[TableCard | ScoreSheet], page_size: str = "A4", per_page: int = 1
+) -> bytes:
     """Table cards in table order: one per page, or two per page (``per_page=2``)."""
     if per_page not in (1, 2):
         raise PrintError(f"per_page must be 1 or 2, not {per_page!r}")
@@ -1602,10 +1608,14 @@ def standings(doc: Standings, page_size: str = "A4") -> bytes:
 
 
 def print_pack(
-    rnd: RoundPack, page_size: str = "A4", filled: bool = False, with_pairings: bool = True
+    rnd: RoundPack,
+    page_size: str = "A4",
+    filled: bool = False,
+    with_pairings: bool = True,
+    with_cards: bool = True,
 ) -> bytes:
     """A round's whole pack in one PDF: the pairings list, then per table (in table order) its
-    table card and its score sheet."""
+    table card and its score sheet (``filled``: with the recorded deals)."""
     tables, byes = _check_round(rnd)
     sheets = sorted((_check_sheet(s, filled) for s in rnd.sheets), key=lambda s: s.t.table)
     if not sheets:
@@ -1616,8 +1626,9 @@ def print_pack(
     if with_pairings:
         _draw_pairings(pen, fr, rnd, tables, byes)
     for s in sheets:
-        _draw_table_card(pen, fr, s.t, fr.top, fr.top - fr.bottom)
-        c.showPage()
+        if with_cards:
+            _draw_table_card(pen, fr, s.t, fr.top, fr.top - fr.bottom)
+            c.showPage()
         _draw_sheet(pen, fr, s)
     c.save()
     return buf.getvalue()

@@ -70,7 +70,7 @@ def red_five_sheet(table: int = 1) -> ScoreSheet:
                 total=100,
                 dealer_side_won=True,
                 units=1,
-                scores=(-2, 1, 3, -6, 4),
+                scores=(3, 0, 2, -5, 0),
             ),
             RedFiveDeal(
                 2,

@@ -173,6 +173,8 @@ def test_print_pack_orders_by_table() -> None:
     filled = pages(print_pack(rnd, filled=True, with_pairings=False, page_size="Letter"))
     assert len(filled) == 12
     assert "乙B 上台 +1" in filled[1] and "乙B 上台 +1" not in texts[2]
+    sheets_only = pages(print_pack(rnd, with_pairings=False, with_cards=False))
+    assert len(sheets_only) == 6 and all("记分表" in p for p in sheets_only)
 
 
 def test_print_pack_rejects_mixed_rounds() -> None:

@@ -45,8 +45,8 @@ def test_blank_tractor_sheet_is_prefilled_and_escapes_markup() -> None:
         "10 points per failure",  # the throw penalty option in plain words
         "Redeal if an attacker holds < 15 points",
         "K7Q2-9F",
-        "甲方 A 签名 Signature",
-        "裁判 Table director",
+        "甲方队长签名 Captain, side A",
+        "裁判签名 Table director",
     ):
         assert expected in text, expected
     # blank: nothing recorded appears
@@ -151,13 +151,14 @@ def test_red_five_sheet_columns_and_scores() -> None:
         "245",
         "闲 3",
         "-12",
-        "+7",
         "Anna Schmidt",
         "座5 签名",
         "units of 60 points",
     ):
         assert expected in text, expected
     assert "甲方" not in text  # no fixed sides in red five
+    # the total row sums each seat's changes: +6 +3 -10 -2 +3
+    assert "+6\n+3\n-10\n-2\n+3\n积分合计 Score total" in text
 
 
 def test_four_decks_has_no_kitty_column() -> None:
