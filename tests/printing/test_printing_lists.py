@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pypdf
 import pytest
-from conftest import AMP, EVIL, red_five_sheet, render_png, tractor_round, tractor_sheet
+from printing_samples import AMP, EVIL, red_five_sheet, render_png, tractor_round, tractor_sheet
 
 from app.printing import (
     PrintError,

@@ -7,7 +7,7 @@ import io
 
 import pypdf
 import pytest
-from conftest import AMP, EVIL, one_twenty_sheet, red_five_sheet, render_png, tractor_sheet
+from printing_samples import AMP, EVIL, one_twenty_sheet, red_five_sheet, render_png, tractor_sheet
 
 from app.printing import FixedDeal, PrintError, RedFiveDeal, ScoreSheet, score_sheet
 
@@ -237,7 +237,7 @@ def test_control_characters_and_long_names_still_print() -> None:
     assert "欧阳欧阳" in text  # wrapped or cut, never lost entirely
 
 
-def test_review_pngs(artifacts: object) -> None:
+def test_review_pngs() -> None:
     for name, pdf in (
         ("sheet_tractor_filled", score_sheet(tractor_sheet(), filled=True)),
         ("sheet_tractor_blank_letter", score_sheet(tractor_sheet(), page_size="Letter")),

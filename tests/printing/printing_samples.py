@@ -1,12 +1,12 @@
-"""Sample tables for the printing tests: Chinese names, markup typed into names, recorded deals."""
+"""Sample tables for the printing tests: Chinese names, markup typed into names, recorded deals.
+
+A plain module (unique name, imported by the tests from their folder), not a conftest."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 from pathlib import Path
-
-import pytest
 
 from app.printing import FixedDeal, RedFiveDeal, RoundPack, ScoreSheet
 
@@ -159,9 +159,3 @@ def render_png(pdf: bytes, name: str, page: int = 1) -> Path:
         doc = pdfium.PdfDocument(pdf)
         doc[page - 1].render(scale=80 / 72).to_pil().save(f"{out}.png")
     return Path(f"{out}.png")
-
-
-@pytest.fixture
-def artifacts() -> Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    return ARTIFACTS
