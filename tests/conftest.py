@@ -1,7 +1,7 @@
 """Shared fixtures and factory helpers for app tests (reused by every feature's tests).
 
 Fixtures: ``app`` (fresh SQLite file database per test, CSRF off, fast password hashing),
-``client``, ``runner``, ``csrf_app``/``csrf_client`` (CSRF on), ``db_session``.
+``client``, ``runner``, ``csrf_app``/``csrf_client`` (the same app with CSRF on).
 Helpers: the fixtures ``make_user``, ``make_club``, ``make_member`` and ``login`` return these
 functions (they need the ``app`` fixture's context); ``app_config(**overrides)`` and
 ``DEFAULT_PASSWORD`` can be imported: ``from tests.conftest import app_config``.
@@ -50,11 +50,17 @@ class IsolatedClient(FlaskClient):
     production, even though the test itself holds the fixture's app context. The test's session
     is rolled back around each request so what the test reads afterwards is fresh."""
 
+    _depth = 0
+
     def open(self, *args: Any, **kwargs: Any) -> Any:
+        if self._depth:  # a redirect being followed: already inside the isolated context
+            return super().open(*args, **kwargs)
         db.session.rollback()
+        self._depth += 1
         try:
             return contextvars.Context().run(super().open, *args, **kwargs)
         finally:
+            self._depth -= 1
             db.session.rollback()
 
 
@@ -85,10 +91,10 @@ def runner(app: Flask) -> FlaskCliRunner:
 
 
 @pytest.fixture
-def csrf_app(tmp_path: Path) -> Iterator[Flask]:
-    yield from _build(
-        app_config(WTF_CSRF_ENABLED=True, SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'c.db'}")
-    )
+def csrf_app(app: Flask) -> Flask:
+    """The ``app`` with CSRF protection on (as in production)."""
+    app.config["WTF_CSRF_ENABLED"] = True
+    return app
 
 
 @pytest.fixture

@@ -5,23 +5,27 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
+from ..forms_common import TOO_LONG
 from ..passwords import MAX_PASSWORD_LENGTH
 
 
 class RegisterForm(FlaskForm):
     username = StringField(
         _l("Login name"),
-        validators=[DataRequired(_l("Please fill this in.")), Length(max=40)],
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=40, message=TOO_LONG)],
         description=_l("Letters, digits, dot, dash or underscore; used to log in."),
     )
     display_name = StringField(
         _l("Your name"),
-        validators=[DataRequired(_l("Please fill this in.")), Length(max=80)],
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=80, message=TOO_LONG)],
         description=_l("As club mates know you; shown on score sheets."),
     )
     password = PasswordField(
         _l("Password"),
-        validators=[DataRequired(_l("Please fill this in.")), Length(max=MAX_PASSWORD_LENGTH)],
+        validators=[
+            DataRequired(_l("Please fill this in.")),
+            Length(max=MAX_PASSWORD_LENGTH, message=TOO_LONG),
+        ],
     )
     confirm = PasswordField(
         _l("Password again"),
@@ -45,7 +49,10 @@ class ChangePasswordForm(FlaskForm):
     )
     new_password = PasswordField(
         _l("New password"),
-        validators=[DataRequired(_l("Please fill this in.")), Length(max=MAX_PASSWORD_LENGTH)],
+        validators=[
+            DataRequired(_l("Please fill this in.")),
+            Length(max=MAX_PASSWORD_LENGTH, message=TOO_LONG),
+        ],
     )
     confirm = PasswordField(
         _l("New password again"),

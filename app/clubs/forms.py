@@ -5,6 +5,8 @@ from flask_wtf import FlaskForm
 from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, Optional
 
+from ..forms_common import TOO_LONG, choices
+
 ROLE_LABELS = {
     "player": _l("Player"),
     "director": _l("Director"),
@@ -14,31 +16,32 @@ ROLE_LABELS = {
 
 class ClubForm(FlaskForm):
     name = StringField(
-        _l("Club name"), validators=[DataRequired(_l("Please fill this in.")), Length(max=80)]
+        _l("Club name"),
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=80, message=TOO_LONG)],
     )
 
 
 class AddMemberForm(FlaskForm):
     display_name = StringField(
         _l("Name"),
-        validators=[DataRequired(_l("Please fill this in.")), Length(max=80)],
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=80, message=TOO_LONG)],
         description=_l("A member does not need an account; they can claim this name later."),
     )
     role = SelectField(
         _l("Role"),
-        choices=[("player", ROLE_LABELS["player"]), ("director", ROLE_LABELS["director"])],
+        choices=choices([("player", ROLE_LABELS["player"]), ("director", ROLE_LABELS["director"])]),
         default="player",
     )
 
 
 class RoleForm(FlaskForm):
-    role = SelectField(_l("Role"), choices=[(key, label) for key, label in ROLE_LABELS.items()])
+    role = SelectField(_l("Role"), choices=choices(ROLE_LABELS.items()))
 
 
 class InviteForm(FlaskForm):
     role = SelectField(
         _l("Role"),
-        choices=[("player", ROLE_LABELS["player"]), ("director", ROLE_LABELS["director"])],
+        choices=choices([("player", ROLE_LABELS["player"]), ("director", ROLE_LABELS["director"])]),
         default="player",
     )
     member_id = SelectField(
@@ -48,7 +51,9 @@ class InviteForm(FlaskForm):
 
 class AcceptInviteForm(FlaskForm):
     claim_member_id = RadioField(_l("Who are you?"), coerce=int, default=0, validators=[Optional()])
-    display_name = StringField(_l("Your name in this club"), validators=[Length(max=80)])
+    display_name = StringField(
+        _l("Your name in this club"), validators=[Length(max=80, message=TOO_LONG)]
+    )
 
 
 class ConfirmForm(FlaskForm):

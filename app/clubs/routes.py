@@ -6,6 +6,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ..extensions import db, htmx
+from ..forms_common import choices
 from ..models import Club, Invite, Member, User
 from ..permissions import club_route, get_in_club_or_404, membership
 from ..services import ServiceError
@@ -139,9 +140,10 @@ def remove_member(club: Club, me: Member, member_id: int) -> ResponseReturnValue
 
 def _invite_form(club: Club, formdata: bool = True) -> InviteForm:
     form = InviteForm() if formdata else InviteForm(formdata=None)
-    form.member_id.choices = [(0, _("— anyone with the link (new member) —"))] + [
-        (m.id, m.display_name) for m in svc.unclaimed_members(club)
-    ]
+    form.member_id.choices = choices(
+        [(0, _("— anyone with the link (new member) —"))]
+        + [(m.id, m.display_name) for m in svc.unclaimed_members(club)]
+    )
     return form
 
 
@@ -204,9 +206,9 @@ def accept_invite(token: str) -> ResponseReturnValue:
         return redirect(url_for("clubs.club", slug=club.slug))
     form = AcceptInviteForm()
     unclaimed = [] if invite.member is not None else svc.unclaimed_members(club)
-    form.claim_member_id.choices = [(0, _("I am new to this club"))] + [
-        (m.id, m.display_name) for m in unclaimed
-    ]
+    form.claim_member_id.choices = choices(
+        [(0, _("I am new to this club"))] + [(m.id, m.display_name) for m in unclaimed]
+    )
     if request.method == "GET":
         form.claim_member_id.data = 0
         form.display_name.data = _user().display_name

@@ -1,0 +1,225 @@
+"""Accounts: registration input, login without enumeration, rate limit, sessions, next URLs."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from app.extensions import db
+from app.models import LoginAttempt, User, utcnow
+from app.web import safe_next_url
+from tests.conftest import DEFAULT_PASSWORD
+
+GOOD = {
+    "username": "alice",
+    "display_name": "Alice Wu",
+    "password": "long enough pw",
+    "confirm": "long enough pw",
+}
+
+
+def _users() -> int:
+    return db.session.scalar(select(func.count(User.id))) or 0
+
+
+def test_register_stores_argon2id_hash_and_logs_in(client):
+    response = client.post("/account/register", data=GOOD)
+    assert response.status_code == 302
+    user = db.session.scalar(select(User).where(User.username == "alice"))
+    assert user is not None
+    assert user.password_hash.startswith("$argon2id$")
+    assert "long enough pw" not in user.password_hash
+    assert "Alice Wu" in client.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"username": ""}, "Please fill this in."),
+        ({"username": "a b"}, "3 to 40 characters"),
+        ({"username": "ab"}, "3 to 40 characters"),
+        ({"display_name": "   "}, "Please fill this in."),
+        ({"display_name": "x" * 81}, "At most 80 characters, please."),
+        ({"display_name": "bad\u0007name"}, "invisible control characters"),
+        ({"password": "short", "confirm": "short"}, "at least 8 characters"),
+        ({"confirm": "something else"}, "The two passwords differ."),
+    ],
+)
+def test_register_bad_input_shows_message_and_saves_nothing(client, changes, message):
+    response = client.post("/account/register", data={**GOOD, **changes})
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+    assert _users() == 0
+
+
+def test_register_taken_name_case_insensitive(client, make_user):
+    make_user("alice")
+    response = client.post("/account/register", data={**GOOD, "username": "ALICE"})
+    assert response.status_code == 422
+    assert "This login name is taken" in response.get_data(as_text=True)
+    assert _users() == 1
+
+
+def test_login_unknown_user_and_wrong_password_look_the_same(client, make_user):
+    make_user("bob")
+    wrong = client.post("/account/login", data={"username": "bob", "password": "nope nope"})
+    unknown = client.post("/account/login", data={"username": "nobody", "password": "nope nope"})
+    assert wrong.status_code == unknown.status_code == 422
+    body_wrong = wrong.get_data(as_text=True)
+    body_unknown = unknown.get_data(as_text=True)
+    assert "Wrong login name or password." in body_wrong
+    assert body_wrong.replace("bob", "X") == body_unknown.replace("nobody", "X")
+
+
+def test_login_is_case_insensitive_and_records_attempts(client, make_user):
+    make_user("carol")
+    response = client.post(
+        "/account/login", data={"username": " Carol ", "password": DEFAULT_PASSWORD}
+    )
+    assert response.status_code == 302
+    attempt = db.session.scalar(select(LoginAttempt))
+    assert attempt is not None and attempt.succeeded and attempt.username == "carol"
+
+
+def test_login_rate_limited_per_name_same_message_for_unknown(app, client, make_user):
+    make_user("dave")
+    limit = app.config["LOGIN_MAX_FAILURES_PER_NAME"]
+    for name in ("dave", "ghost"):
+        for _ in range(limit):
+            client.post("/account/login", data={"username": name, "password": "wrong pass"})
+        # Even the right password is refused now (for dave); the same message for a ghost.
+        blocked = client.post(
+            "/account/login", data={"username": name, "password": DEFAULT_PASSWORD}
+        )
+        assert blocked.status_code == 422
+        assert "Too many failed login attempts" in blocked.get_data(as_text=True)
+    assert "Too many" not in client.get("/").get_data(as_text=True)
+
+
+def test_rate_limit_expires_after_window(app, client, make_user):
+    user = make_user("erin")
+    limit = app.config["LOGIN_MAX_FAILURES_PER_NAME"]
+    old = utcnow() - timedelta(seconds=app.config["LOGIN_WINDOW_SECONDS"] + 5)
+    for _ in range(limit):
+        db.session.add(LoginAttempt(username="erin", ip="127.0.0.1", created_at=old))
+    db.session.commit()
+    response = client.post(
+        "/account/login", data={"username": user.username, "password": DEFAULT_PASSWORD}
+    )
+    assert response.status_code == 302
+
+
+def test_rate_limited_per_address(app, client, make_user):
+    app.config["LOGIN_MAX_FAILURES_PER_IP"] = 3
+    make_user("fred")
+    for i in range(3):
+        client.post("/account/login", data={"username": f"user{i}", "password": "wrong pass"})
+    blocked = client.post("/account/login", data={"username": "fred", "password": DEFAULT_PASSWORD})
+    assert "Too many failed login attempts" in blocked.get_data(as_text=True)
+    other = client.post(
+        "/account/login",
+        data={"username": "fred", "password": DEFAULT_PASSWORD},
+        environ_base={"REMOTE_ADDR": "10.0.0.9"},
+    )
+    assert other.status_code == 302
+
+
+def test_login_gives_a_fresh_session(client, make_user):
+    user = make_user("gina")
+    with client.session_transaction() as sess:
+        sess["planted"] = "attacker value"
+        sess["lang"] = "zh"
+    client.post("/account/login", data={"username": user.username, "password": DEFAULT_PASSWORD})
+    with client.session_transaction() as sess:
+        assert "planted" not in sess
+        assert sess["lang"] == "zh"
+        assert sess["_user_id"] == f"{user.id}:1"
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("/clubs/new", "/clubs/new"),
+        ("https://evil.example/x", "/"),
+        ("//evil.example/x", "/"),
+        ("/\\evil.example", "/"),
+        ("javascript:alert(1)", "/"),
+        ("", "/"),
+    ],
+)
+def test_login_next_only_local(client, make_user, target, expected):
+    user = make_user("hank")
+    response = client.post(
+        "/account/login",
+        data={"username": user.username, "password": DEFAULT_PASSWORD, "next": target},
+    )
+    assert response.status_code == 302
+    location = response.headers["Location"]
+    assert location.removeprefix("http://localhost") == expected
+
+
+def test_safe_next_url_rejects_control_characters():
+    assert safe_next_url("/ok?x=1") == "/ok?x=1"
+    assert safe_next_url("/\x00x") is None
+    assert safe_next_url("/\t/evil.example") is None
+
+
+def test_login_required_redirects_with_next(client):
+    response = client.get("/clubs/new")
+    assert response.status_code == 302
+    assert "/account/login?next=/clubs/new" in response.headers["Location"]
+
+
+def test_logout_needs_post_and_ends_session(client, make_user, login):
+    user = make_user("ivy")
+    login(client, user)
+    assert client.get("/account/logout").status_code == 405
+    client.post("/account/logout")
+    assert client.get("/clubs/new").status_code == 302
+
+
+def test_change_password_bad_inputs(client, make_user, login):
+    user = make_user("jack")
+    login(client, user)
+    old_hash = user.password_hash
+    cases = [
+        ({"current_password": "wrong one", "new_password": "new secret 1"}, "not right"),
+        ({"current_password": DEFAULT_PASSWORD, "new_password": "short"}, "at least 8"),
+    ]
+    for data, message in cases:
+        data["confirm"] = data["new_password"]
+        response = client.post("/account/password", data=data)
+        assert response.status_code == 422
+        assert message in response.get_data(as_text=True)
+    response = client.post(
+        "/account/password",
+        data={"current_password": DEFAULT_PASSWORD, "new_password": "abcdefgh1", "confirm": "x"},
+    )
+    assert "The two passwords differ." in response.get_data(as_text=True)
+    db.session.refresh(user)
+    assert user.password_hash == old_hash
+
+
+def test_change_password_ends_other_sessions(app, make_user, login):
+    user = make_user("kate")
+    phone, laptop = app.test_client(), app.test_client()
+    login(phone, user)
+    login(laptop, user)
+    response = phone.post(
+        "/account/password",
+        data={
+            "current_password": DEFAULT_PASSWORD,
+            "new_password": "brand new pw",
+            "confirm": "brand new pw",
+        },
+    )
+    assert response.status_code == 302
+    assert phone.get("/clubs/new").status_code == 200  # this session continues
+    assert laptop.get("/clubs/new").status_code == 302  # the other one is logged out
+    login(laptop, user, "brand new pw")
+
+
+def test_password_page_requires_login(client):
+    assert client.get("/account/password").status_code == 302
