@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .cards import card_str, check_copies
+from .cards import card_str
 from .combos import KIND_RANK, SINGLE, Component, common_suit, decompose, suit_name
 from .errors import CardError, IllegalAction
 from .order import TRUMP, TrumpContext
@@ -238,11 +238,17 @@ def _describe(demands: Sequence[Demand]) -> str:
 # --- public: leading ----------------------------------------------------------------------------
 
 
-def _counter(cards: Sequence[int], what: str) -> Counter[int]:
-    for c in cards:
-        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 54:
+def _counter(cards: Sequence[int], what: str, decks: int = 0) -> Counter[int]:
+    """Count ``cards``; refuse non-cards and, with ``decks``, more copies than the decks hold."""
+    cnt = Counter(cards)
+    for c, k in cnt.items():
+        if type(c) is not int or not 0 <= c < 54:
             raise CardError(f"{what} hold {c!r}, which is not a card")
-    return Counter(cards)
+        if decks and k > decks:
+            raise CardError(
+                f"{what} hold {k} copies of {card_str(c)}, but {decks} decks have only {decks}"
+            )
+    return cnt
 
 
 def _check_in_hand(cards: Sequence[int], hand: Sequence[int], what: str) -> Counter[int]:
@@ -311,8 +317,7 @@ def check_throw(
     everything = list(cards)
     for h in other_hands:
         everything.extend(h)
-    _counter(everything, "the throw and the other hands")
-    check_copies(everything, ctx.variant.decks, "the throw and the other hands")
+    _counter(everything, "the throw and the other hands", ctx.variant.decks)
     if len(comps) <= 1:
         return ThrowCheck(True)
     s = ctx.suit_tab[cards[0]]
@@ -333,10 +338,13 @@ def check_throw(
 
 
 def lead_components_checked(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
+    """``combos.lead_components`` plus checks of the cards themselves (not cards, copies)."""
     if not cards:
         raise IllegalAction("a lead needs at least one card")
-    _counter(cards, "the lead")
-    check_copies(cards, ctx.variant.decks, "the lead")
+    _counter(cards, "the lead", ctx.variant.decks)
+    if len(cards) == 1:
+        c = cards[0]
+        return [Component(SINGLE, ((c, 1),), ctx.strength_tab[c])]
     if common_suit(cards, ctx) is None:
         raise IllegalAction(
             f"a lead must be of one suit (all trumps count as one suit); {_names(cards)} is not"
@@ -513,8 +521,30 @@ def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
         if len(p) != n:
             raise IllegalAction(f"play {i} has {len(p)} cards but the lead has {n}")
         everything.extend(p)
-    _counter(everything, "the plays")
-    check_copies(everything, ctx.variant.decks, "the plays of one trick")
+    _counter(everything, "the plays of one trick", ctx.variant.decks)
+    st = ctx.suit_tab
+    s = st[lead[0]]
+    strength = ctx.strength_tab
+    if len(comps) == 1 and not comps[0].is_chain:
+        # one plain unit (single, pair, triple, quad): only the same unit can beat it
+        best = comps[0].top
+        winner = 0
+        for i in range(1, len(plays)):
+            p = plays[i]
+            c = p[0]
+            cs = st[c]
+            same_unit = (cs == s or (cs == TRUMP and s != TRUMP)) and p.count(c) == n
+            if same_unit and strength[c] > best:
+                best, winner = strength[c], i
+        return winner
+    return _winner_by_readings(plays, comps, ctx)
+
+
+def _winner_by_readings(
+    plays: Sequence[Sequence[int]], comps: Sequence[Component], ctx: TrumpContext
+) -> int:
+    """The general rule: suit, split into the lead's components, deciding component higher."""
+    lead = plays[0]
     st = ctx.suit_tab
     s = st[lead[0]]
     d = _deciding_index(comps)

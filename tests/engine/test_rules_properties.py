@@ -10,7 +10,14 @@ from hypothesis import strategies as st
 from engine.cards import full_pack
 from engine.combos import decompose, lead_components
 from engine.order import TrumpContext
-from engine.play import can_follow, check_throw, playable_cards, trick_winner, verify_follow
+from engine.play import (
+    _winner_by_readings,
+    can_follow,
+    check_throw,
+    playable_cards,
+    trick_winner,
+    verify_follow,
+)
 from engine.variants import make_variant
 
 VARIANTS = [
@@ -141,6 +148,8 @@ def test_trick_winner_invariants(seed):
     assert 0 <= w < len(plays)
     wp = plays[w]
     assert all(ctx.suit_tab[c] == s for c in wp) or all(ctx.trump_tab[c] for c in wp)
+    # the fast path for one-unit leads agrees with the general reading rule
+    assert _winner_by_readings(plays, lead_components(lead, ctx), ctx) == w
     # the order of cards inside a play means nothing
     assert trick_winner([list(reversed(p)) for p in plays], ctx) == w
     # the winner stays the winner of the trick cut right after its play
