@@ -284,6 +284,25 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     return out
 
 
+def _wrap_items(items: Sequence[str], width: float, size: float, sep: str = "  ·  ") -> list[str]:
+    """Lines of items joined by ``sep``, an item broken only when it is longer than a line."""
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        trial = line + sep + item if line else item
+        if _width(trial, size) <= width:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+        parts = [item] if _width(item, size) <= width else _wrap(item, width, size)
+        lines.extend(parts[:-1])
+        line = parts[-1]
+    if line:
+        lines.append(line)
+    return lines
+
+
 GREY = (0.45, 0.45, 0.45)
 LIGHT = (0.72, 0.72, 0.72)
 SHADE = (0.93, 0.93, 0.93)
@@ -887,7 +906,7 @@ class _SheetLayout:
         self.fr = fr
         self.options = options
         self.option_words = _option_words(t.variant, options)
-        self.rules_lines = _wrap("  ·  ".join(self.option_words), fr.inner - 70, 7.2)
+        self.rules_lines = _wrap_items(self.option_words, fr.inner - 70, 7.2)
         self.title_h = 44.0
         self.info_h = 30.0
         self.rules_h = 8.0 + len(self.rules_lines) * 9.0
