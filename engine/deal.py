@@ -124,9 +124,10 @@ class DealSetup:
     first: bool = True
     race: bool = False
     deal_no: int = 1
+    pack: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        d = {
             "variant": self.variant,
             "options": dict(self.options),
             "seed": self.seed,
@@ -136,6 +137,9 @@ class DealSetup:
             "race": self.race,
             "deal_no": self.deal_no,
         }
+        if self.pack is not None:
+            d["pack"] = cards_str(self.pack)
+        return d
 
     @staticmethod
     def from_json(d: Any) -> DealSetup:
@@ -150,6 +154,7 @@ class DealSetup:
             "first",
             "race",
             "deal_no",
+            "pack",
         }
         if unknown:
             raise EngineError(f"unknown deal setup fields: {', '.join(sorted(unknown))}")
@@ -167,7 +172,14 @@ class DealSetup:
             d.get("first", True),
             d.get("race", False),
             d.get("deal_no", 1),
+            None if d.get("pack") is None else tuple(_parse_list(d["pack"], "pack")),
         )
+
+
+def _parse_list(cards: object, what: str) -> list[int]:
+    if not isinstance(cards, list | tuple):
+        raise EngineError(f"{what} is a list of cards, not {cards!r}")
+    return [parse_card(c) for c in cards]
 
 
 def _check_seed(seed: object) -> int:
@@ -216,6 +228,15 @@ class Deal:
         self.rng = random.Random(seed)
         pack = full_pack(v.decks)
         self.rng.shuffle(pack)
+        if setup.pack is not None:
+            # a stacked pack (tests, or a physical table's deal typed in): the seed still drives
+            # the other chance steps
+            given = list(setup.pack)
+            if Counter(given) != Counter(pack):
+                raise EngineError(
+                    f"a stacked pack holds exactly the {len(pack)} cards of the decks"
+                )
+            pack = given
         self.pack: list[int] = pack
         self.to_deal = n * v.hand
         self.kitty_cards: list[int] = pack[self.to_deal :]
@@ -388,8 +409,8 @@ class Deal:
     def _call_level(self, seat: int) -> str:
         if self.variant.id == RED_FIVE:
             return "2"
-        if self.open_calls:
-            return self._side_level(seat)
+        if self.open_calls or (self.phase == CALLS and self.window_kind == "attackers"):
+            return self._side_level(seat)  # an attacker calling becomes dealer at his level
         assert self.level is not None
         return self.level
 
@@ -457,7 +478,9 @@ class Deal:
         rec = self._log(Record("call", seat, tuple(cs)))
         ph = self.phase
         if ph == CALLS:
-            if self.window_kind == "attackers":
+            if self.window_kind == "last":
+                self._close_calls()
+            elif self.window_kind == "attackers":
                 # 升级 later deal: an attacker's call after the deal makes him dealer
                 self.dealer = seat
                 self.level = self._side_level(seat)
@@ -519,12 +542,12 @@ class Deal:
         v = self.variant
         if v.id == RED_FIVE:
             if self.book.standing is not None:
-                self.dealer = self.book.standing.seat
-                self._set_trump(self.book.trump, "call")
+                self._close_calls()
             else:
-                self.dealer = self.prev_dealer
-                self._set_trump(self._red_five_fallback(), "random")
-            self._settle()
+                # the previous dealer may still show a 2 he drew with the last cards
+                assert self.prev_dealer is not None
+                self._open_window([self.prev_dealer], "last")
+                self.phase = CALLS
             return
         if v.id == TRACTOR:
             if self.open_calls:
@@ -553,7 +576,14 @@ class Deal:
     def _close_calls(self) -> None:
         v = self.variant
         st = self.book.standing
-        if v.id == TRACTOR:
+        if v.id == RED_FIVE:
+            if st is not None:
+                self.dealer = st.seat
+                self._set_trump(st.shape.suit, "call")
+            else:
+                self.dealer = self.prev_dealer
+                self._set_trump(self._red_five_fallback(), "random")
+        elif v.id == TRACTOR:
             if self.open_calls:
                 self.dealer = st.seat if st is not None else 0
             assert self.dealer is not None
