@@ -74,6 +74,7 @@ def members(club: Club, me: Member) -> ResponseReturnValue:
 def add_member(club: Club, me: Member) -> ResponseReturnValue:
     form = AddMemberForm()
     ok = False
+    added = ""
     if form.validate_on_submit():
         try:
             member = svc.add_member(club, form.display_name.data or "", form.role.data or "player")
@@ -83,13 +84,14 @@ def add_member(club: Club, me: Member) -> ResponseReturnValue:
         else:
             db.session.commit()
             ok = True
-            flash(_("%(name)s added.", name=member.display_name), "success")
+            added = _("%(name)s added.", name=member.display_name)
     if htmx:
         # htmx swaps 200 answers only: errors come back as 200 with the messages on the field.
         db.session.expire(club)
         ctx = _members_context(club, me, None if ok else form)
-        return render_template("clubs/_members.html", **ctx)
+        return render_template("clubs/_members.html", status=added if ok else None, **ctx)
     if ok:
+        flash(added, "success")
         return redirect(url_for("clubs.members", slug=club.slug))
     return render_template("clubs/members.html", **_members_context(club, me, form)), 422
 

@@ -1,0 +1,57 @@
+"""Browser tests: Debian's chromium driven by pytest-playwright (no browser download), against
+the app served by Werkzeug in a daemon thread with a temporary SQLite file database."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+from app.extensions import db
+from tests.conftest import app_config
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        pytest.fail(
+            "Debian's chromium is missing: `make test` installs it (apt-get install chromium)"
+        )
+    return {**browser_type_launch_args, "executable_path": executable, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a running app with an empty database."""
+    path: Path = tmp_path_factory.mktemp("live") / "live.db"
+    config = app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
+    config.pop("SERVER_NAME")
+    application = create_app(config)
+    with application.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        with application.app_context():
+            db.engine.dispose()
