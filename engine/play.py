@@ -27,7 +27,6 @@ from .order import TRUMP, TrumpContext
 Demand = tuple[str, tuple[int, ...]]
 _CHAIN = "chain"
 _UNIT = "unit"
-_UNION_NODE_LIMIT = 50_000
 
 
 def _names(cards: Iterable[int]) -> str:
@@ -145,7 +144,6 @@ def _search(
     demands: Sequence[Demand],
     on_found: Callable[[list[tuple[int, int]]], bool],
     dedupe: bool = True,
-    budget: list[int] | None = None,
 ) -> bool:
     """Depth-first over disjoint placements of ``demands`` (already ordered). ``on_found`` gets
     the used ``(index, width)`` list and returns True to stop. Returns True if stopped."""
@@ -154,10 +152,6 @@ def _search(
     n = len(demands)
 
     def rec(k: int) -> bool:
-        if budget is not None:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return True
         if k == n:
             return on_found(used)
         for place in _placements(pool, demands[k], dedupe and demands[k][0] == _UNIT):
@@ -455,19 +449,40 @@ def playable_cards(lead: Sequence[int] | None, hand: Sequence[int], ctx: TrumpCo
     need = sum(sum(w) if k == _CHAIN else w[0] for k, w in fixed)
     if need < n:
         return set(hand_s)
-    union: set[int] = set()
-    target = len(pool.cards)
+    ordered = _order(fixed)
+    usable: set[int] = set()
 
-    def found(used: list[tuple[int, int]]) -> bool:
-        for i, _w in used:
-            union.add(i)
-        return len(union) == target
+    def first(used: list[tuple[int, int]]) -> bool:
+        usable.update(i for i, _w in used)
+        return True
 
-    budget = [_UNION_NODE_LIMIT]
-    _search(pool, _order(fixed), found, dedupe=False, budget=budget)
-    if budget[0] < 0:
-        return set(hand_s)  # pragma: no cover - pathological size; verify_follow still rules
-    return {pool.cards[i] for i in union}
+    _search(pool, ordered, first)
+    for i in range(len(pool.cards)):
+        if i not in usable and _can_use(pool, ordered, i):
+            usable.add(i)
+    return {pool.cards[i] for i in usable}
+
+
+def _can_use(pool: _Pool, demands: Sequence[Demand], i: int) -> bool:
+    """Is there a placement of all ``demands`` in which one of them takes card index ``i``?"""
+    counts = pool.counts
+    tried: set[Demand] = set()
+    for k, d in enumerate(demands):
+        if d in tried:
+            continue
+        tried.add(d)
+        rest = [*demands[:k], *demands[k + 1 :]]
+        for place in _placements(pool, d, dedupe=False):
+            if all(j != i for j, _w in place):
+                continue
+            for j, w in place:
+                counts[j] -= w
+            ok = _satisfiable(pool, rest)
+            for j, w in place:
+                counts[j] += w
+            if ok:
+                return True
+    return False
 
 
 # --- public: the winner of a trick ---------------------------------------------------------------
