@@ -442,6 +442,27 @@ def deal_result(
     return DealResult(total, winner, levels=levels)
 
 
+def fixed_result_prechecked(
+    variant: Variant, points: int, kitty_points: int, multiplier: int, failed_throws: Any = None
+) -> DealResult:
+    """``deal_result`` for fixed sides whose numbers were already checked (a hot loop that
+    validated every field first, such as a whole tournament's standings). Garbage in, garbage
+    out: call ``deal_result`` for anything not yet checked."""
+    total = points + kitty_points * multiplier
+    if variant.id == TRACTOR:
+        if failed_throws and variant.options.get("throw_penalty") != "none":
+            cap = MAX_PENALTIES_PER_SIDE
+            total += THROW_PENALTY_POINTS * (
+                min(failed_throws.get(DECLARER, 0), cap) - min(failed_throws.get(ATTACKERS, 0), cap)
+            )
+        if total < 0:
+            total = 0
+        winner, levels = tractor_table(total, variant.decks)
+    else:
+        winner, levels = one_twenty_table(total)
+    return DealResult(total, winner, levels=levels)
+
+
 # --- levels of both sides after a deal ---------------------------------------------------------
 
 
@@ -544,6 +565,7 @@ __all__ = [
     "check_points",
     "component_sizes",
     "deal_result",
+    "fixed_result_prechecked",
     "kitty_multiplier",
     "level_index",
     "level_value",

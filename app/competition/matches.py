@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeGuard
 
 from engine.scoring import (
@@ -22,6 +23,7 @@ from engine.scoring import (
     advance,
     allowed_multiplier_set,
     deal_result,
+    fixed_result_prechecked,
     level_value,
     max_kitty_points,
 )
@@ -40,11 +42,16 @@ class DealIssue:
     message: str
 
 
+@lru_cache(maxsize=64)
+def _max_kitty(variant: Variant) -> int:
+    return max_kitty_points(variant)
+
+
 # --- one deal ---------------------------------------------------------------------------------
 
 
 def _is_int(v: object) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return type(v) is int  # bool is not a number here
 
 
 def check_deal(variant: Variant, deal: Deal) -> dict[str, str]:
@@ -69,10 +76,9 @@ def check_deal(variant: Variant, deal: Deal) -> dict[str, str]:
         errors["kitty"] = f"{k} is not possible: with {variant.decks} decks there is no kitty"
     elif k % 5:
         errors["kitty"] = f"{k} is not a multiple of 5"
-    elif k > max_kitty_points(variant):
+    elif k > _max_kitty(variant):
         errors["kitty"] = (
-            f"{k} is more than a kitty of {variant.kitty} cards can hold "
-            f"({max_kitty_points(variant)})"
+            f"{k} is more than a kitty of {variant.kitty} cards can hold ({_max_kitty(variant)})"
         )
     elif "points" not in errors and p + k > total:
         errors["kitty"] = (
@@ -300,8 +306,14 @@ def _fixed_row(
 ) -> FixedRow:
     assert deal.declarer is not None
     d = deal.declarer
-    result = deal_result(
-        variant, deal.points, deal.kitty, deal.multiplier, deal.engine_failed_throws()
+    # check_deal has already checked every number: score without checking again
+    ft = deal.failed_throws
+    result = fixed_result_prechecked(
+        variant,
+        deal.points,
+        deal.kitty,
+        deal.multiplier,
+        ft.as_engine() if isinstance(ft, FailedThrows) and ft else None,
     )
     assert result.levels is not None
     winner_side = d if result.winner == DECLARER else 1 - d

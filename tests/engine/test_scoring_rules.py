@@ -343,3 +343,34 @@ def test_next_dealer() -> None:
         next_dealer(TRACTOR, 0, "nobody")
     assert next_declaring_side(0, _r(DECLARER, 1)) == 0
     assert next_declaring_side(0, _r(ATTACKERS, 1)) == 1
+
+
+@settings(max_examples=80)
+@given(
+    st.sampled_from(["tractor-4p", "one-twenty-6p", "tractor-4p/4", "tractor-4p/none"]),
+    st.integers(0, 80).map(lambda x: 5 * x),
+    st.integers(0, 16).map(lambda x: 5 * x),
+    st.sampled_from([0, 2, 4, 8, 16]),
+    st.integers(0, 5),
+    st.integers(0, 5),
+)
+def test_prechecked_scoring_agrees(
+    vid: str, points: int, kitty: int, mult: int, dt: int, at: int
+) -> None:
+    from engine.scoring import fixed_result_prechecked
+
+    name, _, extra = vid.partition("/")
+    opts = {"decks": 4} if extra == "4" else {"throw_penalty": "none"} if extra == "none" else {}
+    v = make_variant(name, opts)
+    if v.id == "one-twenty-6p":
+        throws = None
+        mult = 2 if mult else 0
+    else:
+        throws = {"declarer": dt, "attackers": at}
+    if v.kitty == 0:
+        kitty, mult = 0, 0
+    try:
+        want = deal_result(v, points, kitty, mult, throws)
+    except EngineError:
+        return  # not a valid row: the prechecked path is only for checked rows
+    assert fixed_result_prechecked(v, points, kitty, mult, throws) == want

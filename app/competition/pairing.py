@@ -1,0 +1,432 @@
+"""Seating a round: round robin (Berger tables), Swiss, and red five re-seating.
+
+- ``berger_round(names, n)``: round ``n`` of the Berger tables (FIDE order); an odd count adds a
+  bye slot. Rounds past one cycle repeat the cycle with the sides swapped.
+- ``swiss_round(...)``: sides with equal or nearest match points meet; never twice the same
+  opponents while avoidable; top half against bottom half inside a score group; a bye to the
+  lowest-ranked side without one (byes rotate: nobody gets a second before everyone had one).
+  Solved as one maximum-weight perfect matching (networkx blossom) on a pruned graph, widened
+  step by step only when the pruned graph has no perfect matching.
+- ``reseat_round(...)``: red five tables of 5 individuals by standing, with as few repeated
+  tablemates as a swap search finds; when the count is not a multiple of 5, the leftover players
+  sit out (a bye, 0 积分): those with the fewest byes, lowest-ranked first, so byes rotate.
+- ``pair_next_round(t)``: the next ``Round`` of a tournament (tables numbered from the top, the
+  byes last), ready to be stored; seats follow from the sides (``model.seat_players``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .model import Round, Table, Tournament
+from .standings import fixed_standings, red_five_standings
+
+TABLE_SIZE = 5  # red five
+
+
+class PairingError(ValueError):
+    """The round cannot be seated (too few entrants, a round past the schedule …)."""
+
+
+# --- round robin --------------------------------------------------------------------------------
+
+
+def berger_round(names: Sequence[str], round_no: int) -> tuple[list[tuple[str, str]], list[str]]:
+    """Pairs (side 0, side 1) of round ``round_no`` (1-based) of the Berger tables, and the bye."""
+    if len(names) < 2:
+        raise PairingError("a round robin needs at least 2 entrants")
+    if len(set(names)) != len(names):
+        raise PairingError("entrant names in a round robin must be unique")
+    if round_no < 1:
+        raise PairingError(f"rounds are numbered from 1, not {round_no}")
+    slots: list[str | None] = list(names)
+    if len(slots) % 2:
+        slots.append(None)  # the bye
+    m = len(slots)
+    r = (round_no - 1) % (m - 1)  # 0-based round within the cycle
+    swap = ((round_no - 1) // (m - 1)) % 2 == 1
+    x = (r * (m // 2)) % (m - 1)
+    pairs_idx = [(x, m - 1) if r % 2 == 0 else (m - 1, x)]
+    for i in range(1, m // 2):
+        pairs_idx.append(((x + i) % (m - 1), (x - i) % (m - 1)))
+    pairs: list[tuple[str, str]] = []
+    byes: list[str] = []
+    for a, b in pairs_idx:
+        sa, sb = slots[a], slots[b]
+        if swap:
+            sa, sb = sb, sa
+        if sa is None or sb is None:
+            byes.append(sb if sa is None else sa)  # type: ignore[arg-type]
+        else:
+            pairs.append((sa, sb))
+    return pairs, byes
+
+
+def berger_rounds(names: Sequence[str]) -> int:
+    """Rounds in one cycle of the Berger tables."""
+    n = len(names)
+    return n - 1 if n % 2 == 0 else n
+
+
+# --- Swiss ---------------------------------------------------------------------------------------
+
+BYE = "\x00bye"  # the dummy node of an odd count; never a valid entrant name (names are text)
+_REPEAT = 10**12
+_BYE_RANK = 10**7
+_SCORE = 10**4
+
+
+@dataclass(frozen=True)
+class SwissPairing:
+    pairs: list[tuple[str, str]]  # (side 0, side 1), best-ranked pair first
+    bye: str | None
+    repeats: int  # pairs that had met before (0 unless unavoidable)
+    widened: int  # 0: the pruned graph sufficed; 1–3: how far it had to widen
+
+
+def swiss_round(
+    ranked: Sequence[str],
+    match_points: Mapping[str, int],
+    met: Collection[frozenset[str]] = (),
+    byes: Mapping[str, int] | None = None,
+    side0: Mapping[str, int] | None = None,
+    round_no: int = 1,
+    near: int = 8,
+) -> SwissPairing:
+    """Pair ``ranked`` (best first) for one Swiss round.
+
+    ``met``: pairs that already played each other; ``byes``: byes had so far; ``side0``: how
+    often each sat as side 0 (balanced when choosing sides). ``near`` prunes large score groups
+    to partners near the ideal top-half/bottom-half position.
+    """
+    n = len(ranked)
+    if n < 2:
+        raise PairingError("a Swiss round needs at least 2 entrants")
+    if len(set(ranked)) != n:
+        raise PairingError("entrant names must be unique")
+    byes = byes or {}
+    side0 = side0 or {}
+    index = {name: i for i, name in enumerate(ranked)}
+    groups: dict[int, list[str]] = {}
+    for name in ranked:
+        groups.setdefault(match_points.get(name, 0), []).append(name)
+    scores = sorted(groups, reverse=True)
+    pos = {name: (s, i) for s in scores for i, name in enumerate(groups[s])}
+    met_set = {p for p in met if len(p) == 2}
+    fewest = min(byes.get(x, 0) for x in ranked)
+
+    def cost(a: str, b: str) -> int:
+        if b == BYE or a == BYE:
+            x = a if b == BYE else b
+            c = (n - 1 - index[x]) * _BYE_RANK
+            c += (byes.get(x, 0) - fewest) * _REPEAT
+            return c
+        c = _REPEAT if frozenset((a, b)) in met_set else 0
+        sa, ia = pos[a]
+        sb, ib = pos[b]
+        c += _SCORE * (sa - sb) ** 2
+        if sa == sb:
+            g = len(groups[sa])
+            c += abs(abs(ia - ib) - g // 2)
+        else:
+            hi, lo = (a, b) if sa > sb else (b, a)
+            c += (len(groups[pos[hi][0]]) - 1 - pos[hi][1]) + pos[lo][1]
+        return c
+
+    nodes = list(ranked) + ([BYE] if n % 2 else [])
+    need = len(nodes) // 2
+    for level in range(4):
+        g = nx.Graph()
+        g.add_nodes_from(nodes)
+        for a, b in _candidate_edges(level, ranked, groups, scores, pos, met_set, near):
+            g.add_edge(a, b, weight=-cost(a, b))
+        if n % 2:
+            for x in _bye_candidates(level, ranked, byes, fewest):
+                g.add_edge(x, BYE, weight=-cost(x, BYE))
+        base = 1 + max((-w for _, _, w in g.edges(data="weight")), default=0)
+        for _, _, d in g.edges(data=True):
+            d["weight"] += base
+        matching = nx.max_weight_matching(g, maxcardinality=True)
+        if len(matching) == need:
+            break
+    else:  # pragma: no cover - level 3 is a complete graph: always perfect
+        raise PairingError("no pairing found")
+    pairs: list[tuple[str, str]] = []
+    bye: str | None = None
+    repeats = 0
+    for a, b in matching:
+        if BYE in (a, b):
+            bye = a if b == BYE else b
+            continue
+        if frozenset((a, b)) in met_set:
+            repeats += 1
+        hi, lo = (a, b) if index[a] < index[b] else (b, a)
+        # sides: the one who sat fewer times as side 0 takes side 0; ties alternate by round
+        da, db = side0.get(hi, 0), side0.get(lo, 0)
+        first = hi if da < db or (da == db and round_no % 2 == 1) else lo
+        pairs.append((first, lo if first == hi else hi))
+    pairs.sort(key=lambda p: min(index[p[0]], index[p[1]]))
+    return SwissPairing(pairs, bye, repeats, level)
+
+
+def _candidate_edges(
+    level: int,
+    ranked: Sequence[str],
+    groups: dict[int, list[str]],
+    scores: list[int],
+    pos: dict[str, tuple[int, int]],
+    met: set[frozenset[str]],
+    near: int,
+) -> list[tuple[str, str]]:
+    if level >= 2:  # every pair (level 3 even repeats, at a huge cost)
+        out = []
+        for i, a in enumerate(ranked):
+            for b in ranked[i + 1 :]:
+                if level == 3 or frozenset((a, b)) not in met:
+                    out.append((a, b))
+        return out
+    edges: set[tuple[str, str]] = set()
+
+    def add(a: str, b: str) -> None:
+        if frozenset((a, b)) not in met:
+            edges.add((a, b) if a < b else (b, a))
+
+    if level == 1:  # whole score groups, and each group with the next two below
+        for k, s in enumerate(scores):
+            block = [x for t in scores[k : k + 3] for x in groups[t]]
+            for i, a in enumerate(groups[s]):
+                for b in block:
+                    if b != a and (pos[b][0] != s or pos[b][1] > i):
+                        add(a, b)
+        return sorted(edges)
+    floaters = 4
+    for k, s in enumerate(scores):
+        members = groups[s]
+        g = len(members)
+        half = g // 2
+        for i, a in enumerate(members):
+            for j in range(i + 1, g):
+                if g <= 2 * near + 2 or abs((j - i) - half) <= near:
+                    add(a, members[j])
+        # floaters: the bottom of this group with the top of the next groups down
+        below = [x for t in scores[k + 1 : k + 3] for x in groups[t][: floaters * 2]]
+        for a in members[-floaters:]:
+            for b in below:
+                add(a, b)
+    return sorted(edges)
+
+
+def _bye_candidates(
+    level: int, ranked: Sequence[str], byes: Mapping[str, int], fewest: int
+) -> list[str]:
+    eligible = [x for x in ranked if byes.get(x, 0) == fewest]
+    if level == 0:
+        return eligible[-6:]
+    if level == 1:
+        return eligible
+    return list(ranked)
+
+
+# --- red five re-seating ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reseat:
+    tables: list[list[str]]  # five players per table, by seat; table 1 first
+    byes: list[str]
+    repeats: int  # tablemate pairs at the new tables that had shared a table before
+
+
+def reseat_round(
+    ranked: Sequence[str],
+    tablemates: Mapping[str, Mapping[str, int]] | None = None,
+    byes: Mapping[str, int] | None = None,
+    passes: int = 20,
+    kicks: int = 30,
+) -> Reseat:
+    """Seat ``ranked`` (best first) at tables of 5, by standing, avoiding repeated tablemates."""
+    n = len(ranked)
+    if n < TABLE_SIZE:
+        raise PairingError(f"red five needs at least {TABLE_SIZE} players, not {n}")
+    if len(set(ranked)) != n:
+        raise PairingError("entrant names must be unique")
+    tablemates = tablemates or {}
+    byes = byes or {}
+    rank = {name: i for i, name in enumerate(ranked)}
+    out = n % TABLE_SIZE
+    # byes: fewest byes first, then the lowest-ranked
+    by_bye = sorted(ranked, key=lambda x: (byes.get(x, 0), -rank[x]))
+    sitting_out = sorted(by_bye[:out], key=rank.__getitem__)
+    players = [x for x in ranked if x not in set(sitting_out)]
+    k = len(players) // TABLE_SIZE
+    tables = [players[i * TABLE_SIZE : (i + 1) * TABLE_SIZE] for i in range(k)]
+    pos = {name: i for i, name in enumerate(players)}
+
+    def met(a: str, b: str) -> int:
+        return tablemates.get(a, {}).get(b, 0)
+
+    def rep(x: str, group: list[str]) -> int:
+        return sum(met(x, o) for o in group if o != x and o is not None)
+
+    def home(x: str) -> int:
+        return pos[x] // TABLE_SIZE
+
+    weight = 1000  # one repeated tablemate outweighs any move away from one's standing
+
+    def hill(tables: list[list[str]]) -> None:
+        """Swap conflicted players with whoever lowers the cost most, until nothing does."""
+        where = {x: ti for ti, t in enumerate(tables) for x in t}
+        for _ in range(passes):
+            conflicted = [x for x in players if rep(x, tables[where[x]])]
+            swapped = False
+            for a in conflicted:
+                ta = where[a]
+                if not rep(a, tables[ta]):
+                    continue
+                rest_a = [x for x in tables[ta] if x != a]
+                best, best_b = 0, None
+                for b in players:
+                    tb = where[b]
+                    if tb == ta:
+                        continue
+                    rest_b = [x for x in tables[tb] if x != b]
+                    before = weight * (rep(a, rest_a) + rep(b, rest_b))
+                    before += abs(ta - home(a)) + abs(tb - home(b))
+                    after = weight * (rep(b, rest_a) + rep(a, rest_b))
+                    after += abs(ta - home(b)) + abs(tb - home(a))
+                    if after - before < best:
+                        best, best_b = after - before, b
+                if best_b is not None:
+                    tb = where[best_b]
+                    tables[ta][tables[ta].index(a)] = best_b
+                    tables[tb][tables[tb].index(best_b)] = a
+                    where[a], where[best_b] = tb, ta
+                    swapped = True
+            if not swapped:
+                break
+
+    def cost(tables: list[list[str]]) -> int:
+        c = 0
+        for ti, t in enumerate(tables):
+            for i, a in enumerate(t):
+                c += abs(ti - home(a)) + weight * sum(met(a, b) for b in t[i + 1 :])
+        return c
+
+    hill(tables)
+    best_tables, best_cost = [list(t) for t in tables], cost(tables)
+    # a single-swap search can stall on repeats that a wider shake-up removes: kick and retry,
+    # from a seeded generator so the same standings always give the same seating
+    rng = random.Random(len(players))
+    for _ in range(kicks if k > 1 else 0):
+        if best_cost < weight:
+            break
+        tables = [list(t) for t in best_tables]
+        for ta, t in enumerate(tables):
+            for ia, a in enumerate(t):
+                if rep(a, t):
+                    tb = rng.choice([x for x in range(k) if x != ta])
+                    ib = rng.randrange(TABLE_SIZE)
+                    t[ia], tables[tb][ib] = tables[tb][ib], a
+        hill(tables)
+        c = cost(tables)
+        if c < best_cost:
+            best_tables, best_cost = [list(t) for t in tables], c
+    tables = best_tables
+    repeats = 0
+    for t in tables:
+        t.sort(key=rank.__getitem__)
+        for i, a in enumerate(t):
+            for b in t[i + 1 :]:
+                if met(a, b):
+                    repeats += 1
+    tables.sort(key=lambda t: rank[t[0]])
+    return Reseat(tables, sitting_out, repeats)
+
+
+# --- a tournament's next round --------------------------------------------------------------------
+
+
+def pair_next_round(t: Tournament) -> Round:
+    """Seat the round after the last played one (pairing, byes, table numbers)."""
+    round_no = len(t.played) + 1
+    if round_no > t.rounds:
+        raise PairingError(f"the tournament has {t.rounds} rounds; all are seated")
+    active = [e.name for e in t.active_entrants(round_no)]
+    order = {e.name: i for i, e in enumerate(t.entrants)}
+    if not t.fixed_sides:
+        rows = red_five_standings(t)
+        ranked = [
+            r.entrant
+            for r in sorted(rows, key=lambda r: (-r.score, -r.dealer_wins, order.get(r.entrant, 0)))
+            if r.entrant in set(active)
+        ]
+        mates = _tablemates(t)  # every seated table counts, finished or not
+        byes = {r.entrant: r.byes for r in rows}
+        seat = reseat_round(ranked, mates, byes)
+        tables = [Table(i + 1, players=tuple(p)) for i, p in enumerate(seat.tables)]
+        tables += [Table(len(tables) + j + 1, bye=b) for j, b in enumerate(seat.byes)]
+        return Round(round_no, tuple(tables))
+    if t.pairing == "round-robin":
+        names = [e.name for e in t.entrants]
+        pairs, rr_byes = berger_round(names, round_no)
+        live = set(active)
+        kept: list[tuple[str, str]] = []
+        byes_out = [b for b in rr_byes if b in live]
+        for a, b in pairs:
+            if a in live and b in live:
+                kept.append((a, b))
+            elif a in live or b in live:
+                byes_out.append(a if a in live else b)  # the opponent withdrew
+        tables = [Table(i + 1, sides=p) for i, p in enumerate(kept)]
+        tables += [Table(len(tables) + j + 1, bye=b) for j, b in enumerate(byes_out)]
+        return Round(round_no, tuple(tables))
+    srows = fixed_standings(t)
+    ranked = [
+        r.entrant
+        for r in sorted(
+            srows,
+            key=lambda r: (
+                -r.match_points,
+                -r.level_diff,
+                -r.opponents_points,
+                order.get(r.entrant, 0),
+            ),
+        )
+        if r.entrant in set(active)
+    ]
+    mp = {r.entrant: r.match_points for r in srows}
+    met: set[frozenset[str]] = set()
+    side0: Counter[str] = Counter()
+    bye_count: Counter[str] = Counter()
+    for rnd in t.played:
+        for tab in rnd.tables:
+            if tab.sides:
+                met.add(frozenset(tab.sides))
+                side0[tab.sides[0]] += 1
+            if tab.bye:
+                bye_count[tab.bye] += 1
+    sp = swiss_round(ranked, mp, met, bye_count, side0, round_no)
+    tables = [Table(i + 1, sides=p) for i, p in enumerate(sp.pairs)]
+    if sp.bye is not None:
+        tables.append(Table(len(tables) + 1, bye=sp.bye))
+    return Round(round_no, tuple(tables))
+
+
+def _tablemates(t: Tournament) -> dict[str, Counter[str]]:
+    """Who shared a red five table with whom, over every seated round (finished or not)."""
+    mates: dict[str, Counter[str]] = {}
+    for rnd in t.played:
+        for tab in rnd.tables:
+            if not tab.players:
+                continue
+            for a in tab.players:
+                c = mates.setdefault(a, Counter())
+                for b in tab.players:
+                    if b != a:
+                        c[b] += 1
+    return mates
