@@ -426,14 +426,19 @@ def _top_demands(comps: Sequence[Component]) -> list[Demand]:
     return out
 
 
-def playable_cards(lead: Sequence[int] | None, hand: Sequence[int], ctx: TrumpContext) -> set[int]:
+def playable_cards(
+    lead: Sequence[int] | None,
+    hand: Sequence[int],
+    ctx: TrumpContext,
+    lead_comps: Sequence[Component] | None = None,
+) -> set[int]:
     """The cards of ``hand`` that may be part of some legal play now (``lead`` None: leading).
 
     Greying out the rest is exact: every card returned is in at least one legal play, and a
-    legal play uses only returned cards."""
+    legal play uses only returned cards. ``lead_comps`` skips re-reading the lead."""
     if not lead:
         return set(hand)
-    comps = lead_components_checked(lead, ctx)
+    comps = lead_components_checked(lead, ctx) if lead_comps is None else lead_comps
     n = len(lead)
     st = ctx.suit_tab
     s = st[lead[0]]
@@ -524,12 +529,18 @@ def _best_value(cards: Sequence[int], comps: Sequence[Component], ctx: TrumpCont
     return best
 
 
-def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
-    """Index into ``plays`` (leader first) of the play that wins the trick."""
+def trick_winner(
+    plays: Sequence[Sequence[int]],
+    ctx: TrumpContext,
+    lead_comps: Sequence[Component] | None = None,
+) -> int:
+    """Index into ``plays`` (leader first) of the play that wins the trick.
+
+    ``lead_comps`` (the lead's ``lead_components``) skips re-reading the lead."""
     if not plays:
         raise IllegalAction("a trick needs at least the lead")
     lead = plays[0]
-    comps = lead_components_checked(lead, ctx)
+    comps = lead_components_checked(lead, ctx) if lead_comps is None else lead_comps
     n = len(lead)
     everything: list[int] = []
     for i, p in enumerate(plays):

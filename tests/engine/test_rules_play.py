@@ -368,3 +368,16 @@ def test_trick_bad_input():
         winner(C2, "AH", "AH", "AH")
     with pytest.raises(IllegalAction):
         trick_winner([], C2)
+
+
+def test_cached_lead_components_give_the_same_answers():
+    from engine.combos import lead_components
+
+    lead = P("3H", "3H", "4H", "4H")
+    comps = lead_components(lead, C2)
+    hand = P("5H", "5H", "6H", "6H", "9H", "JH")
+    plays = [lead, P("5S", "5S", "6S", "6S"), P("5H", "5H", "6H", "6H")]
+    assert trick_winner(plays, C2, comps) == trick_winner(plays, C2) == 1
+    assert playable_cards(lead, hand, C2, comps) == playable_cards(lead, hand, C2)
+    with pytest.raises(IllegalAction):
+        verify_follow(lead, hand, P("5H", "5H", "9H", "JH"), C2, comps)
