@@ -441,6 +441,49 @@ __all__ = [
     "RedFiveRow",
     "RedFiveTable",
     "check_deal",
+    "check_entry",
     "derive_fixed",
     "derive_red_five",
 ]
+
+
+def check_entry(
+    variant: Variant, spec: MatchSpec, table: Table, deal: Deal, index: int | None = None
+) -> dict[str, str]:
+    """Errors of one deal typed on a table's sheet, keyed by field ("" for the deal as a whole).
+
+    ``index`` None appends the deal; an index replaces that deal (a correction). The whole table
+    is re-derived, so the level written on the sheet, a deal after A was passed and a deal past
+    the match length are caught too. Errors that a correction causes in *later* deals (their
+    written level no longer agrees) are reported under ``"later"``.
+    """
+    deals = list(table.deals)
+    if index is None:
+        index = len(deals)
+        deals.append(deal)
+    elif not 0 <= index < len(deals):
+        return {"": f"there is no deal {index + 1} at this table"}
+    else:
+        deals[index] = deal
+    probe = Table(
+        table.table,
+        sides=table.sides,
+        players=table.players,
+        finished=table.finished,
+        deals=tuple(deals),
+    )
+    if table.forfeit is not None:
+        return {"": "this table was forfeited: it has no deals"}
+    issues = (
+        derive_red_five(variant, spec, probe).errors
+        if variant.id == RED_FIVE
+        else derive_fixed(variant, spec, probe).errors
+    )
+    out: dict[str, str] = {}
+    for issue in issues:
+        if issue.index == index:
+            out.setdefault(issue.field, issue.message)
+        elif issue.index > index:
+            where = f"deal {issue.index + 1}" + (f" ({issue.field})" if issue.field else "")
+            out.setdefault("later", f"{where}: {issue.message}")
+    return out

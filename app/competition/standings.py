@@ -8,7 +8,7 @@ Red five: total 积分, deals won on the dealer's side, then the name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.variants import Variant
@@ -173,3 +173,86 @@ def standings(
 def standings_json(t: Tournament, through_round: int | None = None) -> list[dict[str, Any]]:
     """What ``flask tournament standings NAME --json`` prints: a list, best first."""
     return [r.as_json() for r in standings(t, through_round)]
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One round of one entrant, for the per-entrant history page."""
+
+    round: int
+    table: int
+    bye: bool = False
+    counted: bool = False  # the match or table counts (False: in progress)
+    # fixed sides
+    side: int | None = None
+    opponent: str | None = None
+    outcome: str | None = None  # "win", "draw", "loss" (a bye: "win" when it scores as one)
+    match_points: int = 0
+    level_diff: int = 0
+    levels: tuple[str, str] | None = None  # own final level, the opponent's
+    passed_a: bool = False
+    forfeit: bool = False  # the match was decided by a forfeit
+    # red five
+    seat: int | None = None
+    tablemates: tuple[str, ...] = ()
+    score: int = 0
+    dealer_wins: int = 0
+    deals: int = 0
+
+
+def entrant_history(t: Tournament, name: str) -> list[HistoryEntry]:
+    """Every round in which ``name`` had a table or a bye, in order."""
+    variant = t.rules
+    out: list[HistoryEntry] = []
+    for rnd in t.played:
+        for table in rnd.tables:
+            if table.bye == name:
+                out.append(
+                    HistoryEntry(
+                        rnd.round,
+                        table.table,
+                        bye=True,
+                        counted=True,
+                        outcome="win" if t.fixed_sides else None,
+                        match_points=t.points.bye_points if t.fixed_sides else 0,
+                    )
+                )
+            elif table.sides and name in table.sides:
+                side = table.sides.index(name)
+                m = derive_fixed(variant, t.match, table)
+                entry = HistoryEntry(
+                    rnd.round,
+                    table.table,
+                    counted=m.counts,
+                    side=side,
+                    opponent=table.sides[1 - side],
+                    levels=(m.levels[side], m.levels[1 - side]),
+                    passed_a=m.passed_side == side,
+                    forfeit=m.forfeit is not None,
+                    deals=len(m.rows),
+                )
+                if m.counts:
+                    outcome = m.outcome(side)
+                    entry = replace(
+                        entry,
+                        outcome=outcome,
+                        match_points=getattr(t.points, outcome),
+                        level_diff=m.level_diff(side, t.points.forfeit_level_diff),
+                    )
+                out.append(entry)
+            elif table.players and name in table.players:
+                seat = table.players.index(name)
+                tab = derive_red_five(variant, t.match, table)
+                out.append(
+                    HistoryEntry(
+                        rnd.round,
+                        table.table,
+                        counted=tab.counts,
+                        seat=seat,
+                        tablemates=tuple(p for p in table.players if p != name),
+                        score=tab.totals[seat],
+                        dealer_wins=tab.dealer_wins[seat],
+                        deals=tab.deals,
+                    )
+                )
+    return out

@@ -204,3 +204,29 @@ def test_check_deal_red_five(deal: Deal, field: str, message: str) -> None:
     errors = check_deal(RED, deal)
     assert field in errors, errors
     assert message in errors[field]
+
+
+def test_check_entry_append_and_correct() -> None:
+    from app.competition.matches import check_entry
+
+    spec = MatchSpec(deals=3)
+    t = table(D(0, 0, level="2"), D(0, 0, level="5"))
+    assert check_entry(TRACTOR, spec, t, D(0, 60, level="8")) == {}
+    assert check_entry(TRACTOR, spec, t, D(0, 60, level="7")) == {
+        "level": "the sheet says 7 but side 0 is at 8"
+    }
+    assert check_entry(TRACTOR, spec, t, D(0, 87))["points"] == "87 is not a multiple of 5"
+    full = table(D(0, 0), D(0, 0), D(0, 0))
+    assert "this is deal 4" in check_entry(TRACTOR, spec, full, D(0, 0))[""]
+    # correcting deal 1 changes the level of deal 2, whose written level no longer agrees
+    fixed = check_entry(TRACTOR, spec, t, D(0, 60), index=0)
+    assert fixed == {"later": "deal 2 (level): the sheet says 5 but side 0 is at 3"}
+    assert check_entry(TRACTOR, spec, t, D(0, 0), index=5) == {
+        "": "there is no deal 6 at this table"
+    }
+    assert check_entry(TRACTOR, spec, table(forfeit=0), D(0, 0))[""].startswith("this table was")
+    red = Table(1, players=tuple("abcde"))
+    assert check_entry(RED, MatchSpec(deals=2), red, R(0, 0, 50)) == {
+        "friend": "is the dealer: write null when the dealer played alone (独打)"
+    }
+    assert check_entry(RED, MatchSpec(deals=2), red, R(0, 1, 50)) == {}

@@ -180,3 +180,17 @@ def test_dealer_wins_break_ties() -> None:
         ("e", 0, 1),
         ("c", -2, 0),
     ]
+
+
+def test_entrant_history() -> None:
+    from app.competition.standings import entrant_history
+
+    t = tfile.load(TIE_BREAKS)
+    a = entrant_history(t, "A")
+    assert [(h.round, h.opponent, h.outcome, h.level_diff, h.levels) for h in a] == [
+        (1, "B", "win", 1, ("3", "2")),
+        (2, "E", "loss", -1, ("2", "3")),
+    ]
+    e = entrant_history(t, "E")
+    assert e[0].bye and e[0].match_points == 2 and e[0].table == 3
+    assert entrant_history(t, "nobody") == []
