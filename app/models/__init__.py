@@ -6,9 +6,27 @@ Add a concept as a new module (``app/models/tournaments.py``), import its classe
 
 from ._common import utcnow
 from .clubs import ROLE_RANK, ROLES, Club, Invite, Member
+from .tournaments import (
+    AuditEntry,
+    Deal,
+    Entrant,
+    EntrantPlayer,
+    Round,
+    Table,
+    TableSeat,
+    Tournament,
+)
 from .users import LoginAttempt, User
 
 __all__ = [
+    "AuditEntry",
+    "Deal",
+    "Entrant",
+    "EntrantPlayer",
+    "Round",
+    "Table",
+    "TableSeat",
+    "Tournament",
     "ROLES",
     "ROLE_RANK",
     "Club",

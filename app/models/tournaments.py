@@ -1,0 +1,214 @@
+"""Tournaments: entrants, rounds, tables, the recorded deals and the audit trail.
+
+The deals are the source of truth. Standings, levels and match results are derived from them
+(``app.competition``), never stored as counters. ``Tournament.version`` is bumped on every change
+(set up, seating, a deal typed or corrected), so pages poll cheaply (204 when unchanged) and
+caches are keyed on it.
+
+A deal arrives the same way whether it was typed from a paper score sheet (``source="paper"``)
+or recorded by the engine at an online table (``source="online"``): one row per deal, in order.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import Base
+from ._common import utcnow
+
+ROUND_STATUSES: tuple[str, ...] = ("seated", "started", "closed")
+TABLE_KINDS: tuple[str, ...] = ("sides", "players", "bye")
+
+
+class Tournament(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    # Names are unique across the site: the tournament file and the CLI name a tournament alone.
+    name: Mapped[str] = mapped_column(String(120), unique=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    pairing: Mapped[str] = mapped_column(String(20))
+    rounds: Mapped[int] = mapped_column()
+    match: Mapped[dict[str, Any]] = mapped_column(JSON)  # {"deals": n} | {"minutes": n} | …
+    points: Mapped[dict[str, Any]] = mapped_column(JSON)  # win, draw, loss[, bye, forfeit…]
+    version: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    entrants: Mapped[list[Entrant]] = relationship(
+        back_populates="tournament", cascade="all, delete-orphan", order_by="Entrant.position"
+    )
+    rounds_played: Mapped[list[Round]] = relationship(
+        back_populates="tournament", cascade="all, delete-orphan", order_by="Round.number"
+    )
+
+    def bump(self) -> None:
+        self.version = (self.version or 0) + 1
+
+    def __repr__(self) -> str:
+        return f"<Tournament {self.id} {self.name!r}>"
+
+
+class Entrant(Base):
+    """A pair, trio or single player. ``players`` in seat order within the side."""
+
+    __tablename__ = "entrants"
+    __table_args__ = (UniqueConstraint("tournament_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(120))
+    position: Mapped[int] = mapped_column()  # order of entry (the file's order)
+    withdrawn_after: Mapped[int | None] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="entrants")
+    players: Mapped[list[EntrantPlayer]] = relationship(
+        back_populates="entrant", cascade="all, delete-orphan", order_by="EntrantPlayer.seat"
+    )
+
+
+class EntrantPlayer(Base):
+    """One player of an entrant: a club member or a guest typed in by name."""
+
+    __tablename__ = "entrant_players"
+    __table_args__ = (UniqueConstraint("entrant_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    entrant_id: Mapped[int] = mapped_column(
+        ForeignKey("entrants.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column()  # order within the side
+    name: Mapped[str] = mapped_column(String(80))
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="SET NULL"), index=True
+    )
+
+    entrant: Mapped[Entrant] = relationship(back_populates="players")
+
+
+class Round(Base):
+    __tablename__ = "rounds"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "number"),
+        CheckConstraint("status IN ('seated', 'started', 'closed')", name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int] = mapped_column()
+    status: Mapped[str] = mapped_column(String(10), default="seated")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="rounds_played")
+    tables: Mapped[list[Table]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="Table.number"
+    )
+
+
+class Table(Base):
+    """A table of a round: two sides, five red five players by seat, or a bye.
+
+    ``code`` is the table's score-entry capability: whoever has it may enter this table's deals
+    and nothing else.
+    """
+
+    __tablename__ = "tables"
+    __table_args__ = (
+        UniqueConstraint("round_id", "number"),
+        CheckConstraint("kind IN ('sides', 'players', 'bye')", name="kind"),
+        CheckConstraint("mode IN ('paper', 'online')", name="mode"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column()
+    kind: Mapped[str] = mapped_column(String(10))
+    mode: Mapped[str] = mapped_column(String(10), default="paper")
+    forfeit: Mapped[int | None] = mapped_column()  # the side index that did not play
+    finished: Mapped[bool] = mapped_column(default=False)
+    code: Mapped[str | None] = mapped_column(String(32), unique=True)
+
+    round: Mapped[Round] = relationship(back_populates="tables")
+    seats: Mapped[list[TableSeat]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="TableSeat.position"
+    )
+    deals: Mapped[list[Deal]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="Deal.index"
+    )
+
+
+class TableSeat(Base):
+    """Who sits at a table: side index (fixed sides), seat (red five), or 0 for a bye."""
+
+    __tablename__ = "table_seats"
+    __table_args__ = (UniqueConstraint("table_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column()
+    entrant_id: Mapped[int] = mapped_column(
+        ForeignKey("entrants.id", ondelete="CASCADE"), index=True
+    )
+
+    table: Mapped[Table] = relationship(back_populates="seats")
+    entrant: Mapped[Entrant] = relationship()
+
+
+class Deal(Base):
+    """One row of a score sheet, field for field as TOURNAMENT.md's deal."""
+
+    __tablename__ = "deals"
+    __table_args__ = (
+        UniqueConstraint("table_id", "index"),
+        CheckConstraint("source IN ('paper', 'online')", name="source"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    index: Mapped[int] = mapped_column()  # 0-based order at the table
+    source: Mapped[str] = mapped_column(String(10), default="paper")
+    declarer: Mapped[int | None] = mapped_column()
+    dealer: Mapped[int | None] = mapped_column()
+    friend: Mapped[int | None] = mapped_column()
+    trump: Mapped[str | None] = mapped_column(String(2))
+    points: Mapped[int] = mapped_column()
+    kitty: Mapped[int] = mapped_column(default=0)
+    multiplier: Mapped[int] = mapped_column(default=0)
+    # tractor-4p: {"declarer": n, "attackers": m}; red five: [seat, …]; else null
+    failed_throws: Mapped[Any | None] = mapped_column(JSON)
+    friend_grabbed: Mapped[bool] = mapped_column(default=False)
+    misplays: Mapped[list[int] | None] = mapped_column(JSON)
+    level: Mapped[str | None] = mapped_column(String(3))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime | None] = mapped_column()
+
+    table: Mapped[Table] = relationship(back_populates="deals")
+
+
+class AuditEntry(Base):
+    """Who changed what in a tournament, when, from what to what (JSON snapshots)."""
+
+    __tablename__ = "audit_entries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    actor: Mapped[str] = mapped_column(String(120))  # a name, or "table 3 code" for a code
+    action: Mapped[str] = mapped_column(String(40))
+    target: Mapped[str] = mapped_column(String(200))
+    before: Mapped[Any | None] = mapped_column(JSON)
+    after: Mapped[Any | None] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
