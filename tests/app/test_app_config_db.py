@@ -1,0 +1,104 @@
+"""Configuration from the environment; SQLite WAL, busy timeout and BEGIN IMMEDIATE for writes."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+
+import pytest
+from sqlalchemy import select, text
+
+from app import create_app
+from app.config import database_url
+from app.db import write_transaction
+from app.extensions import db
+from app.models import User
+from tests.conftest import app_config
+
+
+def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    cfg = {"INSTANCE_PATH": str(tmp_path / "inst"), "TESTING": True}
+    first = create_app(dict(cfg))
+    key_file = tmp_path / "inst" / "secret_key"
+    assert key_file.exists()
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    second = create_app(dict(cfg))
+    assert first.secret_key == second.secret_key and len(str(first.secret_key)) >= 32
+    assert (
+        first.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'inst' / 'shengji.db'}"
+    )
+
+
+def test_environment_wins(tmp_path, monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "from-env")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.db'}")
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "inst")})
+    assert app.secret_key == "from-env"
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'env.db'}"
+    assert not (tmp_path / "inst" / "secret_key").exists()
+    assert app.config["WTF_CSRF_TIME_LIMIT"] is None
+
+
+def test_heroku_style_postgres_url_is_normalized(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db.example/shengji")
+    assert database_url("/nowhere") == "postgresql://u:p@db.example/shengji"
+
+
+def test_sqlite_runs_in_wal_with_busy_timeout(app):
+    with db.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 15000
+        assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+
+
+def _other_writer_blocked(path: str) -> bool:
+    """Can another connection take the write lock right now?"""
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as error:
+        assert "locked" in str(error)
+        return True
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize(("method", "immediate"), [("GET", False), ("POST", True)])
+def test_write_requests_take_the_write_lock_at_begin(app, make_user, method, immediate):
+    """A POST's first read already holds the write lock (read-then-write is safe across
+    workers); a GET only reads and never blocks writers."""
+    make_user("lock")
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    db.session.remove()
+    with app.test_request_context("/", method=method):
+        session = db.session()
+        session.scalar(select(User.id))  # a read begins the transaction
+        assert _other_writer_blocked(path) is immediate
+        session.rollback()
+    assert _other_writer_blocked(path) is False
+
+
+def test_write_transaction_outside_requests(app, make_user):
+    make_user("cli")
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    db.session.remove()
+    with write_transaction():
+        db.session.scalar(select(User.id))
+        assert _other_writer_blocked(path)
+        db.session.rollback()
+    db.session.scalar(select(User.id))
+    assert not _other_writer_blocked(path)
+    db.session.rollback()
+
+
+def test_in_memory_database_also_works(tmp_path):
+    app = create_app(app_config(SQLALCHEMY_DATABASE_URI="sqlite://"))
+    with app.app_context():
+        db.create_all()
+        db.session.add(User(username="mem", display_name="Mem", password_hash="x"))
+        db.session.commit()
+        assert db.session.scalar(select(User.username)) == "mem"
