@@ -173,7 +173,7 @@ def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
     kwargs: dict[str, Any] = {}
     if variant.id == RED_FIVE:
         kwargs["dealer"] = _field(case, "dealer")
-        kwargs["friend"] = case.get("friend")
+        kwargs["friend"] = _field(case, "friend")  # null when the dealer played alone
         kwargs["friend_grabbed"] = bool(case.get("friend_grabbed", False))
     points = _field(case, "points")
     res = scoring.deal_result(variant, points, points_of(kitty), multiplier, failed, **kwargs)

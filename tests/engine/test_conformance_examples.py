@@ -124,6 +124,17 @@ BASE = {"variant": "tractor-4p", "level": "2", "trump": "S"}
         ({"query": "deal_result", "points": 60, "kitty": ["AH"], "last": None}, "kitty"),
         (
             {
+                "query": "deal_result",
+                "variant": "red-five-5p",
+                "points": 60,
+                "dealer": 0,
+                "kitty": ["2C", "3C", "4C", "6C", "7C", "8C", "9C"],
+                "last": None,
+            },
+            "friend",
+        ),
+        (
+            {
                 "query": "declare",
                 "calls": [
                     {"seat": 0, "cards": ["2H", "HJ"]},
