@@ -11,7 +11,6 @@ error about the deal as a whole has the key ``""``. Nothing here raises for bad 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeGuard
@@ -20,7 +19,6 @@ from engine.scoring import (
     ATTACKERS,
     DECLARER,
     DealResult,
-    advance,
     allowed_multiplier_set,
     deal_result,
     fixed_result_prechecked,
@@ -148,6 +146,7 @@ def _check_fixed_deal(variant: Variant, deal: Deal, errors: dict[str, str]) -> N
 
 
 _LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_LEVEL_INDEX = {lv: i for i, lv in enumerate(_LEVELS)}
 
 
 def _check_red_five_deal(variant: Variant, deal: Deal, errors: dict[str, str]) -> None:
@@ -245,7 +244,7 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
     rows: list[FixedRow] = []
     levels = [START_LEVEL, START_LEVEL]
     passed_side: int | None = None
-    must_play = variant.must_play_levels
+    stops = _stops(variant.must_play_levels)
     broken = False
     if table.forfeit is not None:
         if table.deals:
@@ -275,7 +274,7 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
             )
             broken = True
             continue
-        row = _fixed_row(variant, deal, i, (levels[0], levels[1]), must_play)
+        row = _fixed_row(variant, deal, i, (levels[0], levels[1]), stops)
         if deal.level is not None and deal.level != row.level:
             errors.append(
                 DealIssue(
@@ -301,8 +300,26 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
     return FixedMatch(tuple(rows), (levels[0], levels[1]), passed_side, counts, None, tuple(errors))
 
 
+@lru_cache(maxsize=64)
+def _stops(must_play: tuple[str, ...]) -> frozenset[int]:
+    return frozenset(_LEVELS.index(lv) for lv in must_play) | {len(_LEVELS) - 1}
+
+
+def _advance(level: str, gain: int, stops: frozenset[int]) -> tuple[str, bool]:
+    """``engine.scoring.advance`` with the must-play levels prepared once per table."""
+    start = _LEVEL_INDEX[level]
+    top = len(_LEVELS) - 1
+    if start == top:
+        return "A", True
+    target = min(start + gain, top)
+    for i in range(start + 1, target + 1):
+        if i in stops:
+            return _LEVELS[i], False
+    return _LEVELS[target], False
+
+
 def _fixed_row(
-    variant: Variant, deal: Deal, index: int, before: tuple[str, str], must_play: Sequence[str]
+    variant: Variant, deal: Deal, index: int, before: tuple[str, str], stops: frozenset[int]
 ) -> FixedRow:
     assert deal.declarer is not None
     d = deal.declarer
@@ -325,9 +342,7 @@ def _fixed_row(
     after = []
     passed = False
     for side in (0, 1):
-        lv, p = (
-            advance(before[side], gains[side], must_play) if gains[side] else (before[side], False)
-        )
+        lv, p = _advance(before[side], gains[side], stops) if gains[side] else (before[side], False)
         if p and side == d and result.winner == DECLARER:
             passed = True
         after.append(lv)

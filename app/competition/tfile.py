@@ -482,11 +482,9 @@ class _Loader:
         # value checks and the level derivation: up to the first deal that could not be read
         first_bad = next((i for i, d in enumerate(parsed) if d is None), len(parsed))
         prefix = tuple(d for d in parsed[:first_bad] if d is not None)
-        probe = Table(
-            number, forfeit=forfeit if ok else None, finished=bool(finished), deals=prefix
-        )
+        probe = Table(number, finished=bool(finished), deals=prefix)
         issues: list[DealIssue] = []
-        if forfeit is None or not ok:
+        if forfeit is None or not ok:  # a valid forfeit has no deals to derive
             if fixed:
                 issues = list(derive_fixed(variant, match, probe).errors)
             else:

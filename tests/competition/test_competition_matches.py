@@ -230,3 +230,14 @@ def test_check_entry_append_and_correct() -> None:
         "friend": "is the dealer: write null when the dealer played alone (独打)"
     }
     assert check_entry(RED, MatchSpec(deals=2), red, R(0, 1, 50)) == {}
+
+
+def test_fast_advance_agrees_with_the_engine() -> None:
+    from itertools import product
+
+    from app.competition.matches import _advance, _stops
+    from engine.scoring import LEVELS, advance
+
+    for must in (("A",), ("5", "10", "K", "A"), ("3", "A")):
+        for level, gain in product(LEVELS, range(1, 6)):
+            assert _advance(level, gain, _stops(must)) == advance(level, gain, must)
