@@ -163,9 +163,12 @@ class DealSetup:
         levels = d.get("levels", ["2", "2"])
         if not isinstance(levels, list | tuple) or len(levels) != 2:
             raise EngineError(f"levels is a list of the two sides' levels, not {levels!r}")
+        options = d.get("options") or {}
+        if not isinstance(options, dict):
+            raise EngineError(f"options are an object of option names to values, not {options!r}")
         return DealSetup(
             d["variant"],
-            dict(d.get("options") or {}),
+            dict(options),
             d.get("seed", 0),
             (levels[0], levels[1]),
             d.get("dealer"),
@@ -197,6 +200,14 @@ class Deal:
 
     def __init__(self, setup: DealSetup) -> None:
         self.setup = setup
+        if not isinstance(setup.options, dict):
+            raise EngineError(
+                f"options are an object of option names to values, not {setup.options!r}"
+            )
+        if not isinstance(setup.levels, tuple | list) or len(setup.levels) != 2:
+            raise EngineError(
+                f"levels are the two sides' levels, such as ['2', '5'], not {setup.levels!r}"
+            )
         v = make_variant(setup.variant, setup.options)
         self.variant: Variant = v
         seed = _check_seed(setup.seed)

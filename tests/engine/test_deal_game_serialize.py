@@ -24,7 +24,9 @@ def test_game_to_a(variant):
         deal = game.next_deal()
         play_deal(deal, make_bots("random", deal.n, deal.setup.seed))
         s = game.record(deal)
-        assert all(level_index(a) >= level_index(b) for a, b in zip(s.levels_after, prev, strict=True))
+        assert all(
+            level_index(a) >= level_index(b) for a, b in zip(s.levels_after, prev, strict=True)
+        )
         prev = s.levels_after
         if s.outcome == "played":
             assert deal.dealer is not None and deal.level == game.history[-1].level
@@ -215,3 +217,33 @@ def test_bad_actions_change_nothing():
             bad()
     assert deal.state_dict() == before and deal.log == []
     assert deal.can_draw() and not deal.can_play(0, ["AS"])
+
+
+def test_heuristic_dealer_side_concedes_fewer_points_than_random():
+    from statistics import mean
+
+    from engine.bots import HeuristicBot
+
+    def conceded(heuristic_dealer: bool) -> float:
+        totals = []
+        for seed in range(30):
+            bots = [
+                (HeuristicBot if (s % 2 == 0) == heuristic_dealer else RandomBot)(seed * 10 + s)
+                for s in range(4)
+            ]
+            d = new_deal("tractor-4p", seed=seed, dealer=0, first=False)
+            play_deal(d, bots)
+            if d.outcome == "played" and d.dealer % 2 == 0:
+                totals.append(d.result.total)
+        return mean(totals)
+
+    assert conceded(True) + 20 < conceded(False)
+
+
+def test_bad_setup_shapes():
+    with pytest.raises(EngineError, match="levels"):
+        Deal(DealSetup("tractor-4p", levels=5))  # type: ignore[arg-type]
+    with pytest.raises(EngineError, match="options"):
+        Deal(DealSetup("tractor-4p", options=[1]))  # type: ignore[arg-type]
+    with pytest.raises(EngineError, match="options"):
+        DealSetup.from_json({"variant": "tractor-4p", "options": [1]})
