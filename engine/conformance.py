@@ -237,8 +237,13 @@ QUERIES: dict[str, Callable[[dict[str, Any], Variant], Answer]] = {
 }
 
 
+_TOO_DEEP = object()
+
+
 def answer(case: Any) -> Answer:
     """The answer object for one case (never raises for bad input)."""
+    if case is _TOO_DEEP:
+        return {"id": None, "error": "the line nests too deeply to be a case"}
     if not isinstance(case, dict):
         return {"id": None, "error": "a case is a JSON object with id, variant and query"}
     out: Answer = {"id": case.get("id")}
@@ -269,6 +274,8 @@ def run(stream: TextIO, out: TextIO) -> int:
         except json.JSONDecodeError as e:
             print(f"line {lineno} is not JSON: {e}", file=sys.stderr)
             return 2
+        except RecursionError:
+            cases.append(_TOO_DEEP)
     for case in cases:
         out.write(json.dumps(answer(case), ensure_ascii=False) + "\n")
     out.flush()
@@ -284,7 +291,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     if args[0] == "-":
-        return run(sys.stdin, sys.stdout)
+        try:
+            return run(sys.stdin, sys.stdout)
+        except UnicodeDecodeError as e:
+            print(f"standard input is not UTF-8 text: {e}", file=sys.stderr)
+            return 2
     try:
         with open(args[0], encoding="utf-8") as f:
             return run(f, sys.stdout)

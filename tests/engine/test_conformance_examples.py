@@ -182,3 +182,22 @@ def test_same_card_shown_again_by_one_seat_counts_once():
     proc = run_cli(json.dumps(case) + "\n")
     (out,) = [json.loads(line) for line in proc.stdout.splitlines()]
     assert "copies" in out["error"]
+
+
+def test_deeply_nested_line_is_answered_not_a_crash():
+    proc = run_cli("[" * 100_000 + "]" * 100_000 + "\n")
+    assert proc.returncode == 0, proc.stderr
+    (out,) = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert out["id"] is None and "error" in out
+
+
+def test_missing_file_or_argument_exits_2(tmp_path):
+    for args in ([str(tmp_path / "missing.jsonl")], []):
+        proc = subprocess.run(
+            [sys.executable, "-m", "engine.conformance", *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+        assert proc.returncode == 2 and proc.stdout == ""
