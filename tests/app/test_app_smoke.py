@@ -21,3 +21,20 @@ def test_register_then_home_lists_no_clubs(client):
     page = client.get("/").get_data(as_text=True)
     assert "Alice Wu" in page
     assert "Create a club" in page
+
+
+def test_security_headers(client):
+    response = client.get("/")
+    assert response.headers["Referrer-Policy"] == "same-origin"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    csp = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in csp and "script-src 'self';" in csp
+    assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+
+
+def test_static_htmx_served_locally(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "/static/htmx.min.js" in page and "unpkg" not in page and "cdn" not in page.lower()
+    response = client.get("/static/htmx.min.js")
+    assert response.status_code == 200 and b"htmx" in response.data[:200]
+    response.close()

@@ -14,6 +14,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_register_create_club_add_members_switch_language(page: Page, live_server: str) -> None:
+    problems: list[str] = []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_viewport_size({"width": 900, "height": 760})
     page.goto(live_server + "/", wait_until="domcontentloaded")
     page.get_by_role("link", name="Register").first.click()
@@ -41,6 +44,16 @@ def test_register_create_club_add_members_switch_language(page: Page, live_serve
     expect(page.get_by_text("A member of this club already has this name.")).to_be_visible()
     expect(page.locator("#members tbody tr")).to_have_count(4)
 
+    # Removing asks first (static/app.js): dismiss keeps the member, accept removes.
+    row = page.locator("#members tr", has_text="Tom Baker")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    row.get_by_role("button", name="Remove").click()
+    expect(page.locator("#members tbody tr")).to_have_count(4)
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.get_by_role("button", name="Remove").click()
+    expect(page.get_by_text("Tom Baker removed from the club.")).to_be_visible()
+    expect(page.locator("#members tbody tr")).to_have_count(3)
+
     page.get_by_role("button", name="中文").click()
     expect(page.get_by_role("heading", name="成员", exact=True)).to_be_visible()
     expect(page.get_by_text("按名字添加成员")).to_be_visible()
@@ -57,3 +70,4 @@ def test_register_create_club_add_members_switch_language(page: Page, live_serve
     expect(page.get_by_text("你的角色：负责人")).to_be_visible()
     page.get_by_role("button", name="English").click()
     expect(page.get_by_text("Your role: Owner")).to_be_visible()
+    assert problems == [], problems  # no script errors, nothing blocked by the CSP
