@@ -49,8 +49,10 @@ def check_invariants(deal: Deal) -> None:
 def check_views(deal: Deal) -> None:
     spec = spectator_view(deal)
     assert spec["hand"] is None
+    check_no_hidden_cards(deal, spec, None)
     for seat in range(deal.n):
         view = seat_view(deal, seat)
+        check_no_hidden_cards(deal, view, seat)
         assert sorted(view["hand"]) == sorted(seat_view(deal, seat)["hand"])
         assert Counter(view["hand"]) == Counter(to_json_cards(deal.hands[seat]))
         assert "hands" not in view
@@ -66,6 +68,52 @@ def check_views(deal: Deal) -> None:
             assert all(c["seat"] == seat for c in view["calls"])
         if not deal.friend_revealed and deal.phase != DONE:
             assert view["friend"] is None
+
+
+def card_lists(node, path=""):
+    """Every list of card strings inside a view, with its path (indices written as *)."""
+    from engine.cards import parse_card
+
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from card_lists(v, f"{path}.{k}" if path else k)
+    elif isinstance(node, list):
+        if node and all(isinstance(x, str) for x in node):
+            try:
+                [parse_card(x) for x in node]
+            except Exception:
+                return
+            yield path, node
+        else:
+            for x in node:
+                yield from card_lists(x, path + "[*]")
+
+
+def check_no_hidden_cards(deal: Deal, view: dict, seat) -> None:
+    allowed = {
+        "hand",
+        "playable",
+        "calls[*].cards",
+        "tricks[*].plays[*].cards",
+        "trick.plays[*].cards",
+    }
+    if deal.kitty_revealed or deal.kitty_owner == seat:
+        allowed.add("kitty.cards")
+    for path, _cards in card_lists(view):
+        if path in ("log[*].cards", "log[*].played"):
+            continue  # checked entry by entry below (plays and forced plays are public)
+        assert path in allowed, path
+    if seat is None:
+        assert view["hand"] is None
+    for entry in view["log"]:
+        if entry["seat"] == seat:
+            continue
+        if entry["kind"] == "draw":
+            assert "cards" not in entry
+        hidden_bury = entry["kind"] == "bury" and not deal.kitty_revealed
+        hidden_call = entry["kind"] == "call" and deal.book.hidden and deal.phase == DRAW
+        if hidden_bury or hidden_call:
+            assert entry["cards"] == []
 
 
 def to_json_cards(cards):
