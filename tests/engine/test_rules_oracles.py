@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine.cards import full_pack
 from engine.combos import KIND_RANK, decompose, lead_components
 from engine.order import TrumpContext
-from engine.play import check_throw, trick_winner
+from engine.play import can_follow, check_throw, trick_winner
 from engine.variants import make_variant
 
 VARIANTS = [("tractor-4p", None), ("red-five-5p", None), ("one-twenty-6p", None)]
@@ -164,3 +164,60 @@ def test_trick_winner_matches_oracle(seed):
             pool.remove(c)
         plays.append(p)
     assert trick_winner(plays, ctx) == oracle_winner(plays, ctx)
+
+
+def disjoint_pairs(cards):
+    return sum(k // 2 for k in Counter(cards).values())
+
+
+def has_tractor(cards, length, ctx):
+    for sub in set(combinations(sorted(cards), 2 * length)):
+        comp = one_component(sub, ctx)
+        if comp is not None and comp.kind == "tractor" and comp.length == length:
+            return True
+    return False
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_follow_matches_oracle_for_single_combination_leads(seed):
+    """Pair, triple and pair-tractor leads, straight from RULES.md "Following" 2."""
+    rng = random.Random(seed)
+    ctx = make_ctx(rng)
+    pack = full_pack(ctx.variant.decks)
+    rng.shuffle(pack)
+    s = ctx.suit_tab[pack[0]]
+    suit_cards = [c for c in pack if ctx.suit_tab[c] == s]
+    lead = window(rng, ctx, suit_cards, rng.choice([2, 3, 4, 6]))
+    comps = lead_components(lead, ctx)
+    if len(comps) != 1 or comps[0].kind not in ("pair", "triple", "tractor"):
+        return
+    comp = comps[0]
+    if comp.kind == "tractor" and comp.width != 2:
+        return
+    rest = Counter(suit_cards)
+    rest.subtract(lead)
+    hand = window(rng, ctx, list((+rest).elements()), rng.randint(len(lead) + 1, len(lead) + 4))
+    n = len(lead)
+    if len(hand) <= n:
+        return
+    for play in set(combinations(sorted(hand), n)):
+        got = can_follow(lead, hand, list(play), ctx)
+        if comp.kind == "pair":
+            want = disjoint_pairs(hand) == 0 or disjoint_pairs(play) >= 1
+        elif comp.kind == "triple":
+            if any(k >= 3 for k in Counter(hand).values()):
+                want = any(k >= 3 for k in Counter(play).values())
+            elif disjoint_pairs(hand):
+                want = disjoint_pairs(play) >= 1
+            else:
+                want = True
+        else:
+            length = comp.length
+            if has_tractor(hand, length, ctx):
+                want = has_tractor(play, length, ctx)
+            elif not any(has_tractor(hand, k, ctx) for k in range(2, length)):
+                want = disjoint_pairs(play) >= min(length, disjoint_pairs(hand))
+            else:
+                continue  # shorter tractors: covered by the scenario tests
+        assert got == want, (lead, hand, play)
