@@ -343,6 +343,12 @@ class Deal:
         return None
 
     @property
+    def version(self) -> int:
+        """How many actions the deal has taken: a client sends the version it saw with each
+        move, and a stale or repeated move can be refused before it reaches the engine."""
+        return len(self.log)
+
+    @property
     def next_drawer(self) -> int | None:
         if self.phase != DRAW:
             return None

@@ -60,6 +60,7 @@ class Game:
         self.scores = [0] * self.variant.players
         self.history: list[DealSummary] = []
         self.current: Deal | None = None
+        self._deals: list[Deal] = []
 
     def next_deal(self) -> Deal:
         if self.over:
@@ -78,12 +79,15 @@ class Game:
             self.deal_no,
         )
         self.current = Deal(setup)
+        self._deals.append(self.current)
         return self.current
 
     def record(self, deal: Deal) -> DealSummary:
         """Apply a finished deal's outcome to the game."""
         if deal is not self.current:
             raise IllegalAction("record the game's current deal")
+        if self.history and len(self.history) == len(self._deals):
+            raise IllegalAction("this deal is already recorded")
         if deal.outcome is None:
             raise IllegalAction("the deal is not finished")
         v = self.variant
@@ -164,3 +168,24 @@ class Game:
                 )
         self.history.append(summary)
         return summary
+
+    @property
+    def deals(self) -> list[Deal]:
+        """Every deal handed out so far, the current one last."""
+        return list(self._deals)
+
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant.id,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "levels": list(self.levels),
+            "dealer": self.dealer,
+            "first": self.first,
+            "race": self.race,
+            "deal_no": self.deal_no,
+            "over": self.over,
+            "passed_by": self.passed_by,
+            "scores": list(self.scores),
+            "history": [h.to_json() for h in self.history],
+        }

@@ -14,6 +14,7 @@ from typing import Any
 
 from .deal import Deal, DealSetup, Record, apply
 from .errors import EngineError
+from .game import Game
 
 SCHEMA = 1
 
@@ -82,3 +83,45 @@ def from_json(data: Any) -> Deal:
     if state is not None and state != deal.state_dict():
         raise EngineError("the saved state does not match what its log replays to")
     return deal
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """A game: its rules, seed and every deal's log (the source of truth), plus its state."""
+    return {
+        "schema": SCHEMA,
+        "game": {"variant": game.variant.id, "options": dict(game.options), "seed": game.seed},
+        "deals": [[r.to_json() for r in d.log] for d in game.deals],
+        "state": game.state_dict(),
+    }
+
+
+def game_from_json(data: Any) -> Game:
+    """Replay a game written by ``game_to_json``: each deal's log in turn, each finished deal
+    recorded; an unfinished last deal stays the current one."""
+    if isinstance(data, str | bytes):
+        try:
+            data = json.loads(data)
+        except ValueError as e:
+            raise EngineError(f"not JSON: {e}") from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise EngineError(f"a saved game is a JSON object with schema {SCHEMA}")
+    head = data.get("game")
+    logs = data.get("deals")
+    if not isinstance(head, dict) or not isinstance(logs, list):
+        raise EngineError("a saved game has its rules (game) and its deals' logs (deals)")
+    game = Game(head.get("variant", ""), head.get("options") or {}, head.get("seed", 0))
+    for i, log in enumerate(logs):
+        deal = game.next_deal()
+        for j, rec in enumerate(_records(log)):
+            try:
+                apply(deal, rec)
+            except EngineError as e:
+                raise EngineError(f"deal {i + 1}, action {j + 1}: {e}") from e
+        if deal.outcome is not None:
+            game.record(deal)
+        elif i != len(logs) - 1:
+            raise EngineError(f"deal {i + 1} of the saved game is not finished, yet more follow")
+    state = data.get("state")
+    if state is not None and state != game.state_dict():
+        raise EngineError("the saved game state does not match what its logs replay to")
+    return game

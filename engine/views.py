@@ -53,6 +53,7 @@ def _view(deal: Deal, seat: int | None) -> dict[str, Any]:
         "variant": v.id,
         "options": dict(v.options),
         "seat": seat,
+        "version": deal.version,
         "phase": deal.phase,
         "to_act": deal.to_act,
         "next_drawer": deal.next_drawer,

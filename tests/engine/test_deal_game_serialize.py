@@ -247,3 +247,41 @@ def test_bad_setup_shapes():
         Deal(DealSetup("tractor-4p", options=[1]))  # type: ignore[arg-type]
     with pytest.raises(EngineError, match="options"):
         DealSetup.from_json({"variant": "tractor-4p", "options": [1]})
+
+
+@pytest.mark.parametrize("variant", ["tractor-4p", "red-five-5p", "one-twenty-6p"])
+def test_game_snapshot_replays(variant):
+    from engine.bots import perform
+    from engine.serialize import game_from_json, game_to_json
+
+    game = Game(variant, seed=8)
+    for _ in range(3):
+        deal = game.next_deal()
+        play_deal(deal, make_bots("random", deal.n, deal.setup.seed))
+        game.record(deal)
+    deal = game.next_deal()
+    while deal.outcome is None and deal.version < 150:  # stop in the middle of a deal
+        if deal.phase == "draw":
+            deal.draw()
+        else:
+            perform(deal, make_bots("random", deal.n, 1)[deal.to_act].act(deal, deal.to_act))
+    text = json.dumps(game_to_json(game))
+    again = game_from_json(text)
+    assert again.state_dict() == game.state_dict()
+    assert again.current.state_dict() == deal.state_dict()
+    assert again.current.version == deal.version == len(deal.log)
+    data = game_to_json(game)
+    data["state"]["levels"] = ["A", "A"]
+    with pytest.raises(EngineError, match="does not match"):
+        game_from_json(data)
+
+
+def test_game_refuses_a_double_record():
+    game = Game("tractor-4p", seed=1)
+    deal = game.next_deal()
+    with pytest.raises(IllegalAction, match="not finished"):
+        game.record(deal)
+    play_deal(deal, make_bots("random", 4, 1))
+    game.record(deal)
+    with pytest.raises(IllegalAction, match="already recorded"):
+        game.record(deal)
