@@ -89,8 +89,18 @@ def _init_extensions(app: Flask) -> None:
     def unauthorized() -> Any:
         from flask import flash, redirect, url_for
 
-        flash(str(login_manager.login_message), "info")
+        from .web import safe_next_url
+
         target = request.full_path.rstrip("?") if request.method == "GET" else None
+        if htmx:  # an htmx request would swap the login page into a fragment: reload instead
+            target = safe_next_url(
+                request.headers.get("HX-Current-URL", "").partition(request.host_url.rstrip("/"))[2]
+                or None
+            )
+            response = Response(status=401)
+            response.headers["HX-Redirect"] = url_for("auth.login", next=target)
+            return response
+        flash(str(login_manager.login_message), "info")
         return redirect(url_for("auth.login", next=target))
 
     @login_manager.user_loader

@@ -223,3 +223,44 @@ def test_change_password_ends_other_sessions(app, make_user, login):
 
 def test_password_page_requires_login(client):
     assert client.get("/account/password").status_code == 302
+
+
+def test_htmx_request_of_anonymous_user_reloads_to_login(client, make_user, make_club):
+    club = make_club(owner=make_user("own"), name="Hx")
+    response = client.post(
+        f"/clubs/{club.slug}/members",
+        data={"display_name": "X"},
+        headers={
+            "HX-Request": "true",
+            "HX-Current-URL": f"http://localhost/clubs/{club.slug}/members",
+        },
+    )
+    assert response.status_code == 401
+    assert response.headers["HX-Redirect"] == f"/account/login?next=/clubs/{club.slug}/members"
+
+
+def test_invite_register_then_accept(app, client, make_user, make_club, login):
+    """A newcomer follows an invite link, registers, and comes back to the invitation."""
+    import re
+
+    owner = make_user("boss")
+    club = make_club(owner=owner, name="Invite Club")
+    boss = app.test_client()
+    login(boss, owner)
+    page = boss.post(f"/clubs/{club.slug}/invites", data={"role": "player", "member_id": "0"})
+    link = re.search(r'value="http://localhost(/invite/[^"]+)"', page.get_data(as_text=True))
+    assert link
+    landing = client.get(link.group(1)).get_data(as_text=True)
+    register_url = re.search(r'href="(/account/register\?next=[^"]+)"', landing)
+    assert register_url
+    form_page = client.get(register_url.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    next_value = re.search(r'id="next" name="next" type="hidden" value="([^"]+)"', form_page)
+    assert next_value and next_value.group(1) == link.group(1)
+    response = client.post(
+        "/account/register",
+        data={**GOOD, "username": "newbie", "next": next_value.group(1)},
+    )
+    assert response.headers["Location"].removeprefix("http://localhost") == link.group(1)
+    joined = client.post(link.group(1), data={"claim_member_id": "0", "display_name": "Newbie"})
+    assert joined.status_code == 302
+    assert "Invite Club" in client.get("/").get_data(as_text=True)
