@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots import make_bots, play_deal  # noqa: E402
+from engine.bots import make_bots, perform, play_deal  # noqa: E402
 from engine.deal import Deal, DealSetup  # noqa: E402
 
 VARIANTS = (("tractor-4p", {}), ("red-five-5p", {}), ("one-twenty-6p", {}))
@@ -37,6 +37,29 @@ def run(variant: str, options: dict, seconds: float) -> tuple[int, float]:
             return n, elapsed
 
 
+def verify_cost(variant: str, options: dict, deals: int = 30) -> float:
+    """Mean microseconds of ``verify_play`` over every play of a few random deals."""
+    total = 0.0
+    count = 0
+    for seed in range(deals):
+        deal = Deal(DealSetup(variant, options, 10_000 + seed))
+        bots = make_bots("random", deal.n, seed)
+        while deal.outcome is None:
+            if deal.phase == "draw":
+                deal.draw()
+                continue
+            seat = deal.to_act
+            assert seat is not None
+            action = bots[seat].act(deal, seat)
+            if action[0] == "play":
+                t = time.perf_counter()
+                deal.verify_play(seat, action[2])
+                total += time.perf_counter() - t
+                count += 1
+            perform(deal, action)
+    return total / max(count, 1) * 1e6
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--seconds", type=float, default=3.0)
@@ -52,8 +75,10 @@ def main() -> None:
     run("tractor-4p", {}, 0.3)  # warm up
     for variant, options in VARIANTS:
         n, elapsed = run(variant, options, args.seconds)
+        us = verify_cost(variant, options)
         print(
-            f"{n} complete deals in {elapsed:.2f} s, random bots, {variant}: {n / elapsed:.0f} deals/s"
+            f"{n} complete deals in {elapsed:.2f} s, random bots, verify_play {us:.0f} µs, "
+            f"{variant}: {n / elapsed:.0f} deals/s"
         )
 
 
