@@ -15,7 +15,6 @@ functions (they need the ``app`` fixture's context); ``app_config(**overrides)``
 from __future__ import annotations
 
 import contextvars
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from app import create_app
 from app.extensions import db
 from app.models import Club, Member, User
 from app.passwords import hash_password
+from app.services.clubs import unique_slug
 
 DEFAULT_PASSWORD = "correct horse battery"
 
@@ -116,7 +116,7 @@ def _make_user(
 
 
 def _make_club(owner: User | None = None, name: str = "Test Club", slug: str | None = None) -> Club:
-    club = Club(name=name, slug=slug or re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"))
+    club = Club(name=name, slug=slug or unique_slug(name))
     db.session.add(club)
     if owner is not None:
         db.session.add(Member(club=club, user=owner, display_name=owner.display_name, role="owner"))

@@ -22,7 +22,7 @@ from .text import clean_name, slugify
 INVITE_ROLES: tuple[str, ...] = ("player", "director")
 
 
-def _unique_slug(name: str) -> str:
+def unique_slug(name: str) -> str:
     base = slugify(name)
     slug, n = base, 1
     while db.session.scalar(select(Club.id).where(Club.slug == slug)) is not None:
@@ -37,7 +37,7 @@ def create_club(user: User, name: str) -> Club:
     taken = db.session.scalar(select(Club.id).where(func.lower(Club.name) == clean.lower()))
     if taken is not None:
         raise ServiceError(_("A club with this name already exists."), "name")
-    club = Club(name=clean, slug=_unique_slug(clean))
+    club = Club(name=clean, slug=unique_slug(clean))
     db.session.add(club)
     db.session.add(Member(club=club, user=user, display_name=user.display_name, role="owner"))
     db.session.flush()
