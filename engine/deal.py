@@ -35,7 +35,7 @@ from typing import Any
 
 from . import combos
 from . import play as rules
-from .calls import CallBook
+from .calls import CallBook, call_shape
 from .cards import HJ, LJ, RANKS, SUITS, card_str, cards_str, full_pack, parse_card, points_of
 from .errors import EngineError, IllegalAction
 from .order import TrumpContext
@@ -446,8 +446,6 @@ class Deal:
             raise IllegalAction(f"no calls now: the deal is in phase {ph}")
         self._in_hand(seat, cs, "show")
         if self.book.hidden and ph == DRAW:
-            from .calls import call_shape
-
             shape = call_shape(v, self._call_level(seat), cs)
             if isinstance(shape, str):
                 raise IllegalAction(shape)

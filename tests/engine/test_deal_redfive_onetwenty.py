@@ -196,3 +196,60 @@ def test_one_twenty_refusing_a_weak_hand():
     d.redeal(1)
     assert d.outcome == "refused" and d.phase == DONE
     assert d.to_act is None
+
+
+def test_red_five_ya_zhuang_without_a_two_in_hand_uses_the_kitty():
+    d = stack("red-five-5p", kitty="2C", dealer=2, drawer=2)
+    # move every other 2 out of seat 2's draws: swap them with non-2 cards of other seats
+    pack = list(d.pack)
+    mine = [i for i in range(d.to_deal) if (d.first_drawer + i) % 5 == 2]
+    others = [i for i in range(d.to_deal) if (d.first_drawer + i) % 5 != 2]
+    for i in mine:
+        if pack[i] < 52 and pack[i] % 13 == 0:
+            j = next(j for j in others if not (pack[j] < 52 and pack[j] % 13 == 0))
+            others.remove(j)
+            pack[i], pack[j] = pack[j], pack[i]
+    d = Deal(DealSetup("red-five-5p", {}, 1, dealer=2, pack=tuple(pack)))
+    draw_all(d)
+    d.pass_(2)
+    twos = [c for c in d.kitty_cards if c < 52 and c % 13 == 0]
+    assert d.dealer == 2 and d.trump in {"SHDC"[c // 13] for c in twos}
+
+
+def test_red_five_friend_card_buried_means_alone_and_scores_so():
+    from engine.bots import RandomBot, play_deal
+
+    d = friend_deal({0: "2S AH"}, kitty="AH AH")
+    bury_keep(d, 0, "", must_bury="AH AH AH")
+    d.call_friend(0, "AH")
+    assert not d.friend_pending()
+    play_deal(d, [RandomBot(s) for s in range(5)])
+    assert d.friend is None and d.outcome == "played"
+    r = d.result
+    sign = 1 if r.winner == "declarer" else -1
+    base = [-sign * r.units] * 5
+    base[0] = sign * 4 * r.units
+    assert sum(r.scores) == 0
+    if not d.failed_throws:
+        assert r.scores == base
+
+
+def test_one_twenty_refused_deal_then_race_in_a_game():
+    from engine.bots import RandomBot, play_deal
+    from engine.game import Game
+
+    game = Game("one-twenty-6p", seed=0)
+    for _ in range(40):
+        deal = game.next_deal()
+        play_deal(deal, [RandomBot(deal.setup.seed + s) for s in range(6)])
+        s = game.record(deal)
+        if s.outcome == "refused":
+            nxt = game.next_deal()
+            assert nxt.setup.race and nxt.open_calls and nxt.dealer is None
+            play_deal(nxt, [RandomBot(s) for s in range(6)])
+            game.record(nxt)
+            if nxt.outcome == "played":
+                assert nxt.level == game.history[-2].levels_after[nxt.dealer % 2]
+                assert not game.race
+            return
+    raise AssertionError("no refused deal in 40 deals")
