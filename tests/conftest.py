@@ -17,17 +17,16 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from app import create_app
-from app.extensions import db
-from app.models import Club, Member, User
-from app.passwords import hash_password
-from app.services.clubs import unique_slug
+if TYPE_CHECKING:
+    from app.models import Club, Member, User
+
+# The app is imported inside the fixtures, so a broken app never stops the engine's tests.
 
 DEFAULT_PASSWORD = "correct horse battery"
 
@@ -55,6 +54,8 @@ class IsolatedClient(FlaskClient):
     def open(self, *args: Any, **kwargs: Any) -> Any:
         if self._depth:  # a redirect being followed: already inside the isolated context
             return super().open(*args, **kwargs)
+        from app.extensions import db
+
         db.session.rollback()
         self._depth += 1
         try:
@@ -65,6 +66,9 @@ class IsolatedClient(FlaskClient):
 
 
 def _build(config: dict[str, Any]) -> Iterator[Flask]:
+    from app import create_app
+    from app.extensions import db
+
     application = create_app(config)
     application.test_client_class = IsolatedClient
     with application.app_context():
@@ -105,6 +109,10 @@ def csrf_client(csrf_app: Flask) -> FlaskClient:
 def _make_user(
     username: str, display_name: str | None = None, password: str = DEFAULT_PASSWORD
 ) -> User:
+    from app.extensions import db
+    from app.models import User
+    from app.passwords import hash_password
+
     user = User(
         username=username.lower(),
         display_name=display_name or username.title(),
@@ -116,6 +124,10 @@ def _make_user(
 
 
 def _make_club(owner: User | None = None, name: str = "Test Club", slug: str | None = None) -> Club:
+    from app.extensions import db
+    from app.models import Club, Member
+    from app.services.clubs import unique_slug
+
     club = Club(name=name, slug=slug or unique_slug(name))
     db.session.add(club)
     if owner is not None:
@@ -127,6 +139,9 @@ def _make_club(owner: User | None = None, name: str = "Test Club", slug: str | N
 def _make_member(
     club: Club, display_name: str, role: str = "player", user: User | None = None
 ) -> Member:
+    from app.extensions import db
+    from app.models import Member
+
     member = Member(club=club, display_name=display_name, role=role, user=user)
     db.session.add(member)
     db.session.commit()
