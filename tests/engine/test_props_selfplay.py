@@ -19,6 +19,14 @@ SETUPS = [
     ("red-five-5p", {}, {"dealer": 2}),
     ("one-twenty-6p", {}, {}),
     ("one-twenty-6p", {}, {"levels": ("5", "9"), "dealer": 3, "first": False, "deal_no": 2}),
+    ("one-twenty-6p", {}, {"levels": ("9", "4"), "dealer": 1, "race": True}),
+    ("tractor-4p", {"decks": 4}, {"levels": ("3", "Q"), "dealer": 3, "first": False}),
+    (
+        "tractor-4p",
+        {"triple_tractors": False, "kitty_multiplier": "power", "redeal_below": None},
+        {"levels": ("A", "K"), "dealer": 2, "first": False},
+    ),
+    ("red-five-5p", {"kitty_multiplier": "double"}, {"dealer": 4}),
 ]
 
 
@@ -181,7 +189,7 @@ def run(idx: int, seed: int, bots_kind: str) -> None:
         assert deal.attackers_points() <= 100 * deal.variant.decks
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     idx=st.integers(0, len(SETUPS) - 1),
     seed=st.integers(0, 2**40),
