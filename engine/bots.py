@@ -10,6 +10,7 @@ seat may see (its hand, the public table) except that they call the deal's own l
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -105,8 +106,12 @@ def _follow_base(deal: Deal, seat: int) -> tuple[list[int], list[int], list[int]
             return suit, other, []
         cands = [c for c, k in cnt.items() if k >= take]
         return suit, other, [cands[0]] * take
-    pool = rules._Pool(cnt, ctx)
-    fixed = rules._fixed_demands(comps, pool)
+    try:  # play.py's demand search finds the shape a legal follow must hold, directly
+        pool = rules._Pool(cnt, ctx)
+        fixed = rules._fixed_demands(comps, pool)
+        search, order = rules._search, rules._order
+    except AttributeError:  # pragma: no cover - only if play.py's internals change
+        return suit, other, _sampled_follow(deal, seat, suit, n)
     found: list[int] = []
 
     def on_found(used: list[tuple[int, int]]) -> bool:
@@ -114,8 +119,21 @@ def _follow_base(deal: Deal, seat: int) -> tuple[list[int], list[int], list[int]
             found.extend([pool.cards[i]] * w)
         return True
 
-    rules._search(pool, rules._order(fixed), on_found)
+    search(pool, order(fixed), on_found)
     return suit, other, found
+
+
+def _sampled_follow(deal: Deal, seat: int, suit: list[int], n: int) -> list[int]:
+    """A legal follow found by trying random choices of the led suit's cards (slow path)."""
+    rng = random.Random(deal.version)
+    for _ in range(2000):
+        cand = rng.sample(suit, n)
+        if deal.can_play(seat, cand):
+            return cand
+    for combo in itertools.combinations(sorted(suit), n):
+        if deal.can_play(seat, list(combo)):
+            return list(combo)
+    raise IllegalAction("no legal follow found")  # cannot happen: a legal follow always exists
 
 
 def _complete(

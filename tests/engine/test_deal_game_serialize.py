@@ -285,3 +285,19 @@ def test_game_refuses_a_double_record():
     game.record(deal)
     with pytest.raises(IllegalAction, match="already recorded"):
         game.record(deal)
+
+
+def test_random_bot_follows_legally_without_play_internals(monkeypatch):
+    import types
+
+    import engine.bots as bots_mod
+    import engine.play as play_mod
+
+    public = types.SimpleNamespace(
+        **{k: getattr(play_mod, k) for k in dir(play_mod) if not k.startswith("_")}
+    )
+    monkeypatch.setattr(bots_mod, "rules", public)
+    for seed in range(3):
+        deal = new_deal("one-twenty-6p", seed=seed)
+        play_deal(deal, make_bots("random", 6, seed))
+        assert deal.outcome is not None
