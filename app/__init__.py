@@ -26,7 +26,7 @@ from .extensions import babel, csrf, db, htmx, login_manager, migrate
 ROOT = Path(__file__).resolve().parent.parent
 
 # Blueprints, registered in this order. Add yours here (see README, CONTRIBUTING).
-BLUEPRINTS: tuple[str, ...] = ("app.main", "app.auth", "app.clubs")
+BLUEPRINTS: tuple[str, ...] = ("app.main", "app.auth", "app.clubs", "app.tournaments")
 
 
 def select_locale() -> str:

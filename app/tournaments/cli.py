@@ -1,0 +1,138 @@
+"""``flask tournament import | export | standings | sheets | csv`` (shared/formats/TOURNAMENT.md).
+
+Exit 0 on success, 1 on any error; errors go to standard error; ``export`` and
+``standings --json`` write only the JSON document to standard output (UTF-8, non-ASCII as is).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from flask import current_app
+
+from .. import printing as pr
+from ..competition.tfile import TournamentFileError, load
+from ..db import write_transaction
+from ..extensions import db
+from ..models import Club, Round, Tournament
+from ..services import ServiceError
+from ..services import tournament_files as files
+from ..services import tournaments as svc
+from . import bp
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(1)
+
+
+def _echo(text: str) -> None:
+    """UTF-8 on standard output whatever the terminal's locale."""
+    sys.stdout.flush()
+    out: Any = getattr(sys.stdout, "buffer", None)
+    if out is None:  # pragma: no cover - a text-only stream
+        sys.stdout.write(text)
+    else:
+        out.write(text.encode("utf-8"))
+        out.flush()
+
+
+def _find(name: str) -> Tournament:
+    t = svc.find_by_name(name)
+    if t is None:
+        _fail(f"error: no tournament named {name!r}")
+    return t
+
+
+@bp.cli.command("import")
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+def import_command(path: str) -> None:
+    """Import a tournament file (creates the club if new). All or nothing."""
+    try:
+        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        _fail(f"error: cannot read {path}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        _fail(f"error: {path} is not UTF-8 text")
+    try:
+        doc = json.loads(raw)
+    except json.JSONDecodeError as error:
+        _fail(f"error: {path} is not JSON: {error.msg} at line {error.lineno} column {error.colno}")
+    try:
+        comp = load(doc)
+    except TournamentFileError as error:
+        for e in error.errors:
+            click.echo(str(e), err=True)
+        _fail(f"error: {len(error.errors)} error(s) in {path}; nothing was imported")
+    with current_app.test_request_context(), write_transaction():  # gettext needs a request
+        try:
+            t = svc.import_tournament(comp)
+        except ServiceError as error:
+            db.session.rollback()
+            _fail(f"error: {error.message}")
+        db.session.commit()
+        click.echo(
+            f"Imported {t.name!r} ({len(comp.entrants)} entrants, {len(comp.played)} rounds) "
+            f"into club {comp.club!r}.",
+            err=True,
+        )
+
+
+@bp.cli.command("export")
+@click.argument("name")
+def export_command(name: str) -> None:
+    """Write a tournament as a tournament file (JSON) to standard output."""
+    _echo(files.export_json(_find(name)))
+
+
+@bp.cli.command("standings")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="The standings as JSON (TOURNAMENT.md).")
+def standings_command(name: str, as_json: bool) -> None:
+    """Print a tournament's standings, best first."""
+    t = _find(name)
+    loaded = svc.load(t)
+    rows = [r.as_json() for r in loaded.standings]
+    if as_json:
+        _echo(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+        return
+    for row in rows:
+        rest = "  ".join(f"{k}={v}" for k, v in row.items() if k not in ("rank", "entrant"))
+        click.echo(f"{row['rank']:>3}. {row['entrant']}  {rest}")
+
+
+@bp.cli.command("sheets")
+@click.argument("name")
+@click.option("--round", "round_no", type=int, required=True, help="Round number.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+@click.option("--filled", is_flag=True, help="Print the recorded deals in the rows.")
+@click.option("--page-size", type=click.Choice(["A4", "Letter"]), default="A4")
+def sheets_command(name: str, round_no: int, output: str, filled: bool, page_size: str) -> None:
+    """Write a round's print pack (pairings, table cards, score sheets) as one PDF."""
+    t = _find(name)
+    rnd = db.session.scalar(
+        db.select(Round).where(Round.tournament_id == t.id, Round.number == round_no)
+    )
+    if rnd is None:
+        _fail(f"error: {t.name!r} has no round {round_no}")
+    club = db.session.get(Club, t.club_id)
+    pack = files.round_pack(t, rnd, club.name if club else "")
+    try:
+        data = pr.print_pack(pack, page_size=page_size, filled=filled)
+    except pr.PrintError as error:
+        _fail(f"error: {error}")
+    Path(output).write_bytes(data)
+    click.echo(f"Wrote {output} ({len(pack.sheets)} tables).", err=True)
+
+
+@bp.cli.command("csv")
+@click.argument("name")
+@click.option("--what", type=click.Choice(["standings", "deals"]), default="standings")
+def csv_command(name: str, what: str) -> None:
+    """Write the standings or every deal as CSV (formula injection neutralized)."""
+    t = _find(name)
+    _echo(files.standings_csv(t) if what == "standings" else files.deals_csv(t))

@@ -1,0 +1,395 @@
+"""Forms: tournament set up (with the variant's rule options in plain words), entrants, rounds,
+and the score sheet row (记分表) of each variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, IntegerField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from engine.scoring import allowed_multiplier_set, max_kitty_points
+from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant, option_names
+
+from ..forms_common import REQUIRED, TOO_LONG, choices
+
+VARIANT_LABELS = {
+    TRACTOR: _l("升级 Tractor (4 players, pairs)"),
+    RED_FIVE: _l("红五 Red five (5 players, individuals)"),
+    ONE_TWENTY: _l("120分 (6 players, trios)"),
+}
+PAIRING_LABELS = {
+    "swiss": _l("Swiss (by match points, no repeat opponents)"),
+    "round-robin": _l("Round robin (Berger tables)"),
+    "reseat": _l("Red five re-seating (new tablemates each round)"),
+}
+MATCH_LABELS = {
+    "deals": _l("A number of deals"),
+    "minutes": _l("A time limit (minutes)"),
+    "to_a": _l("Play to A"),
+}
+SUIT_LABELS = {"S": _l("♠ Spades"), "H": _l("♥ Hearts"), "D": _l("♦ Diamonds"), "C": _l("♣ Clubs")}
+NO_TRUMP = "NT"
+
+# Plain words for each rule option (the engine's help text, translated).
+OPTION_LABELS: dict[str, Any] = {
+    "decks": _l("Number of decks (4 decks: no kitty, hidden calls)"),
+    "triple_tractors": _l("Consecutive triples form a tractor"),
+    "kitty_multiplier": _l("Kitty bonus (抠底) when the attackers win the last trick"),
+    "throw_penalty": _l("Failed throw (甩牌): 10 points to the other side per attempt"),
+    "no_call_trump": _l("When nobody calls a trump (主)"),
+    "redeal_below": _l("An attacker with fewer points than this may ask for a redeal"),
+    "refuse_below": _l("Opponents may refuse a deal when a hand has fewer points than this"),
+    "score_table": _l("Red five score table"),
+    "must_play_levels": _l("Levels (级) a gain may never skip"),
+}
+CHOICE_LABELS: dict[tuple[str, Any], Any] = {
+    ("decks", 2): _l("2 decks"),
+    ("decks", 4): _l("4 decks"),
+    ("kitty_multiplier", "by_shape"): _l("2 × the cards of the last trick's largest part"),
+    ("kitty_multiplier", "power"): _l("2 to the power of that count"),
+    ("kitty_multiplier", "double"): _l("always × 2"),
+    ("throw_penalty", "ten_per_attempt"): _l("10 points per failed attempt (at most 3)"),
+    ("throw_penalty", "none"): _l("no penalty"),
+    ("no_call_trump", "kitty"): _l("turn kitty cards until one names the trump suit"),
+    ("no_call_trump", "spades"): _l("spades are trump"),
+    ("score_table", "units60"): _l("units of 60 points"),
+    ("triple_tractors", True): _l("yes"),
+    ("triple_tractors", False): _l("no"),
+}
+
+
+def option_choice_label(name: str, value: Any) -> str:
+    label = CHOICE_LABELS.get((name, value))
+    return str(label) if label is not None else str(value)
+
+
+class TournamentForm(FlaskForm):
+    name = StringField(
+        _l("Tournament name"),
+        validators=[InputRequired(REQUIRED), Length(max=120, message=TOO_LONG)],
+    )
+    variant = SelectField(_l("Game"), choices=choices(VARIANT_LABELS.items()), default=TRACTOR)
+    pairing = SelectField(_l("Pairing"), choices=choices(PAIRING_LABELS.items()), default="swiss")
+    rounds = IntegerField(
+        _l("Rounds"),
+        default=5,
+        validators=[
+            InputRequired(REQUIRED),
+            NumberRange(1, 50, _l("Between %(min)s and %(max)s, please.")),
+        ],
+    )
+    match_kind = SelectField(
+        _l("Match length"), choices=choices(MATCH_LABELS.items()), default="deals"
+    )
+    match_value = IntegerField(
+        _l("Deals or minutes"),
+        default=8,
+        validators=[Optional(), NumberRange(1, 600, _l("Between %(min)s and %(max)s, please."))],
+        description=_l("Not used for play to A."),
+    )
+    win = IntegerField(
+        _l("Match points for a win"),
+        default=2,
+        validators=[InputRequired(REQUIRED), NumberRange(0, 100)],
+    )
+    draw = IntegerField(
+        _l("for a draw"), default=1, validators=[InputRequired(REQUIRED), NumberRange(0, 100)]
+    )
+    loss = IntegerField(
+        _l("for a loss"), default=0, validators=[InputRequired(REQUIRED), NumberRange(0, 100)]
+    )
+    bye = IntegerField(
+        _l("for a bye (轮空)"),
+        validators=[Optional(), NumberRange(0, 100)],
+        description=_l("Empty: as a win."),
+    )
+    forfeit_level_diff = IntegerField(
+        _l("级差 for a forfeit"),
+        default=3,
+        validators=[InputRequired(REQUIRED), NumberRange(0, 14)],
+    )
+    options_variant = StringField()  # which variant's option fields were shown
+
+    def validate_match_value(self, field: IntegerField) -> None:
+        if self.match_kind.data in ("deals", "minutes") and field.data is None:
+            raise ValidationError(_l("Please give the number of deals or minutes."))
+
+
+def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> list[dict[str, Any]]:
+    """The option inputs of a variant (name, label, kind, choices, current value as text)."""
+    from engine.variants import option_spec
+
+    out = []
+    for name in option_names(variant):
+        spec = option_spec(name)
+        key = f"opt_{name}"
+        current = defaults.get(name)
+        if spec.kind == "levels":
+            shown = ", ".join(current or ["A"])
+        elif current is None:
+            shown = ""
+        else:
+            shown = _as_text(current)
+        value = form_data.get(key, shown) if form_data is not None else shown
+        opts: list[tuple[str, str]] = []
+        if spec.choices is not None:
+            opts = [(_as_text(c), option_choice_label(name, c)) for c in spec.choices]
+        out.append(
+            {
+                "name": key,
+                "option": name,
+                "label": str(OPTION_LABELS.get(name, spec.help)),
+                "kind": spec.kind,
+                "choices": opts,
+                "value": value,
+                "default": shown,
+            }
+        )
+    return out
+
+
+def _as_text(value: Any) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+class EntrantForm(FlaskForm):
+    name = StringField(
+        _l("Entrant name"),
+        validators=[Optional(), Length(max=120, message=TOO_LONG)],
+        description=_l("Empty: the players' names joined by &."),
+    )
+    player_0 = StringField(_l("Player 1"), validators=[Length(max=80, message=TOO_LONG)])
+    player_1 = StringField(_l("Player 2"), validators=[Length(max=80, message=TOO_LONG)])
+    player_2 = StringField(_l("Player 3"), validators=[Length(max=80, message=TOO_LONG)])
+
+
+class SwapForm(FlaskForm):
+    first = SelectField(_l("Entrant"), coerce=int)
+    second = SelectField(_l("swaps places with"), coerce=int)
+
+
+class ForfeitForm(FlaskForm):
+    side = SelectField(_l("Side that did not play"), coerce=int)
+
+
+class ConfirmForm(FlaskForm):
+    """A button that posts with the CSRF token."""
+
+
+class ImportForm(FlaskForm):
+    pass
+
+
+# --- the score sheet row ------------------------------------------------------------------------
+
+
+def _int_or_none(value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+class DealForm(FlaskForm):
+    """One deal as written on the 记分表. Bound to a variant and a table with ``setup``."""
+
+    declarer = SelectField(_l("Declarer side (庄家)"), coerce=_int_or_none)
+    dealer = SelectField(_l("Dealer (庄家)"), coerce=_int_or_none)
+    friend = SelectField(_l("Friend (找朋友)"), coerce=_int_or_none)
+    friend_grabbed = BooleanField(_l("The friend grabbed (抢伴)"))
+    trump = SelectField(_l("Trump (主)"))
+    points = IntegerField(
+        _l("Attackers' points"),
+        validators=[InputRequired(_l("Please write the attackers' points."))],
+    )
+    kitty = IntegerField(_l("Kitty points (底分)"), default=0, validators=[Optional()])
+    multiplier = SelectField(_l("Kitty multiplier (抠底)"), coerce=_int_or_none, default=0)
+    ft_declarer = IntegerField(
+        _l("Failed throws (甩牌) by the declarers"), default=0, validators=[Optional()]
+    )
+    ft_attackers = IntegerField(
+        _l("Failed throws by the attackers"), default=0, validators=[Optional()]
+    )
+    ft_seat_0 = IntegerField(validators=[Optional()], default=0)
+    ft_seat_1 = IntegerField(validators=[Optional()], default=0)
+    ft_seat_2 = IntegerField(validators=[Optional()], default=0)
+    ft_seat_3 = IntegerField(validators=[Optional()], default=0)
+    ft_seat_4 = IntegerField(validators=[Optional()], default=0)
+    misplays_0 = IntegerField(_l("Misplays (吃苍蝇) by side A"), default=0, validators=[Optional()])
+    misplays_1 = IntegerField(_l("Misplays (吃苍蝇) by side B"), default=0, validators=[Optional()])
+    level = SelectField(_l("Level (级) on the sheet"), default="")
+
+    variant: Variant
+    seat_names: list[str]
+    side_names: list[str]
+
+    def setup(self, variant: Variant, side_names: list[str], seat_names: list[str]) -> None:
+        self.variant = variant
+        self.side_names = side_names
+        self.seat_names = seat_names
+        side_choices = [(i, f"{'AB'[i]} · {n}") for i, n in enumerate(side_names)]
+        self.declarer.choices = choices(side_choices)
+        seats = [(i, f"{i + 1} · {n}") for i, n in enumerate(seat_names)]
+        self.dealer.choices = choices(seats)
+        self.friend.choices = choices([("", _l("alone (独打)")), *seats])
+        suits = list(SUIT_LABELS.items())
+        if variant.id != RED_FIVE:
+            suits.append((NO_TRUMP, _l("No trump (无主)")))
+        self.trump.choices = choices(suits)
+        mults = sorted(allowed_multiplier_set(variant))
+        self.multiplier.choices = choices(
+            [(0, _l("none (the declarers won the last trick)"))] + [(m, f"× {m}") for m in mults]
+        )
+        self.level.choices = choices([("", _l("not written"))] + [(lv, lv) for lv in LEVELS])
+
+    def validate_points(self, field: IntegerField) -> None:
+        total = self.variant.total_points
+        if field.data is None:
+            return
+        if field.data < 0 or field.data > total:
+            raise ValidationError(_l("Between 0 and %(n)d points, please.", n=total))
+        if field.data % 5:
+            raise ValidationError(_l("Card points come in steps of 5."))
+
+    def validate_kitty(self, field: IntegerField) -> None:
+        k = field.data or 0
+        if self.variant.kitty == 0 and k:
+            raise ValidationError(_l("With 4 decks there is no kitty: write 0."))
+        if k < 0 or k % 5:
+            raise ValidationError(_l("Kitty points come in steps of 5, from 0."))
+        most = max_kitty_points(self.variant)
+        if k > most:
+            raise ValidationError(
+                _l(
+                    "A kitty of %(cards)d cards holds at most %(n)d points.",
+                    cards=self.variant.kitty,
+                    n=most,
+                )
+            )
+        p = self.points.data
+        if isinstance(p, int) and p + k > self.variant.total_points:
+            raise ValidationError(
+                _l(
+                    "Points and kitty together are more than the %(n)d points in the cards.",
+                    n=self.variant.total_points,
+                )
+            )
+
+    def _count(self, field: IntegerField) -> None:
+        if field.data is not None and not 0 <= field.data <= 20:
+            raise ValidationError(_l("A count from 0 to 20, please."))
+
+    def validate_ft_declarer(self, field: IntegerField) -> None:
+        self._count(field)
+
+    def validate_ft_attackers(self, field: IntegerField) -> None:
+        self._count(field)
+
+    def validate_misplays_0(self, field: IntegerField) -> None:
+        self._count(field)
+
+    def validate_misplays_1(self, field: IntegerField) -> None:
+        self._count(field)
+
+    def validate_friend(self, field: SelectField) -> None:
+        if (
+            self.variant.id == RED_FIVE
+            and field.data is not None
+            and field.data == self.dealer.data
+        ):
+            raise ValidationError(_l("The friend is not the dealer: choose alone (独打)."))
+
+    def validate_friend_grabbed(self, field: BooleanField) -> None:
+        if self.variant.id == RED_FIVE and field.data and self.friend.data is None:
+            raise ValidationError(_l("The dealer played alone: there is no friend."))
+
+    def relevant(self) -> list[str]:
+        """The field names this variant's sheet uses (others are ignored)."""
+        v = self.variant.id
+        common = ["trump", "points", "kitty", "multiplier"]
+        if v == RED_FIVE:
+            return [
+                "dealer",
+                "friend",
+                "friend_grabbed",
+                *common,
+                *[f"ft_seat_{i}" for i in range(5)],
+            ]
+        if v == TRACTOR:
+            return ["declarer", *common, "ft_declarer", "ft_attackers", "level"]
+        return ["declarer", *common, "misplays_0", "misplays_1", "level"]
+
+    def validate_relevant(self) -> bool:
+        """Validate only this variant's fields (and CSRF)."""
+        ok = True
+        names = set(self.relevant()) | {"csrf_token"}
+        for name, f in self._fields.items():
+            if name not in names:
+                continue
+            extra = getattr(self, f"validate_{name}", None)
+            chain = [lambda _form, field, check=extra: check(field)] if extra else []
+            if not f.validate(self, chain):
+                ok = False
+        return ok
+
+    def to_deal(self) -> Any:
+        from ..competition.model import Deal, FailedThrows
+
+        v = self.variant.id
+        trump = self.trump.data
+        ft: Any = None
+        if v == TRACTOR:
+            a, b = self.ft_declarer.data or 0, self.ft_attackers.data or 0
+            ft = FailedThrows(a, b) if (a or b) else None
+        elif v == RED_FIVE:
+            seats: list[int] = []
+            for i in range(5):
+                seats += [i] * (getattr(self, f"ft_seat_{i}").data or 0)
+            ft = tuple(seats) or None
+        misplays: tuple[int, ...] = ()
+        if v == ONE_TWENTY:
+            misplays = (0,) * (self.misplays_0.data or 0) + (1,) * (self.misplays_1.data or 0)
+        red = v == RED_FIVE
+        return Deal(
+            points=self.points.data or 0,
+            kitty=self.kitty.data or 0,
+            trump=None if trump == NO_TRUMP else trump,
+            declarer=None if red else self.declarer.data,
+            dealer=self.dealer.data if red else None,
+            friend=self.friend.data if red else None,
+            multiplier=self.multiplier.data or 0,
+            failed_throws=ft,
+            friend_grabbed=bool(self.friend_grabbed.data) if red else False,
+            misplays=misplays,
+            level=(self.level.data or None) if not red else None,
+        )
+
+    def fill_from(self, deal: Any) -> None:
+        """Show a recorded deal in the form (for a correction)."""
+        self.declarer.data = deal.declarer
+        self.dealer.data = deal.dealer
+        self.friend.data = deal.friend
+        self.friend_grabbed.data = deal.friend_grabbed
+        self.trump.data = deal.trump or NO_TRUMP
+        self.points.data = deal.points
+        self.kitty.data = deal.kitty
+        self.multiplier.data = deal.multiplier
+        ft = deal.failed_throws
+        if hasattr(ft, "declarer"):
+            self.ft_declarer.data = ft.declarer
+            self.ft_attackers.data = ft.attackers
+        elif ft:
+            for i in range(5):
+                getattr(self, f"ft_seat_{i}").data = list(ft).count(i)
+        self.misplays_0.data = list(deal.misplays).count(0)
+        self.misplays_1.data = list(deal.misplays).count(1)
+        self.level.data = deal.level or ""
