@@ -8,4 +8,4 @@ from flask import Blueprint
 
 bp = Blueprint("tournaments", __name__, cli_group="tournament")
 
-from . import cli, routes  # noqa: E402,F401
+from . import cli, demo, routes  # noqa: E402,F401
