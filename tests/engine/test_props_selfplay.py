@@ -144,13 +144,32 @@ def try_illegal(deal: Deal) -> None:
     ]
     if deal.phase != DRAW:
         attempts.append(deal.draw)
-    for attempt in attempts:
+    me = deal.to_act
+    if me is not None:
+        hand = deal.hands[me]
+        attempts.append(lambda: deal.redeal(me) if not deal.can_redeal(me) else deal.play(me, []))
+        if deal.phase == "bury":
+            attempts.append(lambda: deal.bury(me, hand[: deal.kitty_size - 1]))
+        if deal.phase == "play" and deal.trick is not None and deal.trick.plays:
+            n = len(deal.trick.plays[0][1])
+            if len(hand) > n:
+                attempts.append(lambda: deal.play(me, hand[: n + 1]))
+            # a card of another suit while holding enough of the led suit
+            ctx = deal.ctx
+            led = ctx.suit_index(deal.trick.plays[0][1][0])
+            same = [c for c in hand if ctx.suit_index(c) == led]
+            off = [c for c in hand if ctx.suit_index(c) != led]
+            if len(same) >= n and off:
+                attempts.append(lambda: deal.play(me, same[: n - 1] + off[:1]))
+    for k, attempt in enumerate(attempts):
         try:
             attempt()
         except EngineError:
             pass
         else:  # pragma: no cover - would be a bug
-            raise AssertionError("an illegal action was accepted")
+            raise AssertionError(
+                f"illegal action {k} was accepted: {deal.log[-1]} phase {deal.phase}"
+            )
     assert deal.state_dict() == before
     assert len(deal.log) == n_log
 
