@@ -1,0 +1,45 @@
+"""The deal machinery stays pure: standard library only, no clock, no global random generator."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+MODULES = ["calls", "deal", "views", "serialize", "bots", "selfplay", "game"]
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+
+
+def test_importing_the_deal_modules_loads_no_app_framework():
+    code = (
+        "import sys, json; "
+        + "; ".join(f"import engine.{m}" for m in MODULES)
+        + "; print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = json.loads(out.stdout)
+    bad = [m for m in loaded if m.split(".")[0] in {"flask", "sqlalchemy", "werkzeug", "app"}]
+    assert bad == []
+
+
+def test_no_clock_and_no_global_random():
+    for m in MODULES:
+        src = (ENGINE / f"{m}.py").read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(import time|from time|import datetime)", src, re.M), m
+        # only seeded generators: random.Random(...), never random.random()/choice()/shuffle()
+        calls = re.findall(r"\brandom\.(\w+)\(", src)
+        assert set(calls) <= {"Random"}, (m, calls)
+
+
+def test_same_seed_same_deal():
+    from engine.bots import make_bots, play_deal
+    from engine.deal import new_deal
+
+    a = new_deal("one-twenty-6p", seed=42)
+    b = new_deal("one-twenty-6p", seed=42)
+    play_deal(a, make_bots("heuristic", 6, 1))
+    play_deal(b, make_bots("heuristic", 6, 1))
+    assert a.state_dict() == b.state_dict()
+    assert [r.to_json() for r in a.log] == [r.to_json() for r in b.log]
+    c = new_deal("one-twenty-6p", seed=43)
+    assert c.pack != a.pack
