@@ -9,6 +9,7 @@ not JSON lines (nothing is answered then).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -16,12 +17,13 @@ from typing import Any, TextIO
 
 from . import calls as calls_mod
 from . import scoring
-from .cards import card_str, check_copies, parse_cards, points_of
+from .cards import RANKS, card_str, check_copies, parse_cards, points_of
 from .combos import HANDLED, TRACTOR, classify, largest_component_cards
 from .errors import EngineError
 from .order import TrumpContext
 from .play import can_follow, check_throw, lead_components_checked, trick_winner
 from .variants import ONE_TWENTY, RED_FIVE, Variant, make_variant
+from .variants import TRACTOR as TRACTOR_ID
 
 Answer = dict[str, Any]
 
@@ -30,16 +32,37 @@ class CaseError(EngineError):
     """A case that cannot be answered as written."""
 
 
+class MissingContext(CaseError):
+    """The case has no ``trump`` or ``level`` field; the answer may not depend on it."""
+
+
 def _field(case: dict[str, Any], name: str) -> Any:
     if name not in case:
         raise CaseError(f"the case has no {name!r} field")
     return case[name]
 
 
+# FORMAT.md's notation only: rank then suit, upper case, or HJ / LJ. The library's parser also
+# takes aliases ("1H", "TH", "BJ", lower case) for people typing; a rule case with one of those
+# is an unknown card.
+_CARD_TEXT = re.compile(r"(?:10|[2-9JQKA])[SHDC]|HJ|LJ")
+
+
+def _parse(value: object) -> list[int]:
+    if isinstance(value, list):
+        for t in value:
+            if isinstance(t, str) and not _CARD_TEXT.fullmatch(t):
+                raise CaseError(
+                    f"unknown card {t!r}: cards are written rank then suit, such as "
+                    "'10H', 'QS', '2C', or 'HJ' / 'LJ'"
+                )
+    return parse_cards(value)
+
+
 def _cards(case: dict[str, Any], name: str) -> list[int]:
     value = _field(case, name)
     try:
-        return parse_cards(value)
+        return _parse(value)
     except EngineError as e:
         raise CaseError(f"{name}: {e}") from None
 
@@ -51,7 +74,7 @@ def _card_lists(case: dict[str, Any], name: str) -> list[list[int]]:
     out = []
     for i, v in enumerate(value):
         try:
-            out.append(parse_cards(v))
+            out.append(_parse(v))
         except EngineError as e:
             raise CaseError(f"{name}[{i}]: {e}") from None
     return out
@@ -68,14 +91,18 @@ def _variant(case: dict[str, Any]) -> Variant:
 
 
 def _level(case: dict[str, Any]) -> str:
-    level = _field(case, "level")
+    if "level" not in case:
+        raise MissingContext("the case has no 'level' field")
+    level = case["level"]
     if not isinstance(level, str):
         raise CaseError(f'level must be a level such as "7" or "A", not {level!r}')
     return level
 
 
 def _context(case: dict[str, Any], variant: Variant) -> TrumpContext:
-    trump = _field(case, "trump")
+    if "trump" not in case:
+        raise MissingContext("the case has no 'trump' field")
+    trump = case["trump"]
     if trump is not None and not isinstance(trump, str):
         raise CaseError(f"trump must be S, H, D, C or null, not {trump!r}")
     return TrumpContext(variant, _level(case), trump)
@@ -151,39 +178,67 @@ def q_throw(case: dict[str, Any], variant: Variant) -> Answer:
 
 
 def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
-    kitty = _cards(case, "kitty")
-    last_raw = _field(case, "last")
+    # Only what the answer needs is required: without a `last` lead the kitty's cards, the trump
+    # and the level do not matter; without a kitty (4 decks) neither does `last`. Impossible
+    # totals (more points than the decks hold) are still read off the tables: the answer does
+    # not depend on how the points came about.
+    last_raw = case.get("last")
     last = None if last_raw is None else _cards(case, "last")
-    if len(kitty) != variant.kitty:
-        raise CaseError(f"{variant.id} buries {variant.kitty} kitty cards, not {len(kitty)}")
-    multiplier: int | None = None
+    if case.get("kitty") is None and (last is None or variant.kitty == 0):
+        kitty = []
+    else:
+        kitty = _cards(case, "kitty")
+    multiplier = 0
     if last is not None:
         if not last:
             raise CaseError("last is empty: give the cards led to the last trick, or null")
         _copies(kitty + last, variant, "the kitty and the last lead")
-        ctx = _context(case, variant)
-        n = largest_component_cards(last, ctx)
         if variant.kitty:  # without a kitty (4 decks) there is nothing to multiply
-            multiplier = scoring.kitty_multiplier(variant.options["kitty_multiplier"], n)
+            mode = variant.options["kitty_multiplier"]
+            n = (
+                len(last)
+                if mode == "double"
+                else largest_component_cards(last, _context(case, variant))
+            )
+            multiplier = scoring.kitty_multiplier(mode, n)
     else:
         _copies(kitty, variant, "the kitty")
-    failed = case.get("failed_throws")
-    if variant.id == ONE_TWENTY:
-        failed = None  # FORMAT.md: not used for one-twenty-6p (a misplay, outside this query)
-    kwargs: dict[str, Any] = {}
-    if variant.id == RED_FIVE:
-        kwargs["dealer"] = _field(case, "dealer")
-        kwargs["friend"] = _field(case, "friend")  # null when the dealer played alone
-        kwargs["friend_grabbed"] = bool(case.get("friend_grabbed", False))
     points = _field(case, "points")
-    res = scoring.deal_result(variant, points, points_of(kitty), multiplier, failed, **kwargs)
-    out: Answer = {"total": res.total, "winner": res.winner}
+    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+        raise CaseError(f"points must be a whole number 0 or more, not {points!r}")
+    failed = case.get("failed_throws")
+    penalty = 0
+    if variant.id == TRACTOR_ID:
+        penalty = scoring.throw_penalty_points(variant, failed)
+    total = max(0, points + points_of(kitty) * multiplier + penalty)
     if variant.id == RED_FIVE:
-        out["units"] = res.units
-        out["scores"] = res.scores
+        throws = scoring._red_five_throws(failed, variant.players)
+        winner, units = scoring.red_five_units(total)
+        out: Answer = {"total": total, "winner": winner, "units": units}
+        if case.get("dealer") is None:
+            return out  # no dealer: the scores cannot be shared out, the rest stands
+        dealer = scoring._check_seat("the dealer", case["dealer"], variant.players)
+        friend_raw = case.get("friend")  # FORMAT.md: null (here also absent) = played alone
+        friend = None
+        if friend_raw is not None:
+            friend = scoring._check_seat("the friend", friend_raw, variant.players)
+        if friend == dealer:
+            raise CaseError("the friend cannot be the dealer (write null for 独打)")
+        grabbed = case.get("friend_grabbed", False)
+        if not isinstance(grabbed, bool):
+            raise CaseError(f"friend_grabbed is true or false, not {grabbed!r}")
+        if grabbed and friend is None:
+            raise CaseError("friend_grabbed needs a friend: the dealer played alone")
+        out["scores"] = scoring.red_five_scores(
+            variant.players, winner, units, dealer, friend, throws, grabbed
+        )
+        return out
+    # one-twenty-6p: failed throws are misplays (FORMAT.md: not used here), ignored
+    if variant.id == ONE_TWENTY:
+        winner, levels = scoring.one_twenty_table(total)
     else:
-        out["levels"] = res.levels
-    return out
+        winner, levels = scoring.tractor_table(total, variant.decks)
+    return {"total": total, "winner": winner, "levels": levels}
 
 
 def q_advance(case: dict[str, Any], variant: Variant) -> Answer:
@@ -204,7 +259,7 @@ def q_declare(case: dict[str, Any], variant: Variant) -> Answer:
         if not isinstance(item, dict) or "seat" not in item or "cards" not in item:
             raise CaseError(f"call {i + 1} must be an object with seat and cards")
         try:
-            cards = parse_cards(item["cards"])
+            cards = _parse(item["cards"])
         except EngineError as e:
             raise CaseError(f"call {i + 1}: {e}") from None
         seat = item["seat"]
@@ -255,13 +310,51 @@ def answer(case: Any) -> Answer:
         if handler is None:
             raise CaseError(f"unknown query {query!r}; the queries are {', '.join(QUERIES)}")
         variant = _variant(case)
-        out.update(handler(case, variant))
+        out.update(_answer_with_context(handler, case, variant))
     except EngineError as e:
         out = {"id": out["id"], "error": str(e) or type(e).__name__}
     except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as e:
         # malformed field types that slipped past the checks above: still an answer, not a crash
         out = {"id": out["id"], "error": f"the case is malformed: {type(e).__name__}: {e}"}
+    except Exception as e:  # noqa: BLE001 - one odd line must never stop the other answers
+        out = {"id": out["id"], "error": f"the case could not be answered: {type(e).__name__}: {e}"}
     return out
+
+
+def _answer_with_context(
+    handler: Callable[[dict[str, Any], Variant], Answer], case: dict[str, Any], variant: Variant
+) -> Answer:
+    """Answer a case; when it lacks ``level`` or ``trump``, answer only if every possible value
+    gives the same answer (red five is always at level 2, and every first deal of a game is)."""
+    try:
+        return handler(case, variant)
+    except MissingContext as missing:
+        levels: Sequence[str] = [case["level"]] if "level" in case else RANKS
+        if "level" not in case and (
+            variant.id == RED_FIVE or (case.get("query") == "declare" and case.get("deal", 1) == 1)
+        ):
+            levels = ["2"]
+        trumps: Sequence[str | None] = [case["trump"]] if "trump" in case else ["S", "H", "D", "C"]
+        if "trump" not in case and variant.id != RED_FIVE:
+            trumps = [*trumps, None]
+        answers: list[str] = []
+        first: Answer | None = None
+        for level in levels:
+            for trump in trumps:
+                try:
+                    got = handler({**case, "level": level, "trump": trump}, variant)
+                except EngineError as e:
+                    got = {"error": str(e)}
+                key = json.dumps(got, sort_keys=True)
+                if key not in answers:
+                    answers.append(key)
+                    first = got
+                if len(answers) > 1:
+                    raise CaseError(f"{missing}, and the answer depends on it") from None
+        assert first is not None
+        if "error" in first:
+            raise CaseError(first["error"]) from None
+        return first
 
 
 def run(stream: TextIO, out: TextIO) -> int:

@@ -121,13 +121,15 @@ BASE = {"variant": "tractor-4p", "level": "2", "trump": "S"}
         ({"query": "classify", "cards": ["AH"], "level": "1"}, "level"),
         ({"query": "classify", "cards": ["AH"], "trump": "X"}, "trump"),
         ({"query": "classify", "cards": "AH"}, "list"),
-        ({"query": "deal_result", "points": 60, "kitty": ["AH"], "last": None}, "kitty"),
+        ({"query": "deal_result", "points": 60, "kitty": ["ah"], "last": None}, "unknown card"),
+        ({"query": "deal_result", "points": -5, "kitty": [], "last": None}, "points"),
         (
             {
                 "query": "deal_result",
                 "variant": "red-five-5p",
                 "points": 60,
                 "dealer": 0,
+                "friend": 0,
                 "kitty": ["2C", "3C", "4C", "6C", "7C", "8C", "9C"],
                 "last": None,
             },
@@ -201,3 +203,27 @@ def test_missing_file_or_argument_exits_2(tmp_path):
             timeout=60,
         )
         assert proc.returncode == 2 and proc.stdout == ""
+
+
+def test_deal_result_answers_what_does_not_need_a_missing_field():
+    """FORMAT.md: friend is null when the dealer played alone (absent reads the same); without a
+    dealer the scores cannot be shared out but total, winner and units stand; a kitty of the
+    wrong size still has its points."""
+    rf = {
+        **BASE,
+        "variant": "red-five-5p",
+        "query": "deal_result",
+        "points": 60,
+        "kitty": ["2C", "3C", "4C", "6C", "7C", "8C", "9C"],
+        "last": None,
+    }
+    cases = [
+        {**rf, "id": "alone", "dealer": 0},
+        {**rf, "id": "nodealer"},
+        {**BASE, "id": "short-kitty", "query": "deal_result", "points": 60, "kitty": ["AH"]},
+    ]
+    proc = run_cli("".join(json.dumps(c) + "\n" for c in cases))
+    alone, nodealer, short = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert alone["scores"] == [4, -1, -1, -1, -1]
+    assert nodealer == {"id": "nodealer", "total": 60, "winner": "declarer", "units": 1}
+    assert short == {"id": "short-kitty", "total": 60, "winner": "declarer", "levels": 1}
