@@ -123,3 +123,45 @@ def member(club: Club, name: str) -> Member | None:
     return db.session.scalar(
         select(Member).where(Member.club_id == club.id, Member.display_name == name)
     )
+
+
+def actor(user: User, role: str = "director"):  # type: ignore[no-untyped-def]
+    from app.services.tournaments import Actor
+
+    return Actor(label=user.display_name, user=user, owner=role == "owner", director=True)
+
+
+def play_round_out(t: Tournament, rnd: Round, user: User, seed: int = 0) -> None:
+    """Enter complete matches at every table of a round (through the service) and close it."""
+    import random
+
+    from flask import current_app
+
+    from app.competition.model import Deal as CDeal
+    from app.services import tournaments as svc
+
+    rng = random.Random(seed + rnd.number)
+    a = actor(user)
+    with current_app.test_request_context():
+        for tab in rnd.tables:
+            if tab.kind == "bye":
+                continue
+            n = t.match.get("deals", 2)
+            for _ in range(n):
+                derived = svc.sheet(t, tab)
+                if derived.counts:
+                    break
+                if tab.kind == "sides":
+                    dec = derived.next_declarer if derived.rows else 0  # type: ignore[union-attr]
+                    d = CDeal(points=5 * rng.randrange(0, 40), kitty=0, trump="S", declarer=dec)
+                else:
+                    d = CDeal(
+                        points=5 * rng.randrange(0, 40),
+                        kitty=0,
+                        trump="S",
+                        dealer=0,
+                        friend=rng.choice([None, 1, 2]),
+                    )
+                svc.record_deal(t, tab, d, a)
+        svc.close_round(t, rnd, a)
+        db.session.commit()
