@@ -21,45 +21,17 @@ from . import play as rules
 from .cards import HJ, LJ, RANKS, card_points
 from .deal import BURY, CALLS, FRIEND, OVERCALL, PLAY, REDEAL, Deal, Record
 from .errors import IllegalAction
-from .variants import ONE_TWENTY, RED_FIVE, TRACTOR
 
 Action = tuple[Any, ...]
 
 
 def possible_calls(deal: Deal, seat: int) -> list[list[int]]:
-    """Every call shape the seat's hand could show now (not yet checked against the standing
-    call): the candidates a bot filters with ``deal.can_call``."""
-    v = deal.variant
-    hand = Counter(deal.hands[seat])
-    lv = RANKS.index(deal._call_level(seat))
-    out: list[list[int]] = []
-    for s in range(4):
-        card = s * 13 + lv
-        k = hand[card]
-        if not k:
-            continue
-        if v.id == TRACTOR and v.decks == 2:
-            joker = HJ if s in (1, 2) else LJ
-            if hand[joker]:
-                out.append([card, joker])
-                if k >= 2:
-                    out.append([card, card, joker])
-        elif v.id == RED_FIVE:
-            out.append([card])
-        else:
-            out.extend([card] * j for j in range(1, k + 1))
-    if v.id == TRACTOR and v.decks == 2:
-        for j in (LJ, HJ):
-            if hand[j] >= 2:
-                out.append([j, j])
-    elif v.id == ONE_TWENTY:
-        for j in (LJ, HJ):
-            out.extend([j] * m for m in range(2, hand[j] + 1))
-    return out
+    """Every call shape the seat's hand could show now (see ``Deal.call_options``)."""
+    return deal.call_options(seat)
 
 
 def legal_calls(deal: Deal, seat: int) -> list[list[int]]:
-    return [c for c in possible_calls(deal, seat) if deal.can_call(seat, c)]
+    return deal.legal_calls(seat)
 
 
 def perform(deal: Deal, action: Action) -> Record:

@@ -475,6 +475,72 @@ class Deal:
         """During the draw: may ``seat`` call at all now (whatever its cards)?"""
         return self.phase == DRAW and self._draw_call_reason(seat) is None
 
+    def call_options(self, seat: int) -> list[list[int]]:
+        """Every call shape ``seat``'s hand could show (not checked against the standing call
+        or the moment): the candidates ``legal_calls`` filters."""
+        seat = self._seat(seat)
+        v = self.variant
+        hand = Counter(self.hands[seat])
+        lv = RANKS.index(self._call_level(seat))
+        out: list[list[int]] = []
+        for s in range(4):
+            card = s * 13 + lv
+            k = hand[card]
+            if not k:
+                continue
+            if v.id == TRACTOR and v.decks == 2:
+                joker = HJ if s in (1, 2) else LJ
+                if hand[joker]:
+                    out.append([card, joker])
+                    if k >= 2:
+                        out.append([card, card, joker])
+            elif v.id == RED_FIVE:
+                out.append([card])
+            else:
+                out.extend([card] * j for j in range(1, k + 1))
+        if v.id == TRACTOR and v.decks == 2:
+            for j in (LJ, HJ):
+                if hand[j] >= 2:
+                    out.append([j, j])
+        elif v.id == ONE_TWENTY:
+            for j in (LJ, HJ):
+                out.extend([j] * m for m in range(2, hand[j] + 1))
+        return out
+
+    def legal_calls(self, seat: int) -> list[list[int]]:
+        """The calls ``seat`` may make right now (a client offers these as buttons)."""
+        if self.phase not in (DRAW, CALLS, OVERCALL):
+            return []
+        return [c for c in self.call_options(seat) if self.can_call(seat, c)]
+
+    def actions(self, seat: int) -> list[str]:
+        """The kinds of action ``seat`` may take now: ``call``, ``pass``, ``redeal``, ``bury``,
+        ``friend``, ``play`` (``draw`` is the chance step, no seat's action)."""
+        seat = self._seat(seat)
+        ph = self.phase
+        out: list[str] = []
+        if ph == DRAW:
+            if self.can_call_now(seat) and self.legal_calls(seat):
+                out.append("call")
+            return out
+        if self.to_act != seat:
+            return out
+        if ph in (CALLS, OVERCALL):
+            if self.legal_calls(seat):
+                out.append("call")
+            out.append("pass")
+        elif ph == REDEAL:
+            if self.can_redeal(seat):
+                out.append("redeal")
+            out.append("pass")
+        elif ph == BURY:
+            out.append("bury")
+        elif ph == FRIEND:
+            out.append("friend")
+        elif ph == PLAY:
+            out.append("play")
+        return out
+
     def can_call(self, seat: int, cards: Sequence[int]) -> bool:
         try:
             self.verify_call(seat, cards)

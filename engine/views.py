@@ -111,6 +111,8 @@ def seat_view(deal: Deal, seat: int) -> dict[str, Any]:
     view = _view(deal, seat)
     view["hand"] = sorted(cards_str(deal.hands[seat]))
     view["playable"] = cards_str(deal.playable_cards(seat))
+    view["actions"] = deal.actions(seat)
+    view["legal_calls"] = [cards_str(c) for c in deal.legal_calls(seat)]
     if deal.kitty_owner == seat and not deal.kitty_revealed:
         view["kitty"]["cards"] = cards_str(deal.buried)  # the cards it buried itself
     return view
@@ -121,4 +123,6 @@ def spectator_view(deal: Deal) -> dict[str, Any]:
     view = _view(deal, None)
     view["hand"] = None
     view["playable"] = []
+    view["actions"] = []
+    view["legal_calls"] = []
     return view

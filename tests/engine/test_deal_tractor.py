@@ -241,3 +241,22 @@ def test_view_hides_kitty_until_revealed():
     assert all(
         "cards" not in e or e["seat"] == 1 for e in seat_view(d, 1)["log"] if e["kind"] == "draw"
     )
+
+
+def test_actions_and_legal_calls_per_seat():
+    d = stack("tractor-4p", front={1: "2H HJ"})
+    draw_until(d, 8)
+    assert d.actions(1) == ["call"]
+    assert d.legal_calls(1) == [cards("2H HJ")]
+    assert seat_view(d, 1)["legal_calls"] == [["2H", "HJ"]]
+    d.call(1, cards("2H HJ"))
+    assert d.actions(1) == []  # no self-overcall
+    draw_all(d)
+    assert "pass" in d.actions(2) and d.actions(3) == [] and d.actions(1) == []
+    while d.phase == CALLS:
+        d.pass_(d.to_act)
+    while d.phase == REDEAL:
+        assert d.actions(d.to_act)[-1] == "pass"
+        d.pass_(d.to_act)
+    assert d.actions(1) == ["bury"] and d.actions(0) == []
+    assert seat_view(d, 1)["actions"] == ["bury"]

@@ -104,6 +104,7 @@ def check_no_hidden_cards(deal: Deal, view: dict, seat) -> None:
         "calls[*].cards",
         "tricks[*].plays[*].cards",
         "trick.plays[*].cards",
+        "legal_calls[*]",  # built from the seat's own hand
     }
     if deal.kitty_revealed or deal.kitty_owner == seat:
         allowed.add("kitty.cards")
@@ -113,6 +114,11 @@ def check_no_hidden_cards(deal: Deal, view: dict, seat) -> None:
         assert path in allowed, path
     if seat is None:
         assert view["hand"] is None
+    else:
+        from collections import Counter as C
+
+        for call in view["legal_calls"]:
+            assert not C(call) - C(view["hand"])
     for entry in view["log"]:
         if entry["seat"] == seat:
             continue
