@@ -207,6 +207,14 @@ def run(idx: int, seed: int, bots_kind: str) -> None:
             again = replay_setup(setup, list(deal.log))
             assert again.state_dict() == deal.state_dict()
     check_views(deal)
+    if deal.setup.first and not deal.setup.race and not deal.book.hidden and deal.call_seq:
+        # the state machine and the conformance query agree on the calls it accepted
+        from engine.calls import replay_calls
+
+        calls = [(s, list(c)) for s, c, _k in deal.call_seq]
+        level = deal.levels[0]
+        accepted, caller, trump = replay_calls(deal.variant, level, calls)
+        assert all(accepted) and caller == deal.book.caller and trump == deal.book.trump
     loaded = from_json(to_json(deal))
     assert loaded.state_dict() == deal.state_dict()
     if deal.outcome == "played":
