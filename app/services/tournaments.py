@@ -16,13 +16,14 @@ corrections after a round is closed need an owner (``Actor.owner``).
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import String, func, select, type_coerce
 
 from engine.variants import make_variant
 
@@ -117,13 +118,16 @@ def points_spec(points: dict[str, Any]) -> cm.PointsSpec:
     )
 
 
-def deal_from_row(row: Any, variant: str) -> cm.Deal:
-    ft_raw = row.failed_throws
-    ft: cm.FailedThrows | tuple[int, ...] | None = None
+def _ft_from_json(ft_raw: Any) -> cm.FailedThrows | tuple[int, ...] | None:
     if isinstance(ft_raw, dict):
-        ft = cm.FailedThrows(ft_raw.get("declarer", 0), ft_raw.get("attackers", 0))
-    elif isinstance(ft_raw, list):
-        ft = tuple(ft_raw)
+        return cm.FailedThrows(ft_raw.get("declarer", 0), ft_raw.get("attackers", 0))
+    if isinstance(ft_raw, list):
+        return tuple(ft_raw)
+    return None
+
+
+def deal_from_row(row: Any, variant: str) -> cm.Deal:
+    ft = _ft_from_json(row.failed_throws)
     return cm.Deal(
         points=row.points,
         kitty=row.kitty,
@@ -209,7 +213,24 @@ def _load(t: Tournament) -> Loaded:
     ):
         seats.setdefault(tid, []).append(name_of[eid])
     deals: dict[int, list[cm.Deal]] = {}
-    for row in s.execute(
+    # JSON columns read as text and parsed only when set: most deals have neither field
+    ft_text = type_coerce(Deal.failed_throws, String)
+    mis_text = type_coerce(Deal.misplays, String)
+    make = cm.Deal
+    for (
+        table_id,
+        points,
+        kitty,
+        trump,
+        declarer,
+        dealer,
+        friend,
+        mult,
+        ft_raw,
+        grabbed,
+        mis_raw,
+        level,
+    ) in s.execute(
         select(
             Deal.table_id,
             Deal.points,
@@ -219,9 +240,9 @@ def _load(t: Tournament) -> Loaded:
             Deal.dealer,
             Deal.friend,
             Deal.multiplier,
-            Deal.failed_throws,
+            ft_text,
             Deal.friend_grabbed,
-            Deal.misplays,
+            mis_text,
             Deal.level,
         )
         .join(Table, Table.id == Deal.table_id)
@@ -229,7 +250,16 @@ def _load(t: Tournament) -> Loaded:
         .where(Round.tournament_id == t.id)
         .order_by(Deal.table_id, Deal.index)
     ):
-        deals.setdefault(row.table_id, []).append(deal_from_row(row, t.variant))
+        ft = _ft_from_json(json.loads(ft_raw)) if ft_raw and ft_raw != "null" else None
+        mis = tuple(json.loads(mis_raw)) if mis_raw and mis_raw != "null" else ()
+        deal = make(
+            points, kitty, trump, declarer, dealer, friend, mult or 0, ft, bool(grabbed), mis, level
+        )
+        lst = deals.get(table_id)
+        if lst is None:
+            deals[table_id] = [deal]
+        else:
+            lst.append(deal)
     by_round: dict[int, list[cm.Table]] = {}
     table_ids: dict[tuple[int, int], int] = {}
     number_of = {rid: n for rid, n, _s in rounds}
