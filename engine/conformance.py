@@ -22,7 +22,15 @@ from .combos import HANDLED, TRACTOR, classify, largest_component_cards
 from .errors import EngineError
 from .order import TrumpContext
 from .play import can_follow, check_throw, lead_components_checked, trick_winner
-from .variants import ONE_TWENTY, RED_FIVE, Variant, make_variant
+from .variants import (
+    ONE_TWENTY,
+    RED_FIVE,
+    VARIANT_IDS,
+    Variant,
+    make_variant,
+    option_names,
+    option_spec,
+)
 from .variants import TRACTOR as TRACTOR_ID
 
 Answer = dict[str, Any]
@@ -87,7 +95,29 @@ def _variant(case: dict[str, Any]) -> Variant:
     options = case.get("options")
     if options is not None and not isinstance(options, dict):
         raise CaseError(f"options must be an object of option names to values, not {options!r}")
+    if options and vid in VARIANT_IDS:
+        options = _own_options(vid, options)
     return make_variant(vid, options)
+
+
+def _own_options(vid: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Drop RULES.md options that the variant does not have and that could not change any
+    answer (``throw_penalty`` outside tractor-4p, ``must_play_levels`` in red five, the calling
+    and redeal options…); a deck count other than the variant's is still an error."""
+    own = option_names(vid)
+    kept: dict[str, Any] = {}
+    for name, value in options.items():
+        if name in own or not isinstance(name, str):
+            kept[name] = value
+            continue
+        try:
+            option_spec(name)
+        except KeyError:
+            kept[name] = value  # not an option of any variant: make_variant names the problem
+            continue
+        if name == "decks" and value != 3:
+            raise CaseError(f"{vid} is played with 3 decks, not {value!r}")
+    return kept
 
 
 def _level(case: dict[str, Any]) -> str:
