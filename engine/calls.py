@@ -223,7 +223,8 @@ def replay_calls(
 
     Calls are in time order. Without hands there is only a copy check per call. With
     ``deal_no > 1`` and ``dealer_side``: in 120分 only that side may call; in 升级 the other side
-    may call only as an overcall right after the deal (a call must already stand).
+    may call only as an overcall right after the deal (a call must already stand; not with 4
+    decks, which have no overcalls after the deal).
     """
     _check_level(level)
     if variant.id == RED_FIVE and level != "2":
@@ -249,7 +250,9 @@ def replay_calls(
             raise EngineError(f"call {i + 1} shows more cards than a hand holds")
         ok = book.why_not(seat, cards) is None
         if ok and deal_no > 1 and side is not None and seat not in side:
-            ok = variant.id == TRACTOR and book.standing is not None
+            # 升级 with a kitty: an overcall right after the deal (炒底); 4 decks have no kitty
+            # and no overcalls after the deal, so the other side's call is one during the deal
+            ok = variant.id == TRACTOR and variant.kitty > 0 and book.standing is not None
         if ok:
             book.offer(seat, cards)
         accepted.append(ok)
