@@ -8,7 +8,14 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+    ValidationError,
+)
 
 from engine.scoring import allowed_multiplier_set, max_kitty_points
 from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant, option_names
@@ -87,7 +94,10 @@ class TournamentForm(FlaskForm):
     match_value = IntegerField(
         _l("Deals or minutes"),
         default=8,
-        validators=[Optional(), NumberRange(1, 600, _l("Between %(min)s and %(max)s, please."))],
+        validators=[
+            lambda form, field: form.check_match_value(field),
+            NumberRange(1, 600, _l("Between %(min)s and %(max)s, please.")),
+        ],
         description=_l("Not used for play to A."),
     )
     win = IntegerField(
@@ -113,9 +123,13 @@ class TournamentForm(FlaskForm):
     )
     options_variant = StringField()  # which variant's option fields were shown
 
-    def validate_match_value(self, field: IntegerField) -> None:
-        if self.match_kind.data in ("deals", "minutes") and field.data is None:
-            raise ValidationError(_l("Please give the number of deals or minutes."))
+    def check_match_value(self, field: IntegerField) -> None:
+        if self.match_kind.data not in ("deals", "minutes"):
+            field.errors[:] = []  # type: ignore[index]
+            raise StopValidation()
+        if not field.raw_data or not field.raw_data[0].strip():
+            field.errors[:] = []  # type: ignore[index]
+            raise StopValidation(_l("Please give the number of deals or minutes."))
 
 
 def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> list[dict[str, Any]]:
