@@ -743,10 +743,24 @@ def record_deal(
     actor: Actor,
     index: int | None = None,
     source: str = "paper",
+    expected_count: int | None = None,
 ) -> Deal:
-    """Write a deal (append, or replace deal ``index``) if the whole table stays valid."""
+    """Write a deal (append, or replace deal ``index``) if the whole table stays valid.
+
+    ``expected_count``: the number of deals the writer saw; if the table has changed since (a
+    double click, a second device), nothing is written.
+    """
     if source == "paper":
         _check_editable(t, tab, actor)
+    if expected_count is not None and expected_count != len(tab.deals):
+        raise DealErrors(
+            {
+                "": _(
+                    "The sheet changed meanwhile (now %(n)d deals): check it and enter again.",
+                    n=len(tab.deals),
+                )
+            }
+        )
     variant = variant_of(t)
     field_errors = check_deal(variant, deal)
     if field_errors:

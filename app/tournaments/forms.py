@@ -7,7 +7,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, SelectField, StringField
+from wtforms import BooleanField, HiddenField, IntegerField, SelectField, StringField
 from wtforms.validators import (
     InputRequired,
     Length,
@@ -241,6 +241,7 @@ class DealForm(FlaskForm):
     misplays_0 = IntegerField(_l("Misplays (吃苍蝇) by side A"), default=0, validators=[Optional()])
     misplays_1 = IntegerField(_l("Misplays (吃苍蝇) by side B"), default=0, validators=[Optional()])
     level = SelectField(_l("Level (级) on the sheet"), default="")
+    seen = HiddenField()  # deals on the sheet when the form was shown: a resubmission is refused
 
     variant: Variant
     seat_names: list[str]
@@ -345,7 +346,7 @@ class DealForm(FlaskForm):
     def validate_relevant(self) -> bool:
         """Validate only this variant's fields (and CSRF)."""
         ok = True
-        names = set(self.relevant()) | {"csrf_token"}
+        names = set(self.relevant()) | {"csrf_token", "seen"}
         for name, f in self._fields.items():
             if name not in names:
                 continue
@@ -354,6 +355,10 @@ class DealForm(FlaskForm):
             if not f.validate(self, chain):
                 ok = False
         return ok
+
+    def seen_count(self) -> int | None:
+        raw = (self.seen.data or "").strip()
+        return int(raw) if raw.isdigit() else None
 
     def to_deal(self) -> Any:
         from ..competition.model import Deal, FailedThrows

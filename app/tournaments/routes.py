@@ -574,6 +574,7 @@ def _sheet_context(
             form.fill_from(svc.deal_from_row(tab.deals[edit_index], t.variant))
         else:
             _defaults_for_next(form, derived, t)
+    form.seen.data = str(len(tab.deals))
     sides, seats = _sheet_names(t, tab)
     complete = derived.counts
     return {
@@ -621,7 +622,9 @@ def _sheet_response(
     ok = False
     if form.validate_relevant():
         try:
-            svc.record_deal(t, tab, form.to_deal(), actor, index=edit_index)
+            svc.record_deal(
+                t, tab, form.to_deal(), actor, index=edit_index, expected_count=form.seen_count()
+            )
         except svc.DealErrors as error:
             db.session.rollback()
             for name, message in error.fields.items():

@@ -110,3 +110,15 @@ def test_forfeit_counts_at_once(client):
         page,
     )
     assert client.post(url, data=fixed_deal(0, 60)).status_code == 422
+
+
+def test_a_double_submission_records_one_deal(client):
+    w, t, rnd, tab, url = _setup(client)
+    html = client.get(url).get_data(as_text=True)
+    assert 'name="seen" type="hidden" value="0"' in html
+    data = fixed_deal(0, 60, seen="0")
+    assert client.post(url, data=data).status_code == 303
+    r = client.post(url, data=data)  # the same form sent again
+    assert r.status_code == 422 and "changed meanwhile" in r.get_data(as_text=True)
+    db.session.expire_all()
+    assert len(db.session.scalars(select(Deal).where(Deal.table_id == tab.id)).all()) == 1

@@ -6,7 +6,6 @@ from __future__ import annotations
 from html import escape
 
 import pytest
-
 from tournament_helpers import add_entrants, create, fixed_deal, login, seat, sheet_url, world
 
 
@@ -24,8 +23,16 @@ def test_pages_render(client, lang, variant):
     tab = next(x for x in rnd.tables if x.kind != "bye")
     url = sheet_url(w.club, t, rnd, tab)
     if variant == "red-five-5p":
-        deal = {"dealer": 1, "friend": 3, "trump": "H", "points": 125, "kitty": 10,
-                "multiplier": 4, "ft_seat_2": 1, "friend_grabbed": "y"}
+        deal = {
+            "dealer": 1,
+            "friend": 3,
+            "trump": "H",
+            "points": 125,
+            "kitty": 10,
+            "multiplier": 4,
+            "ft_seat_2": 1,
+            "friend_grabbed": "y",
+        }
     elif variant == "one-twenty-6p":
         deal = fixed_deal(1, 130, misplays_0=1, level="2")
     else:
