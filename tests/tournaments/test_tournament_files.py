@@ -225,3 +225,17 @@ def test_standings_polling_answers_204_when_unchanged(client):
     assert f'data-version="{version + 1}"' in r.get_data(as_text=True)
     assert client.get(f"/standings/{t.id}/live?v={version + 1}").status_code == 204
     assert client.get("/standings/999/live?v=1").status_code == 404
+
+
+def test_round_trip_through_the_database_for_every_variant(runner, tmp_path):
+    from tests.competition.test_competition_tfile import EXAMPLE, ONE20, RED_FIVE
+
+    for doc in (EXAMPLE, RED_FIVE, ONE20):
+        path = tmp_path / "doc.json"
+        path.write_text(json.dumps(doc, ensure_ascii=False), "utf-8")
+        r = runner.invoke(args=["tournament", "import", str(path)])
+        assert r.exit_code == 0, r.output
+        out = runner.invoke(args=["tournament", "export", doc["name"]])
+        assert json.loads(out.stdout) == tfile.dump(tfile.load(doc))
+        s = runner.invoke(args=["tournament", "standings", doc["name"], "--json"])
+        assert json.loads(s.stdout) == tfile.standings_json(tfile.load(doc))
