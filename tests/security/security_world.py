@@ -1,0 +1,121 @@
+"""Two clubs with every kind of object, built through the app's own routes, for the security
+tests: club A (owner, director, player) and club B (owner, director), a user in no club.
+
+Each club has a tournament with four pair entrants, round 1 seated, one deal at table 1, an
+account-less member and an invitation. ``snapshot()`` reads every row of every table (but the
+login attempts) so a test can prove that a refused request changed nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from app.extensions import db
+from app.models import Club, Invite, Member, Round, Table, Tournament, User
+from app.services.clubs import create_invite
+from tests.conftest import _login, _make_club, _make_member, _make_user
+from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
+
+
+@dataclass
+class ClubObjects:
+    club: Club
+    tournament: Tournament
+    round: Round
+    table: Table  # table 1 of round 1, a match with one deal recorded
+    other_table: Table  # table 2 of round 1, no deal
+    entrants: list[int]
+    member: Member  # without an account
+    invite: Invite
+    invite_token: str
+
+    def params(self) -> dict[str, Any]:
+        """URL arguments naming this club's objects (``kind`` for the PDFs, ``i`` a deal)."""
+        return {
+            "slug": self.club.slug,
+            "tid": self.tournament.id,
+            "n": self.round.number,
+            "tno": self.table.number,
+            "i": 1,
+            "eid": self.entrants[0],
+            "member_id": self.member.id,
+            "invite_id": self.invite.id,
+            "kind": "pack",
+            "code": self.table.code,
+            "token": self.invite_token,
+            "filename": "style.css",
+        }
+
+
+@dataclass
+class SecurityWorld:
+    users: dict[str, User]  # a_owner a_director a_player b_owner b_director stranger
+    a: ClubObjects
+    b: ClubObjects
+
+
+def _club_objects(
+    client: FlaskClient, owner: User, director: User, name: str, tname: str
+) -> ClubObjects:
+    club = _make_club(owner=owner, name=name)
+    _make_member(club, f"{name} Director", role="director", user=director)
+    _login(client, director)
+    t = create(client, club, name=tname)
+    names = add_entrants(client, club, t, 4, 2)
+    rnd = seat(client, club, t)
+    tables = sorted((tab for tab in rnd.tables if tab.kind == "sides"), key=lambda x: x.number)
+    url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/{rnd.number}/tables/{tables[0].number}"
+    r = client.post(url, data=fixed_deal(0, 60))
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    client.post("/account/logout")
+    member = _make_member(club, f"{name} Guest")
+    invite, token = create_invite(club, owner, "player")
+    db.session.commit()
+    db.session.expire_all()
+    entrants = [e.id for e in t.entrants]
+    assert len(entrants) == len(names) == 4
+    return ClubObjects(club, t, rnd, tables[0], tables[1], entrants, member, invite, token)
+
+
+def build_world(app: Flask) -> SecurityWorld:
+    users = {
+        name: _make_user(name, display)
+        for name, display in [
+            ("a_owner", "Ann Owner"),
+            ("a_director", "Abe Director"),
+            ("a_player", "Amy Player"),
+            ("b_owner", "Bob Owner"),
+            ("b_director", "Bea Director"),
+            ("stranger", "Sam Stranger"),
+        ]
+    }
+    client = app.test_client()
+    a = _club_objects(client, users["a_owner"], users["a_director"], "Club A", "Alpha Cup")
+    _make_member(a.club, "Amy Player", role="player", user=users["a_player"])
+    b = _club_objects(client, users["b_owner"], users["b_director"], "Club B", "Beta Cup")
+    return SecurityWorld(users, a, b)
+
+
+def snapshot() -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table except the login attempts (which logging in itself adds)."""
+    db.session.expire_all()
+    rows: dict[str, list[tuple[Any, ...]]] = {}
+    for table in db.metadata.sorted_tables:
+        if table.name == "login_attempts":
+            continue
+        rows[table.name] = sorted(
+            (tuple(row) for row in db.session.execute(select(table)).all()), key=repr
+        )
+    return rows
+
+
+def logged_in(app: Flask, user: User | None) -> FlaskClient:
+    client = app.test_client()
+    if user is not None:
+        _login(client, user)
+    return client

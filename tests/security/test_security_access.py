@@ -1,0 +1,325 @@
+"""Every route of ``app.url_map``, every method, against every kind of visitor.
+
+``EXPECT`` is the one table of decisions: each endpoint's access rule and the form data a POST
+sends. A new route without a line here fails ``test_every_route_has_a_decision``.
+
+Access rules:
+* ``public``  – anyone (home, login, standings …);
+* ``login``   – any signed-in user (a new club, the password form);
+* ``code`` / ``invite`` – a capability in the URL (table code, invitation token);
+* ``player`` / ``director`` / ``owner`` – the least role in the club named by ``<slug>``.
+
+For club routes: anonymous → login redirect (401 + HX-Redirect for htmx); a user in no club and
+club B's owner and director → 404 that does not name club A; a weaker role of club A → 403; ids
+of club B's objects under club A's slug (and the reverse) or ids that do not exist → 404. No
+refused request changes a single row. The positive control at the end proves the URLs name real
+objects: club A's owner gets neither 403 nor 404 anywhere.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from flask import Flask, url_for
+
+from tests.security.security_world import (
+    ClubObjects,
+    SecurityWorld,
+    build_world,
+    logged_in,
+    snapshot,
+)
+from tests.tournaments.tournament_helpers import fixed_deal
+
+GET = frozenset({"GET"})
+POST = frozenset({"POST"})
+BOTH = frozenset({"GET", "POST"})
+RANK = {"player": 0, "director": 1, "owner": 2}
+CLUB_ROLES = tuple(RANK)
+
+
+def _tournament_form(_o: ClubObjects) -> dict[str, Any]:
+    return {
+        "name": "Gamma Cup",
+        "variant": "tractor-4p",
+        "options_variant": "tractor-4p",
+        "pairing": "swiss",
+        "rounds": 3,
+        "match_kind": "deals",
+        "match_value": 2,
+        "win": 2,
+        "draw": 1,
+        "loss": 0,
+        "forfeit_level_diff": 3,
+        "opt_decks": "2",
+        "opt_triple_tractors": "true",
+        "opt_kitty_multiplier": "by_shape",
+        "opt_throw_penalty": "ten_per_attempt",
+        "opt_no_call_trump": "kitty",
+        "opt_redeal_below": "15",
+        "opt_must_play_levels": "A",
+    }
+
+
+def _upload(_o: ClubObjects) -> dict[str, Any]:
+    return {"file": (io.BytesIO(b'{"format": "shengji-tournament"}'), "t.json")}
+
+
+def _swap(o: ClubObjects) -> dict[str, Any]:
+    return {"first": o.entrants[0], "second": o.entrants[2]}
+
+
+@dataclass(frozen=True)
+class Expect:
+    access: str
+    methods: frozenset[str]
+    data: Callable[[ClubObjects], dict[str, Any]] = field(default=lambda _o: {})
+    query: dict[str, str] = field(default_factory=dict)
+
+
+EXPECT: dict[str, Expect] = {
+    # public pages and the account forms
+    "static": Expect("public", GET),
+    "main.home": Expect("public", GET),
+    "main.set_language": Expect("public", POST, lambda _o: {"lang": "zh"}),
+    "auth.login": Expect("public", BOTH),
+    "auth.register_view": Expect("public", BOTH),
+    "auth.logout": Expect("public", POST),
+    "tournaments.standings": Expect("public", GET),
+    "tournaments.standings_live": Expect("public", GET),
+    "tournaments.history": Expect("public", GET),
+    "tournaments.table_code": Expect("public", BOTH),
+    # capabilities in the URL
+    "tournaments.code_sheet": Expect("code", BOTH, lambda _o: fixed_deal(1, 40)),
+    "tournaments.code_edit": Expect("code", BOTH, lambda _o: fixed_deal(1, 40)),
+    "clubs.accept_invite": Expect("invite", BOTH),
+    # any signed-in user
+    "auth.password": Expect("login", BOTH),
+    "clubs.new_club": Expect("login", BOTH, lambda _o: {"name": "Evil Club"}),
+    # club pages (ordered so that the positive control's changes do not hide a later route)
+    "clubs.club": Expect("player", GET),
+    "clubs.members": Expect("player", GET),
+    "clubs.add_member": Expect(
+        "owner", POST, lambda _o: {"display_name": "Mallory", "role": "owner"}
+    ),
+    "clubs.change_role": Expect("owner", POST, lambda _o: {"role": "owner"}),
+    "clubs.invites": Expect("owner", BOTH, lambda _o: {"role": "owner", "member_id": "0"}),
+    "tournaments.index": Expect("player", GET),
+    "tournaments.new": Expect("director", BOTH, _tournament_form),
+    "tournaments.new_options": Expect("director", GET, query={"variant": "red-five-5p"}),
+    "tournaments.import_file": Expect("director", POST, _upload),
+    "tournaments.show": Expect("player", GET),
+    "tournaments.round_page": Expect("player", GET),
+    "tournaments.audit": Expect("director", GET),
+    "tournaments.export_json": Expect("director", GET),
+    "tournaments.standings_csv": Expect("director", GET),
+    "tournaments.deals_csv": Expect("director", GET),
+    "tournaments.standings_pdf": Expect("director", GET),
+    "tournaments.round_pdf": Expect("director", GET),
+    "tournaments.sheet_pdf": Expect("director", GET),
+    "tournaments.table_sheet": Expect("director", BOTH, lambda _o: fixed_deal(1, 80)),
+    "tournaments.edit_deal": Expect("director", BOTH, lambda _o: fixed_deal(1, 100)),
+    "tournaments.add_entrant": Expect(
+        "director", POST, lambda _o: {"player_0": "Mal", "player_1": "Lory"}
+    ),
+    "tournaments.withdraw": Expect("director", POST),
+    "tournaments.reinstate": Expect("director", POST),
+    "tournaments.swap": Expect("director", POST, _swap),
+    "tournaments.forfeit_table": Expect("director", POST, lambda _o: {"side": "1"}),
+    "tournaments.finish_table": Expect("director", POST, lambda _o: {"finished": "1"}),
+    "tournaments.undo_deal": Expect("director", POST),
+    "tournaments.repair": Expect("director", POST),
+    "tournaments.close": Expect("director", POST),
+    "tournaments.reopen": Expect("owner", POST),
+    "tournaments.seat_round": Expect("director", POST),
+    "clubs.revoke_invite": Expect("owner", POST),
+    "clubs.remove_member": Expect("owner", POST),
+}
+
+# URL arguments that name an object by a global id (a guess from another club is possible) or
+# by a number inside its parent (only a missing number can be guessed).
+GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id")
+LOCAL_NUMBERS = ("n", "tno", "i")
+
+
+def _rules(app: Flask) -> dict[str, Any]:
+    return {rule.endpoint: rule for rule in app.url_map.iter_rules()}
+
+
+def _url(app: Flask, endpoint: str, params: dict[str, Any]) -> str:
+    rule = _rules(app)[endpoint]
+    args = {k: params[k] for k in rule.arguments}
+    args.update(EXPECT[endpoint].query)
+    with app.test_request_context():
+        return url_for(endpoint, **args)
+
+
+def _requests(
+    app: Flask, o: ClubObjects, access: tuple[str, ...], params: dict[str, Any] | None = None
+):
+    """(endpoint, method, url, data) for every route whose access is in ``access``."""
+    for endpoint, expect in EXPECT.items():
+        if expect.access not in access:
+            continue
+        url = _url(app, endpoint, params or o.params())
+        for method in sorted(expect.methods):
+            data = (lambda e=expect: e.data(o)) if method == "POST" else None
+            yield endpoint, method, url, data
+
+
+def _open(client: Any, method: str, url: str, data: Any, **kw: Any) -> Any:
+    """``data`` is a function making the form (an upload's file can be read only once)."""
+    return client.open(url, method=method, data=data() if data else None, **kw)
+
+
+@pytest.fixture
+def world(app: Flask) -> SecurityWorld:
+    return build_world(app)
+
+
+def test_every_route_has_a_decision(app: Flask) -> None:
+    rules = _rules(app)
+    missing = sorted(set(rules) - set(EXPECT))
+    assert not missing, f"routes without an access decision in EXPECT: {missing}"
+    stale = sorted(set(EXPECT) - set(rules))
+    assert not stale, f"EXPECT lists routes that no longer exist: {stale}"
+    for endpoint, rule in rules.items():
+        methods = set(rule.methods or ()) - {"HEAD", "OPTIONS"}
+        assert methods == set(EXPECT[endpoint].methods), endpoint
+        assert EXPECT[endpoint].access in (*CLUB_ROLES, "public", "login", "code", "invite")
+        if "slug" in rule.arguments:
+            assert EXPECT[endpoint].access in CLUB_ROLES, f"{endpoint} is a club page"
+
+
+def test_anonymous_is_sent_to_login_and_changes_nothing(app: Flask, world: SecurityWorld) -> None:
+    before = snapshot()
+    client = app.test_client()
+    for endpoint, method, url, data in _requests(app, world.a, ("login", *CLUB_ROLES)):
+        r = _open(client, method, url, data)
+        assert r.status_code == 302, (endpoint, method, r.status_code)
+        assert r.headers["Location"].startswith("/account/login"), (endpoint, method)
+        hx = _open(client, method, url, data, headers={"HX-Request": "true"})
+        assert hx.status_code == 401, (endpoint, method, hx.status_code)
+        assert hx.headers["HX-Redirect"].startswith("/account/login"), endpoint
+        assert b"Club A" not in r.data + hx.data
+    # the same for a club that does not exist: no difference to be seen
+    missing = dict(world.a.params(), slug="no-such-club")
+    for endpoint, method, url, data in _requests(app, world.a, CLUB_ROLES, missing):
+        r = _open(client, method, url, data)
+        assert r.status_code == 302, (endpoint, method, "missing club")
+    assert snapshot() == before
+
+
+def test_anonymous_reaches_the_public_pages(app: Flask, world: SecurityWorld) -> None:
+    client = app.test_client()
+    for endpoint, method, url, _data in _requests(app, world.a, ("public", "code", "invite")):
+        if method != "GET":
+            continue
+        r = client.get(url)
+        assert r.status_code == 200, (endpoint, url, r.status_code)
+
+
+@pytest.mark.parametrize("who", ["stranger", "b_owner", "b_director"])
+def test_non_members_get_404_and_change_nothing(app: Flask, world: SecurityWorld, who: str) -> None:
+    client = logged_in(app, world.users[who])
+    before = snapshot()
+    for endpoint, method, url, data in _requests(app, world.a, CLUB_ROLES):
+        r = _open(client, method, url, data)
+        assert r.status_code == 404, (who, endpoint, method, r.status_code)
+        assert b"Club A" not in r.data and b"Alpha Cup" not in r.data, (who, endpoint)
+        hx = _open(client, method, url, data, headers={"HX-Request": "true"})
+        assert hx.status_code == 404, (who, endpoint, method, "htmx")
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("who", ["a_player", "a_director"])
+def test_weaker_roles_get_403_and_change_nothing(
+    app: Flask, world: SecurityWorld, who: str
+) -> None:
+    role = who.removeprefix("a_")
+    client = logged_in(app, world.users[who])
+    before = snapshot()
+    seen_403 = 0
+    for endpoint, method, url, data in _requests(app, world.a, CLUB_ROLES):
+        needed = EXPECT[endpoint].access
+        if RANK[role] >= RANK[needed]:
+            if method == "GET":  # allowed pages open (allowed POSTs: positive control)
+                r = client.get(url)
+                assert r.status_code == 200, (who, endpoint, r.status_code)
+            continue
+        r = _open(client, method, url, data)
+        assert r.status_code == 403, (who, endpoint, method, r.status_code)
+        hx = _open(client, method, url, data, headers={"HX-Request": "true"})
+        assert hx.status_code == 403, (who, endpoint, method, "htmx")
+        seen_403 += 1
+    assert seen_403 > 0
+    assert snapshot() == before
+
+
+def _guesses(world: SecurityWorld, mine: ClubObjects, theirs: ClubObjects):
+    """Params naming ``mine``'s club with one id replaced by ``theirs``' or a missing one."""
+    base = mine.params()
+    for name in GLOBAL_IDS:
+        yield name, dict(base, **{name: theirs.params()[name]})
+        yield name, dict(base, **{name: 999_999})
+    for name in LOCAL_NUMBERS:
+        yield name, dict(base, **{name: 99})
+
+
+@pytest.mark.parametrize("direction", ["b_ids_under_a", "a_ids_under_b"])
+def test_guessed_ids_are_404_and_change_nothing(
+    app: Flask, world: SecurityWorld, direction: str
+) -> None:
+    if direction == "b_ids_under_a":
+        mine, theirs, who = world.a, world.b, "a_owner"
+    else:
+        mine, theirs, who = world.b, world.a, "b_owner"
+    client = logged_in(app, world.users[who])  # an owner: every right in its own club
+    before = snapshot()
+    rules = _rules(app)
+    checked = 0
+    for endpoint, expect in EXPECT.items():
+        if expect.access not in CLUB_ROLES:
+            continue
+        for name, params in _guesses(world, mine, theirs):
+            if name not in rules[endpoint].arguments:
+                continue
+            url = _url(app, endpoint, params)
+            for method in sorted(expect.methods):
+                data = (lambda e=expect: e.data(mine)) if method == "POST" else None
+                r = _open(client, method, url, data)
+                assert r.status_code == 404, (endpoint, method, name, url, r.status_code)
+                checked += 1
+    assert checked > 50
+    assert snapshot() == before
+
+
+def test_guessed_ids_on_public_pages(app: Flask, world: SecurityWorld) -> None:
+    client = app.test_client()
+    a, b = world.a, world.b
+    for url in (
+        f"/standings/{a.tournament.id}/entrants/{b.entrants[0]}",
+        f"/standings/{b.tournament.id}/entrants/{a.entrants[0]}",
+        "/standings/999999",
+        "/standings/999999/live",
+        f"/standings/{a.tournament.id}/entrants/999999",
+        "/table/ABCDEFGHJK",
+        "/table/ABCDEFGHJK/deals/1",
+        f"/table/{a.table.code}/deals/99",
+        "/invite/not-a-token",
+    ):
+        assert client.get(url).status_code == 404, url
+
+
+def test_owner_reaches_every_club_route(app: Flask, world: SecurityWorld) -> None:
+    """Positive control: the URLs above name real objects (the 404s were not typos)."""
+    client = logged_in(app, world.users["a_owner"])
+    for endpoint, method, url, data in _requests(app, world.a, ("login", *CLUB_ROLES)):
+        r = _open(client, method, url, data)
+        assert r.status_code not in (400, 401, 403, 404, 500), (endpoint, method, r.status_code)
+        if method == "GET":
+            assert r.status_code == 200, (endpoint, r.status_code)
