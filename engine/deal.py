@@ -453,6 +453,12 @@ class Deal:
         reason = self.book.why_not(seat, cs, self._call_level(seat))
         if reason is not None:
             raise IllegalAction(reason)
+        if ph == DRAW and v.id == TRACTOR and self.book.standing is not None:
+            # RULES §2: the first accepted call makes its player dealer; overcalls (反主) come
+            # after the deal (seed 004: 反主是指每局报主结束后，开始出牌之前)
+            raise IllegalAction(
+                f"seat {self.book.caller}'s call stands; overcalls (反主) come after the deal"
+            )
 
     def _draw_call_reason(self, seat: int) -> str | None:
         v = self.variant
