@@ -24,10 +24,12 @@ from engine.scoring import (
     fixed_result_prechecked,
     level_value,
     max_kitty_points,
+    one_twenty_table,
+    tractor_table,
 )
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
-from .model import Deal, FailedThrows, MatchSpec, PointsSpec, Table
+from .model import TRUMPS, Deal, FailedThrows, MatchSpec, PointsSpec, Table
 
 START_LEVEL = "2"
 RESULT_WIN, RESULT_DRAW, RESULT_LOSS = "win", "draw", "loss"
@@ -362,6 +364,184 @@ def _fixed_row(
     )
 
 
+# --- fixed sides: the final result only, fast -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FixedTables:
+    """Per-variant tables for ``fixed_final``: every deal check and score as set lookups."""
+
+    tractor: bool
+    total: int  # card points in the decks
+    points: frozenset[int]  # valid attackers' card points
+    kitty: frozenset[int]  # valid kitty points
+    multipliers: frozenset[int]  # valid multipliers, 0 included
+    penalty: bool  # tractor-4p: failed throws move points
+    decks: int
+    outcomes: tuple[tuple[bool, int], ...]  # by the attackers' total: (declarer won, gain)
+    advance: tuple[tuple[int, ...], ...]  # [level index][min(gain, 12)] -> new level index
+
+
+@lru_cache(maxsize=64)
+def fixed_tables(variant: Variant) -> FixedTables:
+    """The lookup tables of ``fixed_final`` for one variant (cached)."""
+    if variant.id not in (TRACTOR, ONE_TWENTY):
+        raise ValueError(f"{variant.id} has no fixed sides")
+    total = variant.total_points
+    max_k = _max_kitty(variant) if variant.kitty else 0
+    mults = frozenset(allowed_multiplier_set(variant)) | {0}
+    tractor = variant.id == TRACTOR
+    # totals a sheet usually reaches get a precomputed entry; larger ones are computed
+    top_total = total + max_k * min(max(mults), 16) + 40
+    outcomes = tuple(
+        (w == DECLARER, g)
+        for w, g in (
+            tractor_table(x, variant.decks) if tractor else one_twenty_table(x)
+            for x in range(top_total + 1)
+        )
+    )
+    stops = _stops(variant.must_play_levels)
+    top = len(_LEVELS) - 1
+    adv = []
+    for start in range(top + 1):
+        row = []
+        for gain in range(top + 1):
+            if gain == 0 or start == top:
+                row.append(start)
+            else:
+                row.append(_LEVEL_INDEX[_advance(_LEVELS[start], gain, stops)[0]])
+        adv.append(tuple(row))
+    return FixedTables(
+        tractor=tractor,
+        total=total,
+        points=frozenset(range(0, total + 1, 5)),
+        kitty=frozenset(range(0, max_k + 1, 5)),
+        multipliers=mults,
+        penalty=tractor and variant.options.get("throw_penalty") != "none",
+        decks=variant.decks,
+        outcomes=outcomes,
+        advance=tuple(adv),
+    )
+
+
+def fixed_final(variant: Variant, spec: MatchSpec, table: Table) -> tuple[int, int] | None:
+    """The final level values (2 … 14, a passed A 15) of side 0 and side 1 when the table's
+    match counts, else None (unfinished, or any deal with an error).
+
+    Exactly ``derive_fixed``'s ``counts`` and ``values`` (the property tests compare them), at a
+    fraction of the cost: no rows, no messages. A forfeited table raises ``ValueError``: its
+    result is not a pair of levels (see ``FixedMatch.level_diff``).
+    """
+    return _fixed_final(fixed_tables(variant), spec, table)
+
+
+def _fixed_final(ft: FixedTables, spec: MatchSpec, table: Table) -> tuple[int, int] | None:
+    if table.forfeit is not None:
+        raise ValueError("a forfeited table has no final levels")
+    deals = table.deals
+    n_max = spec.deals
+    if n_max is not None and len(deals) > n_max:
+        return None  # a deal past the match length
+    okp, okk, okm = ft.points, ft.kitty, ft.multipliers
+    total_points = ft.total
+    outcomes = ft.outcomes
+    n_out = len(outcomes)
+    adv = ft.advance
+    tractor, penalty = ft.tractor, ft.penalty
+    levels = _LEVELS
+    lv = [0, 0]
+    passed = -1
+    for d in deals:
+        if passed >= 0:
+            return None  # a deal after A was passed
+        p = d.points
+        k = d.kitty
+        m = d.multiplier
+        dec = d.declarer
+        if (
+            type(p) is not int
+            or p not in okp
+            or type(k) is not int
+            or k not in okk
+            or p + k > total_points
+            or type(m) is not int
+            or m not in okm
+            or type(dec) is not int
+            or (dec != 0 and dec != 1)
+            or d.dealer is not None
+            or d.friend is not None
+            or d.friend_grabbed
+        ):
+            return None
+        tr = d.trump
+        if tr is not None and tr not in TRUMPS:
+            return None
+        lvl = d.level
+        if lvl is not None and lvl != levels[lv[dec]]:
+            return None
+        fth = d.failed_throws
+        total = p + k * m
+        if tractor:
+            if d.misplays:
+                return None
+            if fth is not None:
+                if not isinstance(fth, FailedThrows):
+                    return None
+                fd, fa = fth.declarer, fth.attackers
+                if type(fd) is not int or fd < 0 or type(fa) is not int or fa < 0:
+                    return None
+                if penalty:
+                    total += 10 * (min(fd, 3) - min(fa, 3))
+                    if total < 0:
+                        total = 0
+            dw, gain = outcomes[total] if total < n_out else _outcome(True, ft.decks, total)
+            if gain:
+                ws = dec if dw else 1 - dec
+                start = lv[ws]
+                if start == 12:
+                    if dw:
+                        passed = dec
+                else:
+                    lv[ws] = adv[start][gain if gain < 12 else 12]
+        else:
+            if fth:
+                return None
+            mis = d.misplays
+            gains = [0, 0]
+            for x in mis:
+                if type(x) is not int or (x != 0 and x != 1):
+                    return None
+                gains[1 - x] += 1
+            dw, gain = outcomes[total] if total < n_out else _outcome(False, ft.decks, total)
+            gains[dec if dw else 1 - dec] += gain
+            for side in (0, 1):
+                g = gains[side]
+                if g:
+                    start = lv[side]
+                    if start == 12:
+                        if dw and side == dec:
+                            passed = dec
+                    else:
+                        lv[side] = adv[start][g if g < 12 else 12]
+    if n_max is not None:
+        counts = len(deals) == n_max or passed >= 0
+    elif spec.to_a:
+        counts = table.finished or passed >= 0
+    else:
+        counts = table.finished
+    if not counts:
+        return None
+    return (
+        15 if passed == 0 else lv[0] + 2,
+        15 if passed == 1 else lv[1] + 2,
+    )
+
+
+def _outcome(tractor: bool, decks: int, total: int) -> tuple[bool, int]:
+    w, g = tractor_table(total, decks) if tractor else one_twenty_table(total)
+    return w == DECLARER, g
+
+
 # --- red five ---------------------------------------------------------------------------------
 
 
@@ -459,6 +639,8 @@ __all__ = [
     "check_entry",
     "derive_fixed",
     "derive_red_five",
+    "fixed_final",
+    "fixed_tables",
 ]
 
 

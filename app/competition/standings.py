@@ -8,13 +8,21 @@ Red five: total 积分, deals won on the dealer's side, then the name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.variants import Variant
 
-from .matches import FixedMatch, RedFiveTable, derive_fixed, derive_red_five
-from .model import MatchSpec, Round, Table, Tournament
+from .matches import (
+    FixedMatch,
+    RedFiveTable,
+    _fixed_final,
+    derive_fixed,
+    derive_red_five,
+    fixed_tables,
+)
+from .model import MatchSpec, PointsSpec, Round, Table, Tournament
 
 
 @dataclass
@@ -80,13 +88,17 @@ def _rounds(t: Tournament, through_round: int | None) -> list[Round]:
 
 def fixed_standings(t: Tournament, through_round: int | None = None) -> list[FixedStanding]:
     variant = t.rules
+    tables = fixed_tables(variant)
+    spec = t.match
     pts = t.points
+    win_pts, draw_pts, loss_pts = pts.win, pts.draw, pts.loss
     rows: dict[str, FixedStanding] = {e.name: FixedStanding(e.name) for e in t.entrants}
 
     def row(name: str) -> FixedStanding:
-        if name not in rows:  # an entrant missing from the list: still shown, never dropped
-            rows[name] = FixedStanding(name)
-        return rows[name]
+        r = rows.get(name)
+        if r is None:  # an entrant missing from the list: still shown, never dropped
+            r = rows[name] = FixedStanding(name)
+        return r
 
     for rnd in _rounds(t, through_round):
         for table in rnd.tables:
@@ -95,28 +107,40 @@ def fixed_standings(t: Tournament, through_round: int | None = None) -> list[Fix
                 r.byes += 1
                 r.match_points += pts.bye_points
                 continue
-            if table.sides is None:
+            sides = table.sides
+            if sides is None:
                 continue
-            m = derive_fixed(variant, t.match, table)
-            if not m.counts:
-                for name in table.sides:
-                    row(name).in_progress += 1
+            if table.forfeit is not None:
+                _add_forfeit(derive_fixed(variant, spec, table), sides, row, pts)
                 continue
-            for side in (0, 1):
-                r = row(table.sides[side])
-                r.played += 1
-                outcome = m.outcome(side)
-                r.match_points += getattr(pts, outcome)
-                r.level_diff += m.level_diff(side, pts.forfeit_level_diff)
-                if outcome == "win":
-                    r.wins += 1
-                elif outcome == "draw":
-                    r.draws += 1
-                else:
-                    r.losses += 1
-                    if m.forfeit == side:
-                        r.forfeits += 1
-                r.opponents.append(table.sides[1 - side])
+            final = _fixed_final(tables, spec, table)
+            if final is None:
+                row(sides[0]).in_progress += 1
+                row(sides[1]).in_progress += 1
+                continue
+            diff = final[0] - final[1]
+            r0, r1 = row(sides[0]), row(sides[1])
+            r0.played += 1
+            r1.played += 1
+            r0.level_diff += diff
+            r1.level_diff -= diff
+            if diff > 0:
+                r0.match_points += win_pts
+                r0.wins += 1
+                r1.match_points += loss_pts
+                r1.losses += 1
+            elif diff < 0:
+                r0.match_points += loss_pts
+                r0.losses += 1
+                r1.match_points += win_pts
+                r1.wins += 1
+            else:
+                r0.match_points += draw_pts
+                r0.draws += 1
+                r1.match_points += draw_pts
+                r1.draws += 1
+            r0.opponents.append(sides[1])
+            r1.opponents.append(sides[0])
     for r in rows.values():
         r.opponents_points = sum(rows[o].match_points for o in r.opponents)
     ordered = sorted(
@@ -126,6 +150,29 @@ def fixed_standings(t: Tournament, through_round: int | None = None) -> list[Fix
     for i, r in enumerate(ordered, 1):
         r.rank = i
     return ordered
+
+
+def _add_forfeit(
+    m: FixedMatch,
+    sides: tuple[str, str],
+    row: Callable[[str], FixedStanding],
+    pts: PointsSpec,
+) -> None:
+    for side in (0, 1):
+        r = row(sides[side])
+        r.played += 1
+        outcome = m.outcome(side)
+        r.match_points += getattr(pts, outcome)
+        r.level_diff += m.level_diff(side, pts.forfeit_level_diff)
+        if outcome == "win":
+            r.wins += 1
+        elif outcome == "draw":
+            r.draws += 1
+        else:
+            r.losses += 1
+            if m.forfeit == side:
+                r.forfeits += 1
+        r.opponents.append(sides[1 - side])
 
 
 def red_five_standings(t: Tournament, through_round: int | None = None) -> list[RedFiveStanding]:
