@@ -131,17 +131,26 @@ def _register_error_handlers(app: Flask) -> None:
 def _register_security_headers(app: Flask) -> None:
     @app.after_request
     def security_headers(response: Response) -> Response:
+        from flask_login import current_user
+
         headers = response.headers
-        # Invitation links carry a token: never send our URLs to other sites.
+        # Invitation links and table codes are in URLs: never send our URLs to other sites.
         headers.setdefault("Referrer-Policy", "same-origin")
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self'; frame-ancestors 'none'; base-uri 'self'; "
+            "script-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; "
             "form-action 'self'",
         )
+        if app.config.get("SESSION_COOKIE_SECURE"):
+            headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        # A club laptop is shared: pages seen while logged in stay out of the browser's cache
+        # (the back button after logging out shows nothing private). Static files keep theirs.
+        if request.endpoint != "static" and current_user.is_authenticated:
+            headers.setdefault("Cache-Control", "private, no-store")
         return response
 
 
