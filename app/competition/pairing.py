@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -97,12 +97,19 @@ def swiss_round(
     side0: Mapping[str, int] | None = None,
     round_no: int = 1,
     near: int = 8,
+    rounds_after: int = 0,
 ) -> SwissPairing:
     """Pair ``ranked`` (best first) for one Swiss round.
 
     ``met``: pairs that already played each other; ``byes``: byes had so far; ``side0``: how
     often each sat as side 0 (balanced when choosing sides). ``near`` prunes large score groups
     to partners near the ideal top-half/bottom-half position.
+
+    A repeat-free pairing is always found when one exists (the last try before allowing repeats
+    is the whole graph of pairs that have not met). ``rounds_after``: rounds still to be paired
+    after this one; in small fields (up to ``LOOK_AHEAD_MAX`` entrants) the pairing then looks
+    ahead: it prefers a pairing after which that many more repeat-free rounds remain possible
+    (late repeats in a short round robin-like Swiss come from early choices).
     """
     n = len(ranked)
     if n < 2:
@@ -156,6 +163,8 @@ def swiss_round(
             break
     else:  # pragma: no cover - level 3 is a complete graph: always perfect
         raise PairingError("no pairing found")
+    if rounds_after > 0 and level < 3 and n <= LOOK_AHEAD_MAX:
+        matching = _look_ahead(nodes, ranked, met_set, byes, fewest, cost, matching, rounds_after)
     pairs: list[tuple[str, str]] = []
     bye: str | None = None
     repeats = 0
@@ -172,6 +181,167 @@ def swiss_round(
         pairs.append((first, lo if first == hi else hi))
     pairs.sort(key=lambda p: min(index[p[0]], index[p[1]]))
     return SwissPairing(pairs, bye, repeats, level)
+
+
+LOOK_AHEAD_MAX = 40  # entrants: the look-ahead only runs in fields this small
+_LOOK_AHEAD_TRIES = 40  # alternative matchings tried at most
+_LOOK_AHEAD_NODES = 20_000  # search steps per check (past it: assume the rounds are possible)
+_LOOK_AHEAD_ALL_NODES = 60_000  # search steps for one round in all
+
+
+def _look_ahead(
+    nodes: list[str],
+    ranked: Sequence[str],
+    met: set[frozenset[str]],
+    byes: Mapping[str, int],
+    fewest: int,
+    cost: Callable[[str, str], int],
+    matching: set[tuple[str, str]],
+    rounds_after: int,
+) -> set[tuple[str, str]]:
+    """The best matching (by ``cost``) after which ``rounds_after`` more repeat-free rounds are
+    still possible, searched among the optimum and alternatives with some of its pairs banned;
+    the optimum itself when none is found (the later rounds will repeat as little as they can).
+    """
+    at = {x: i for i, x in enumerate(nodes)}
+    free = [0] * len(nodes)  # pairs that may still meet (and who may still get a bye)
+    for i, a in enumerate(ranked):
+        for b in ranked[i + 1 :]:
+            if frozenset((a, b)) not in met:
+                free[at[a]] |= 1 << at[b]
+                free[at[b]] |= 1 << at[a]
+    if BYE in at:
+        for x in ranked:
+            if byes.get(x, 0) == fewest:
+                free[at[x]] |= 1 << at[BYE]
+                free[at[BYE]] |= 1 << at[x]
+
+    def edges_ok(m: set[tuple[str, str]]) -> bool:
+        return all(free[at[a]] >> at[b] & 1 for a, b in m)
+
+    def possible(m: set[tuple[str, str]]) -> bool:
+        rest = list(free)
+        for a, b in m:
+            rest[at[a]] &= ~(1 << at[b])
+            rest[at[b]] &= ~(1 << at[a])
+        k = min(rounds_after, min(x.bit_count() for x in rest))
+        steps = [min(_LOOK_AHEAD_NODES, left[0])]
+        answer = _disjoint_matchings(rest, k, steps)
+        left[0] -= min(_LOOK_AHEAD_NODES, left[0]) - max(steps[0], 0)
+        return answer is not False
+
+    left = [_LOOK_AHEAD_ALL_NODES]
+    if not edges_ok(matching) or possible(matching):
+        return matching
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    for i, a in enumerate(nodes):
+        bits = free[i]
+        for j in range(i + 1, len(nodes)):
+            if bits >> j & 1:
+                graph.add_edge(a, nodes[j], weight=-cost(a, nodes[j]))
+    base = 1 + max((-w for _, _, w in graph.edges(data="weight")), default=0)
+    for _, _, d in graph.edges(data=True):
+        d["weight"] += base
+
+    def key(e: tuple[str, str]) -> tuple[str, str]:
+        return (e[0], e[1]) if at[e[0]] < at[e[1]] else (e[1], e[0])
+
+    def total(m: set[tuple[str, str]]) -> int:
+        return sum(cost(a, b) for a, b in m)
+
+    # breadth first over sets of banned pairs, the costliest pairs of a failed matching first
+    queue: list[tuple[frozenset[tuple[str, str]], set[tuple[str, str]]]] = [(frozenset(), matching)]
+    seen: set[frozenset[tuple[str, str]]] = {frozenset()}
+    found: list[tuple[int, list[tuple[str, str]], set[tuple[str, str]]]] = []
+    tries = 0
+    while queue and tries < _LOOK_AHEAD_TRIES and not found:
+        nxt: list[tuple[frozenset[tuple[str, str]], set[tuple[str, str]]]] = []
+        for bans, m in queue:
+            for e in sorted((key(e) for e in m), key=lambda e: -cost(*e)):
+                banned = bans | {e}
+                if banned in seen or tries >= _LOOK_AHEAD_TRIES:
+                    continue
+                seen.add(banned)
+                tries += 1
+                graph.remove_edges_from(banned)
+                alt = nx.max_weight_matching(graph, maxcardinality=True)
+                for a, b in banned:
+                    graph.add_edge(a, b, weight=base - cost(a, b))
+                if 2 * len(alt) != len(nodes):
+                    continue
+                if possible(alt):
+                    found.append((total(alt), sorted(key(e) for e in alt), alt))
+                else:
+                    nxt.append((banned, alt))
+        queue = nxt
+    if not found:
+        return matching
+    return min(found, key=lambda f: (f[0], f[1]))[2]
+
+
+def _disjoint_matchings(adj: list[int], k: int, budget: list[int]) -> bool | None:
+    """Whether the graph (``adj``: neighbour bit masks) holds ``k`` edge-disjoint perfect
+    matchings: a backtracking search, None when it ran out of ``budget`` steps."""
+    if k <= 0:
+        return True
+    if any(x.bit_count() < k for x in adj):
+        return False
+    full = (1 << len(adj)) - 1
+
+    def matchings(
+        adj: list[int], open_: int, pairs: list[tuple[int, int]]
+    ) -> Iterator[list[tuple[int, int]]]:
+        if not open_:
+            yield pairs
+            return
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _OutOfSteps
+        # the open node with the fewest open neighbours first
+        best, best_n, rest = -1, 1 << 30, open_
+        while rest:
+            low = rest & -rest
+            v = low.bit_length() - 1
+            rest ^= low
+            c = (adj[v] & open_).bit_count()
+            if c < best_n:
+                best, best_n = v, c
+                if c <= 1:
+                    break
+        if best_n == 0:
+            return
+        cand = adj[best] & open_
+        while cand:
+            low = cand & -cand
+            u = low.bit_length() - 1
+            cand ^= low
+            pairs.append((best, u))
+            yield from matchings(adj, open_ & ~(1 << best) & ~low, pairs)
+            pairs.pop()
+
+    def solve(adj: list[int], k: int) -> bool:
+        if k == 0:
+            return True
+        if any(x.bit_count() < k for x in adj):
+            return False
+        for m in matchings(adj, full, []):
+            rest = list(adj)
+            for a, b in m:
+                rest[a] &= ~(1 << b)
+                rest[b] &= ~(1 << a)
+            if solve(rest, k - 1):
+                return True
+        return False
+
+    try:
+        return solve(adj, k)
+    except _OutOfSteps:
+        return None
+
+
+class _OutOfSteps(Exception):
+    pass
 
 
 def _candidate_edges(
@@ -410,7 +580,7 @@ def pair_next_round(t: Tournament) -> Round:
                 side0[tab.sides[0]] += 1
             if tab.bye:
                 bye_count[tab.bye] += 1
-    sp = swiss_round(ranked, mp, met, bye_count, side0, round_no)
+    sp = swiss_round(ranked, mp, met, bye_count, side0, round_no, rounds_after=t.rounds - round_no)
     tables = [Table(i + 1, sides=p) for i, p in enumerate(sp.pairs)]
     if sp.bye is not None:
         tables.append(Table(len(tables) + 1, bye=sp.bye))
