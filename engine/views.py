@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import cards_str, points_of
+from .cards import LJ, cards_str, points_of
 from .deal import DONE, DRAW, Deal, Record
 
 
@@ -33,7 +33,22 @@ def _log_entry(deal: Deal, rec: Record, seat: int | None) -> dict[str, Any]:
     hidden_call = rec.kind == "call" and deal.book.hidden and deal.phase == DRAW
     if hidden_bury or hidden_call:
         d["cards"] = []
+    if hidden_call:
+        d["seat"] = None  # 暗叫: not even who called is shown before the deal ends
     return d
+
+
+def _turned(deal: Deal) -> list[str] | None:
+    """Nobody called and the kitty named trump: the kitty cards turned face up for everyone,
+    up to the first that is not a joker (RULES §2 and §4)."""
+    if deal.trump_source != "kitty":
+        return None
+    out = []
+    for c in deal.kitty_cards:
+        out.append(c)
+        if c < LJ:
+            break
+    return cards_str(out)
 
 
 def _known_attackers_points(deal: Deal) -> int | None:
@@ -76,6 +91,7 @@ def _view(deal: Deal, seat: int | None) -> dict[str, Any]:
             "burier": deal.burier,
             "cards": cards_str(deal.buried) if deal.kitty_revealed else None,
             "points": points_of(deal.buried) if deal.kitty_revealed else None,
+            "turned": _turned(deal),
         },
         "cut_card": None if deal.cut_card is None else cards_str([deal.cut_card])[0],
         "first_drawer": deal.first_drawer,

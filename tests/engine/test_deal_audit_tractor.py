@@ -451,3 +451,31 @@ def test_views_hide_other_hands_and_the_kitty_until_the_attackers_win_the_last_t
         won_last = d.is_attacker(d.tricks[-1].winner)
         assert (v["kitty"]["cards"] is not None) == won_last
         assert d.kitty_revealed == won_last
+
+
+def test_four_decks_hidden_call_does_not_show_who_called_in_the_log():
+    d = stack("tractor-4p", front={1: "2H 2H"}, options={**FOUR, **NO_REDEAL})
+    draw_until(d, 8)
+    d.call(1, cards("2H 2H"))
+    for view in [seat_view(d, s) for s in (0, 2, 3)] + [spectator_view(d)]:
+        calls = [e for e in view["log"] if e["kind"] == "call"]
+        assert calls == [{"kind": "call", "seat": None, "cards": []}]
+    own = [e for e in seat_view(d, 1)["log"] if e["kind"] == "call"]
+    assert own == [{"kind": "call", "seat": 1, "cards": ["2H", "2H"]}]
+    draw_all(d)
+    assert [e for e in seat_view(d, 0)["log"] if e["kind"] == "call"] == own
+
+
+def test_turned_kitty_cards_are_public_when_nobody_calls():
+    d = stack("tractor-4p", kitty="HJ LJ 9C 3D", options=NO_REDEAL)
+    draw_all(d)
+    assert seat_view(d, 2)["kitty"]["turned"] is None
+    passes(d, CALLS)
+    for view in [seat_view(d, s) for s in range(4)] + [spectator_view(d)]:
+        assert view["kitty"]["turned"] == ["HJ", "LJ", "9C"]
+    d = stack("tractor-4p", front={0: "2S LJ"}, options=NO_REDEAL)
+    draw_until(d, 8)
+    d.call(0, cards("2S LJ"))
+    draw_all(d)
+    passes(d, CALLS)
+    assert spectator_view(d)["kitty"]["turned"] is None

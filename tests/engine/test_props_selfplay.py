@@ -108,6 +108,8 @@ def check_no_hidden_cards(deal: Deal, view: dict, seat) -> None:
     }
     if deal.kitty_revealed or deal.kitty_owner == seat:
         allowed.add("kitty.cards")
+    if deal.trump_source == "kitty":
+        allowed.add("kitty.turned")  # turned face up for everyone to name trump
     for path, _cards in card_lists(view):
         if path in ("log[*].cards", "log[*].played"):
             continue  # checked entry by entry below (plays and forced plays are public)
