@@ -41,7 +41,11 @@ def describe(deal: Deal) -> str:
     assert r is not None
     parts = [f"dealer {deal.dealer}", f"trump {_trump(deal)}", f"level {deal.level}"]
     if deal.friend_card is not None or deal.variant.id == "red-five-5p":
-        parts.append(f"friend {deal.friend if deal.friend is not None else 'none'}")
+        friend = f"friend {deal.friend if deal.friend is not None else 'none'}"
+        if deal.friend_grabbed and deal.friend is not None:
+            # 抢伴: the dealer side lost → 直搭, the dealer's and friend's changes are swapped
+            friend += " (抢伴, " + ("直拼" if r.winner == "declarer" else "直搭: swapped") + ")"
+        parts.append(friend)
     parts.append(f"points {r.total}")
     if deal.kitty_bonus:
         parts.append(f"(kitty {deal.kitty_bonus[0]}x{deal.kitty_bonus[1]})")

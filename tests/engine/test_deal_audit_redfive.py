@@ -315,3 +315,19 @@ def test_next_dealer_first_to_show_a_two_else_the_previous_dealer():
         assert d.dealer == (shown[0] if shown else prev)
         prev = d.dealer
         assert g.dealer == prev
+
+
+def test_selfplay_line_names_qiang_ban_so_swapped_scores_read_right():
+    from engine.bots import make_bots, play_deal
+    from engine.selfplay import describe
+
+    for seed in range(40):
+        d = Deal(DealSetup("red-five-5p", {}, seed))
+        play_deal(d, make_bots("heuristic", 5, seed))
+        line = describe(d)
+        if d.friend_grabbed and d.friend is not None:
+            word = "直拼" if d.result.winner == "declarer" else "直搭"
+            assert f"friend {d.friend} (抢伴, {word}" in line
+            return
+        assert "抢伴" not in line
+    raise AssertionError("no 抢伴 in 40 deals")
