@@ -479,3 +479,74 @@ def test_turned_kitty_cards_are_public_when_nobody_calls():
     draw_all(d)
     passes(d, CALLS)
     assert spectator_view(d)["kitty"]["turned"] is None
+
+
+RANK = "23456789TJQKA"
+
+
+def lv(x):
+    return RANK.index("T" if x == "10" else x)
+
+
+@pytest.mark.parametrize("variant", ["tractor-4p", "one-twenty-6p"])
+def test_game_ends_only_when_the_declarers_side_wins_at_a(variant):
+    from engine.bots import make_bots, play_deal
+
+    ended = 0
+    for seed in range(6):
+        g = Game(variant, {}, seed=seed)
+        g.levels, g.first = ("A", "K"), False
+        g.dealer = seed % (4 if variant == "tractor-4p" else 6)
+        while not g.over and len(g.history) < 30:
+            d = g.next_deal()
+            before = g.levels
+            play_deal(d, make_bots("random", d.n, d.setup.seed))
+            s = g.record(d)
+            if g.over:
+                side = d.dealer % 2
+                assert before[side] == "A" and s.winner == "declarer"
+                assert g.passed_by == side
+                ended += 1
+                with pytest.raises(IllegalAction, match="over"):
+                    g.next_deal()
+            elif s.outcome == "played" and s.winner == "declarer":
+                assert before[d.dealer % 2] != "A"
+    assert ended
+
+
+def test_must_play_levels_are_never_skipped():
+    from engine.bots import make_bots, play_deal
+
+    g = Game("tractor-4p", {"must_play_levels": ["5", "10", "A"]}, seed=2)
+    while not g.over and len(g.history) < 60:
+        d = g.next_deal()
+        before = g.levels
+        play_deal(d, make_bots("random", 4, d.setup.seed))
+        g.record(d)
+        for side in (0, 1):
+            for stop in ("5", "10"):
+                if lv(before[side]) < lv(stop):
+                    assert lv(g.levels[side]) <= lv(stop)
+            assert lv(g.levels[side]) >= lv(before[side])
+
+
+def test_chaodi_deal_replays_from_setup_and_log():
+    from engine.bots import make_bots, play_deal
+    from engine.serialize import dumps, from_json, replay_setup
+
+    d = later({1: "9H HJ", 2: "9D 9D HJ", 0: "LJ LJ"})
+    draw_until(d, 8)
+    d.call(1, cards("9H HJ"))
+    draw_all(d)
+    d.bury(1, d.hands[1][:8])
+    d.call(2, cards("9D 9D HJ"))
+    d.bury(2, d.hands[2][:8])
+    d.pass_(3)
+    d.call(0, cards("LJ LJ"))
+    d.bury(0, d.hands[0][:8])
+    passes(d, OVERCALL)
+    mid = replay_setup(d.setup, [r.to_json() for r in d.log])
+    assert mid.state_dict() == d.state_dict()
+    play_deal(d, make_bots("random", 4, 3))
+    assert from_json(dumps(d)).state_dict() == d.state_dict()
+    assert replay_setup(d.setup, d.log).state_dict() == d.state_dict()
