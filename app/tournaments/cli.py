@@ -20,8 +20,11 @@ from ..db import write_transaction
 from ..extensions import db
 from ..models import Club, Round, Tournament
 from ..services import ServiceError
-from ..services import tournament_files as files
-from ..services import tournaments as svc
+from ..services import tournament_csv as csv_files
+from ..services import tournament_files as tfiles
+from ..services import tournament_printouts as printouts
+from ..services.tournament_rows import load as load_tournament
+from ..services.tournament_setup import find_by_name
 from . import bp
 
 
@@ -42,7 +45,7 @@ def _echo(text: str) -> None:
 
 
 def _find(name: str) -> Tournament:
-    t = svc.find_by_name(name)
+    t = find_by_name(name)
     if t is None:
         _fail(f"error: no tournament named {name!r}")
     return t
@@ -70,7 +73,7 @@ def import_command(path: str) -> None:
         _fail(f"error: {len(error.errors)} error(s) in {path}; nothing was imported")
     with current_app.test_request_context(), write_transaction():  # gettext needs a request
         try:
-            t = svc.import_tournament(comp)
+            t = tfiles.import_tournament(comp)
         except ServiceError as error:
             db.session.rollback()
             _fail(f"error: {error.message}")
@@ -86,7 +89,7 @@ def import_command(path: str) -> None:
 @click.argument("name")
 def export_command(name: str) -> None:
     """Write a tournament as a tournament file (JSON) to standard output."""
-    _echo(files.export_json(_find(name)))
+    _echo(tfiles.export_json(_find(name)))
 
 
 @bp.cli.command("standings")
@@ -95,7 +98,7 @@ def export_command(name: str) -> None:
 def standings_command(name: str, as_json: bool) -> None:
     """Print a tournament's standings, best first."""
     t = _find(name)
-    loaded = svc.load(t)
+    loaded = load_tournament(t)
     rows = [r.as_json() for r in loaded.standings]
     if as_json:
         _echo(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
@@ -120,7 +123,7 @@ def sheets_command(name: str, round_no: int, output: str, filled: bool, page_siz
     if rnd is None:
         _fail(f"error: {t.name!r} has no round {round_no}")
     club = db.session.get(Club, t.club_id)
-    pack = files.round_pack(t, rnd, club.name if club else "")
+    pack = printouts.round_pack(t, rnd, club.name if club else "")
     try:
         data = pr.print_pack(pack, page_size=page_size, filled=filled)
     except pr.PrintError as error:
@@ -135,4 +138,4 @@ def sheets_command(name: str, round_no: int, output: str, filled: bool, page_siz
 def csv_command(name: str, what: str) -> None:
     """Write the standings or every deal as CSV (formula injection neutralized)."""
     t = _find(name)
-    _echo(files.standings_csv(t) if what == "standings" else files.deals_csv(t))
+    _echo(csv_files.standings_csv(t) if what == "standings" else csv_files.deals_csv(t))

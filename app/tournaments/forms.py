@@ -18,7 +18,7 @@ from wtforms.validators import (
 )
 
 from engine.scoring import allowed_multiplier_set, max_kitty_points
-from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant, option_names
+from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
 from ..forms_common import REQUIRED, TOO_LONG, choices
 
@@ -39,38 +39,6 @@ MATCH_LABELS = {
 }
 SUIT_LABELS = {"S": _l("♠ Spades"), "H": _l("♥ Hearts"), "D": _l("♦ Diamonds"), "C": _l("♣ Clubs")}
 NO_TRUMP = "NT"
-
-# Plain words for each rule option (the engine's help text, translated).
-OPTION_LABELS: dict[str, Any] = {
-    "decks": _l("Number of decks (4 decks: no kitty, hidden calls)"),
-    "triple_tractors": _l("Consecutive triples form a tractor"),
-    "kitty_multiplier": _l("Kitty bonus (抠底) when the attackers win the last trick"),
-    "throw_penalty": _l("Failed throw (甩牌): 10 points to the other side per attempt"),
-    "no_call_trump": _l("When nobody calls a trump (主)"),
-    "redeal_below": _l("An attacker with fewer points than this may ask for a redeal"),
-    "refuse_below": _l("Opponents may refuse a deal when a hand has fewer points than this"),
-    "score_table": _l("Red five score table"),
-    "must_play_levels": _l("Levels (级) a gain may never skip"),
-}
-CHOICE_LABELS: dict[tuple[str, Any], Any] = {
-    ("decks", 2): _l("2 decks"),
-    ("decks", 4): _l("4 decks"),
-    ("kitty_multiplier", "by_shape"): _l("2 × the cards of the last trick's largest part"),
-    ("kitty_multiplier", "power"): _l("2 to the power of that count"),
-    ("kitty_multiplier", "double"): _l("always × 2"),
-    ("throw_penalty", "ten_per_attempt"): _l("10 points per failed attempt (at most 3)"),
-    ("throw_penalty", "none"): _l("no penalty"),
-    ("no_call_trump", "kitty"): _l("turn kitty cards until one names the trump suit"),
-    ("no_call_trump", "spades"): _l("spades are trump"),
-    ("score_table", "units60"): _l("units of 60 points"),
-    ("triple_tractors", True): _l("yes"),
-    ("triple_tractors", False): _l("no"),
-}
-
-
-def option_choice_label(name: str, value: Any) -> str:
-    label = CHOICE_LABELS.get((name, value))
-    return str(label) if label is not None else str(value)
 
 
 class TournamentForm(FlaskForm):
@@ -130,47 +98,6 @@ class TournamentForm(FlaskForm):
         if not field.raw_data or not field.raw_data[0].strip():
             field.errors[:] = []  # type: ignore[index]
             raise StopValidation(_l("Please give the number of deals or minutes."))
-
-
-def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> list[dict[str, Any]]:
-    """The option inputs of a variant (name, label, kind, choices, current value as text)."""
-    from engine.variants import option_spec
-
-    out = []
-    for name in option_names(variant):
-        spec = option_spec(name)
-        key = f"opt_{name}"
-        current = defaults.get(name)
-        if spec.kind == "levels":
-            shown = ", ".join(current or ["A"])
-        elif current is None:
-            shown = ""
-        else:
-            shown = _as_text(current)
-        value = form_data.get(key, shown) if form_data is not None else shown
-        opts: list[tuple[str, str]] = []
-        if spec.choices is not None:
-            opts = [(_as_text(c), option_choice_label(name, c)) for c in spec.choices]
-        out.append(
-            {
-                "name": key,
-                "option": name,
-                "label": str(OPTION_LABELS.get(name, spec.help)),
-                "kind": spec.kind,
-                "choices": opts,
-                "value": value,
-                "default": shown,
-            }
-        )
-    return out
-
-
-def _as_text(value: Any) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
 
 
 class EntrantForm(FlaskForm):

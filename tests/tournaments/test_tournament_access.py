@@ -175,16 +175,17 @@ def test_code_cannot_change_a_closed_round(client, setup, app):
     from tournament_helpers import actor
 
     from app.competition.model import Deal as CDeal
-    from app.services import tournaments as svc
+    from app.services.tournament_rounds import close_round
+    from app.services.tournament_sheets import record_deal, set_forfeit
 
     w, t, tab, base, sheet, eid = setup
     rnd = tab.round
     with app.test_request_context():
         for row in rnd.tables:
             if row.kind == "sides" and row.id != tab.id:
-                svc.set_forfeit(t, row, 1, actor(w.director))
-        svc.record_deal(t, tab, CDeal(points=40, kitty=0, trump="H", declarer=1), actor(w.director))
-        svc.close_round(t, rnd, actor(w.director))
+                set_forfeit(t, row, 1, actor(w.director))
+        record_deal(t, tab, CDeal(points=40, kitty=0, trump="H", declarer=1), actor(w.director))
+        close_round(t, rnd, actor(w.director))
         db.session.commit()
     r = client.post(f"/table/{tab.code}", data=fixed_deal(1, 40))
     assert r.status_code == 422

@@ -12,7 +12,7 @@ from tournament_helpers import actor, add_entrants, create, login, play_round_ou
 
 from app.extensions import db
 from app.models import Round, TableSeat
-from app.services import tournaments as svc
+from app.services.tournament_sheets import record_deal
 
 
 def _tables(rnd: Round) -> list[tuple[str, list[str]]]:
@@ -129,7 +129,7 @@ def test_repair_until_first_result_swap_late_entry_withdrawal(client):
     with current_app.test_request_context():
         from app.competition.model import Deal as CDeal
 
-        svc.record_deal(t, tab, CDeal(points=60, kitty=0, trump="S", declarer=0), actor(w.director))
+        record_deal(t, tab, CDeal(points=60, kitty=0, trump="S", declarer=0), actor(w.director))
         db.session.commit()
     r = client.post(f"{base}/rounds/2/repair", follow_redirects=True)
     assert "cannot be paired again" in r.get_data(as_text=True)

@@ -13,7 +13,8 @@ from app.competition.model import Deal as CDeal
 from app.extensions import db
 from app.models import Deal, EntrantPlayer, Table, Tournament
 from app.services import ServiceError
-from app.services import tournaments as svc
+from app.services.tournament_audit import Actor
+from app.services.tournament_sheets import record_deal
 
 
 def _count() -> int:
@@ -163,12 +164,12 @@ def test_online_table_deals_arrive_through_the_same_path(client, runner, tmp_pat
     with current_app.test_request_context():
         deal = CDeal(points=40, kitty=0, trump="S", declarer=0)
         try:
-            svc.record_deal(t, tab, deal, actor(u))
+            record_deal(t, tab, deal, actor(u))
         except ServiceError as error:
             assert "online" in error.message
         else:  # pragma: no cover
             raise AssertionError("a typed deal was accepted at an online table")
-        svc.record_deal(t, tab, deal, svc.Actor("engine"), source="online")
+        record_deal(t, tab, deal, Actor("engine"), source="online")
         db.session.commit()
     assert db.session.scalar(select(Deal.source)) == "online"
     out = json.loads(runner.invoke(args=["tournament", "export", "Net Cup"]).stdout)

@@ -126,7 +126,7 @@ def member(club: Club, name: str) -> Member | None:
 
 
 def actor(user: User, role: str = "director"):  # type: ignore[no-untyped-def]
-    from app.services.tournaments import Actor
+    from app.services.tournament_audit import Actor
 
     return Actor(label=user.display_name, user=user, owner=role == "owner", director=True)
 
@@ -138,7 +138,8 @@ def play_round_out(t: Tournament, rnd: Round, user: User, seed: int = 0) -> None
     from flask import current_app
 
     from app.competition.model import Deal as CDeal
-    from app.services import tournaments as svc
+    from app.services.tournament_rounds import close_round
+    from app.services.tournament_sheets import record_deal, sheet
 
     rng = random.Random(seed + rnd.number)
     a = actor(user)
@@ -148,7 +149,7 @@ def play_round_out(t: Tournament, rnd: Round, user: User, seed: int = 0) -> None
                 continue
             n = t.match.get("deals", 2)
             for _ in range(n):
-                derived = svc.sheet(t, tab)
+                derived = sheet(t, tab)
                 if derived.counts:
                     break
                 if tab.kind == "sides":
@@ -162,6 +163,6 @@ def play_round_out(t: Tournament, rnd: Round, user: User, seed: int = 0) -> None
                         dealer=0,
                         friend=rng.choice([None, 1, 2]),
                     )
-                svc.record_deal(t, tab, d, a)
-        svc.close_round(t, rnd, a)
+                record_deal(t, tab, d, a)
+        close_round(t, rnd, a)
         db.session.commit()

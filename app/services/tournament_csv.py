@@ -1,0 +1,153 @@
+"""A tournament's CSV files (standings, every deal), safe to open in a spreadsheet: a cell that
+a spreadsheet would read as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab or carriage
+return) gets a leading apostrophe."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ..competition import model as cm
+from ..competition.matches import FixedMatch
+from ..competition.standings import FixedStanding, RedFiveStanding, derive_table
+from ..models import Tournament
+from .tournament_rows import load
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object) -> str:
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+def _csv(rows: list[list[object]]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    for row in rows:
+        w.writerow([safe_cell(v) for v in row])
+    return buf.getvalue()
+
+
+def standings_csv(t: Tournament) -> str:
+    loaded = load(t)
+    rows: list[list[object]] = []
+    if loaded.tournament.fixed_sides:
+        rows.append(
+            [
+                "rank",
+                "entrant",
+                "players",
+                "played",
+                "match_points",
+                "level_diff",
+                "opponents_points",
+                "wins",
+                "draws",
+                "losses",
+                "byes",
+            ]
+        )
+        players = {e.name: " / ".join(e.players) for e in loaded.tournament.entrants}
+        for r in loaded.standings:
+            assert isinstance(r, FixedStanding)
+            rows.append(
+                [
+                    r.rank,
+                    r.entrant,
+                    players.get(r.entrant, ""),
+                    r.played,
+                    r.match_points,
+                    r.level_diff,
+                    r.opponents_points,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    r.byes,
+                ]
+            )
+    else:
+        rows.append(["rank", "entrant", "deals", "score", "dealer_wins", "byes"])
+        for r in loaded.standings:
+            assert isinstance(r, RedFiveStanding)
+            rows.append([r.rank, r.entrant, r.deals, r.score, r.dealer_wins, r.byes])
+    return _csv(rows)
+
+
+def deals_csv(t: Tournament) -> str:
+    loaded = load(t)
+    comp = loaded.tournament
+    variant = comp.rules
+    rows: list[list[object]] = [
+        [
+            "round",
+            "table",
+            "deal",
+            "side_0",
+            "side_1",
+            "players",
+            "declarer",
+            "dealer",
+            "friend",
+            "trump",
+            "points",
+            "kitty",
+            "multiplier",
+            "failed_throws",
+            "misplays",
+            "level",
+            "total",
+            "winner",
+            "levels_after",
+        ]
+    ]
+    for rnd in comp.played:
+        for tab in rnd.tables:
+            if tab.bye is not None:
+                continue
+            derived = derive_table(variant, comp.match, tab)
+            for i, d in enumerate(tab.deals):
+                ft = d.failed_throws
+                ft_text = (
+                    f"{ft.declarer}/{ft.attackers}"
+                    if isinstance(ft, cm.FailedThrows) and ft
+                    else " ".join(str(s) for s in ft)
+                    if isinstance(ft, tuple)
+                    else ""
+                )
+                total = winner = after = ""
+                if i < len(derived.rows):
+                    row = derived.rows[i]
+                    total = str(row.total)
+                    winner = row.winner
+                    if isinstance(derived, FixedMatch):
+                        after = "/".join(derived.rows[i].levels_after)
+                    else:
+                        after = " ".join(str(x) for x in derived.rows[i].totals)
+                sides = tab.sides or ("", "")
+                rows.append(
+                    [
+                        rnd.round,
+                        tab.table,
+                        i + 1,
+                        sides[0],
+                        sides[1],
+                        " / ".join(tab.players or ()),
+                        d.declarer,
+                        d.dealer,
+                        d.friend,
+                        d.trump or "NT",
+                        d.points,
+                        d.kitty,
+                        d.multiplier or "",
+                        ft_text,
+                        " ".join(str(m) for m in d.misplays),
+                        d.level or "",
+                        total,
+                        winner,
+                        after,
+                    ]
+                )
+    return _csv(rows)

@@ -1,0 +1,108 @@
+"""What the printed sheets show: rows and derived matches mapped into ``app.printing``'s
+dataclasses (score sheets, a round's pack, the standings). The layout itself is ``app.printing``'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import printing as pr
+from ..competition import model as cm
+from ..competition.matches import FixedMatch, RedFiveTable
+from ..models import Round, Table, Tournament
+from .tournament_rows import deal_from_row, load, seat_names
+from .tournament_sheets import sheet
+
+
+def _fixed_deals(m: FixedMatch, deals: list[cm.Deal]) -> tuple[pr.FixedDeal, ...]:
+    out = []
+    for row, d in zip(m.rows, deals, strict=False):
+        ft = d.failed_throws
+        out.append(
+            pr.FixedDeal(
+                declarer=row.declarer,
+                trump=d.trump,
+                points=d.points,
+                kitty=d.kitty,
+                multiplier=d.multiplier,
+                failed_throws=(ft.declarer, ft.attackers)
+                if isinstance(ft, cm.FailedThrows)
+                else (0, 0),
+                misplays=tuple(d.misplays),
+                level=row.level,
+                total=row.total,
+                winner=row.winner_side,
+                gain=row.gain,
+                levels=row.levels_after,
+                passed_a=row.passed,
+            )
+        )
+    return tuple(out)
+
+
+def _red_five_deals(m: RedFiveTable, deals: list[cm.Deal]) -> tuple[pr.RedFiveDeal, ...]:
+    out = []
+    for row, d in zip(m.rows, deals, strict=False):
+        ft = d.failed_throws
+        out.append(
+            pr.RedFiveDeal(
+                dealer=row.dealer,
+                friend=row.friend,
+                trump=d.trump or "S",
+                points=d.points,
+                kitty=d.kitty,
+                multiplier=d.multiplier,
+                failed_throws=tuple(ft) if isinstance(ft, tuple) else (),
+                friend_grabbed=d.friend_grabbed,
+                total=row.total,
+                dealer_side_won=row.winner == "declarer",
+                units=row.units,
+                scores=row.scores,
+            )
+        )
+    return tuple(out)
+
+
+def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = True) -> pr.ScoreSheet:
+    sides, seats = seat_names(tab)
+    deals = [deal_from_row(d) for d in tab.deals]
+    derived = sheet(t, tab)
+    rows: tuple[pr.FixedDeal, ...] | tuple[pr.RedFiveDeal, ...]
+    if isinstance(derived, FixedMatch):
+        rows = _fixed_deals(derived, deals)
+    else:
+        rows = _red_five_deals(derived, deals)
+    return pr.ScoreSheet(
+        tournament=t.name,
+        club=club_name,
+        round=tab.round.number,
+        table=tab.number,
+        variant=t.variant,
+        seats=tuple(seats),
+        sides=tuple(sides),
+        options=dict(t.options or {}),
+        match=dict(t.match),
+        deals=rows,
+        entry_code=(tab.code or "") if with_code else "",
+        finished=tab.finished,
+    )
+
+
+def round_pack(t: Tournament, rnd: Round, club_name: str) -> pr.RoundPack:
+    sheets = tuple(score_sheet(t, tab, club_name) for tab in rnd.tables if tab.kind != "bye")
+    byes = tuple(tab.seats[0].entrant.name for tab in rnd.tables if tab.kind == "bye")
+    return pr.RoundPack(t.name, club_name, rnd.number, t.variant, sheets, byes)
+
+
+def standings_doc(t: Tournament, club_name: str) -> pr.Standings:
+    loaded = load(t)
+    rows = []
+    for r in loaded.standings:
+        row: dict[str, Any] = r.as_json()
+        if r.in_progress:
+            row["note"] = "进行中 in progress"
+        rows.append(row)
+    closed = [n for n, st in loaded.round_status.items() if st == "closed"]
+    return pr.Standings(
+        t.name, club_name, t.variant, tuple(rows), after_round=max(closed) if closed else None
+    )

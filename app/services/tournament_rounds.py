@@ -1,0 +1,192 @@
+"""Rounds: seating the next round (pairing from ``app.competition``), pairing the last one again,
+swapping entrants before it starts, closing and reopening; each table gets its entry code."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ..competition import model as cm
+from ..competition.pairing import PairingError, pair_next_round
+from ..competition.standings import derive_table
+from ..extensions import db
+from ..models import Round, Table, TableSeat, Tournament
+from . import ServiceError
+from .tournament_audit import Actor, audit
+from .tournament_rows import deal_row, load, load_uncached, rounds_of
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 10  # ~50 bits: a table's code cannot be guessed
+
+
+# --- a table's entry code -------------------------------------------------------------------------
+
+
+def new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if db.session.scalar(select(Table.id).where(Table.code == code)) is None:
+            return code
+
+
+def normalize_code(code: str) -> str:
+    return "".join(ch for ch in (code or "").upper() if ch.isalnum())[:32]
+
+
+def table_by_code(code: str) -> Table | None:
+    code = normalize_code(code)
+    if len(code) != CODE_LENGTH:
+        return None
+    return db.session.scalar(select(Table).where(Table.code == code))
+
+
+# --- seating --------------------------------------------------------------------------------------
+
+
+def round_has_results(rnd: Round) -> bool:
+    return any(tab.deals or tab.forfeit is not None or tab.finished for tab in rnd.tables)
+
+
+def seat_next_round(t: Tournament, actor: Actor) -> Round:
+    rounds = rounds_of(t)
+    open_rounds = [r.number for r in rounds if r.status != "closed"]
+    if open_rounds:
+        raise ServiceError(_("Close round %(n)d before seating the next one.", n=open_rounds[-1]))
+    return _seat(t, actor, load(t), "seat_round", None)
+
+
+def repair_round(t: Tournament, rnd: Round, actor: Actor) -> Round:
+    """Seat the last round again (after late entries, withdrawals, corrections)."""
+    if rnd.number != len(rounds_of(t)):
+        raise ServiceError(_("Only the last round can be paired again."))
+    if round_has_results(rnd):
+        raise ServiceError(_("A result is already entered: the round cannot be paired again."))
+    before = [_seats_json(tab) for tab in rnd.tables]
+    db.session.delete(rnd)
+    db.session.flush()
+    return _seat(t, actor, load_uncached(t), "repair_round", before)
+
+
+def _seat(t: Tournament, actor: Actor, loaded: Any, action: str, before: Any) -> Round:
+    """Pair the next round of ``loaded``, store it seated, and audit ``action``."""
+    try:
+        plan = pair_next_round(loaded.tournament)
+    except PairingError as error:
+        raise ServiceError(_("The round cannot be seated: %(why)s", why=str(error))) from error
+    rnd = store_round(t, loaded.entrant_ids, plan, "seated")
+    t.bump()
+    db.session.flush()
+    audit(
+        t,
+        actor,
+        action,
+        _("round %(n)d", n=plan.round),
+        before,
+        [_table_json(tab) for tab in plan.tables],
+    )
+    return rnd
+
+
+def _table_json(tab: cm.Table) -> dict[str, Any]:
+    if tab.bye is not None:
+        return {"table": tab.table, "bye": tab.bye}
+    if tab.sides is not None:
+        return {"table": tab.table, "sides": list(tab.sides)}
+    return {"table": tab.table, "players": list(tab.players or ())}
+
+
+def _seats_json(tab: Table) -> dict[str, Any]:
+    names = [s.entrant.name for s in tab.seats]
+    if tab.kind == "bye":
+        return {"table": tab.number, "bye": names[0] if names else ""}
+    return {"table": tab.number, tab.kind: names}
+
+
+def store_round(t: Tournament, entrant_ids: dict[str, int], plan: cm.Round, status: str) -> Round:
+    """Write a round of ``app.competition`` data (tables, seats, deals) as rows."""
+    rnd = Round(tournament_id=t.id, number=plan.round, status=status)
+    db.session.add(rnd)
+    for tab in plan.tables:
+        if tab.bye is not None:
+            kind, names = "bye", [tab.bye]
+        elif tab.sides is not None:
+            kind, names = "sides", list(tab.sides)
+        else:
+            kind, names = "players", list(tab.players or ())
+        row = Table(
+            number=tab.table,
+            kind=kind,
+            mode=tab.mode,
+            forfeit=tab.forfeit,
+            finished=tab.finished,
+            code=None if kind == "bye" else new_code(),
+        )
+        rnd.tables.append(row)
+        for pos, name in enumerate(names):
+            row.seats.append(TableSeat(position=pos, entrant_id=entrant_ids[name]))
+        for i, d in enumerate(tab.deals):
+            row.deals.append(deal_row(i, d, "online" if tab.mode == "online" else "paper"))
+    return rnd
+
+
+def swap_entrants(t: Tournament, rnd: Round, a_id: int, b_id: int, actor: Actor) -> None:
+    """Exchange two entrants' places in a round that has no result yet."""
+    if rnd.status == "closed" or round_has_results(rnd):
+        raise ServiceError(_("The round has started: entrants can no longer be swapped."))
+    if a_id == b_id:
+        raise ServiceError(_("Choose two different entrants."), "second")
+    seat_a = seat_b = None
+    for tab in rnd.tables:
+        for s in tab.seats:
+            if s.entrant_id == a_id:
+                seat_a = s
+            if s.entrant_id == b_id:
+                seat_b = s
+    if seat_a is None:
+        raise ServiceError(_("This entrant is not seated in this round."), "first")
+    if seat_b is None:
+        raise ServiceError(_("This entrant is not seated in this round."), "second")
+    before = {seat_a.entrant.name: seat_a.table.number, seat_b.entrant.name: seat_b.table.number}
+    # two steps: the unique (table, position) pairs stay distinct at every flush
+    ea, eb = seat_a.entrant_id, seat_b.entrant_id
+    seat_a.entrant_id, seat_b.entrant_id = eb, ea
+    db.session.flush()
+    db.session.expire(seat_a)
+    db.session.expire(seat_b)
+    t.bump()
+    names = list(before)
+    after = {names[0]: before[names[1]], names[1]: before[names[0]]}
+    audit(t, actor, "swap", _("round %(n)d", n=rnd.number), before, after)
+
+
+# --- closing --------------------------------------------------------------------------------------
+
+
+def unfinished_tables(comp: cm.Tournament, rnd: cm.Round) -> list[int]:
+    """The numbers of a round's tables whose match does not count yet (byes always count)."""
+    return [
+        tab.table for tab in rnd.playing if not derive_table(comp.rules, comp.match, tab).counts
+    ]
+
+
+def close_round(t: Tournament, rnd: Round, actor: Actor) -> None:
+    comp = load(t).tournament
+    unfinished = unfinished_tables(comp, comp.played[rnd.number - 1])
+    if unfinished:
+        raise ServiceError(
+            _("Tables not finished yet: %(tables)s.", tables=", ".join(map(str, unfinished)))
+        )
+    rnd.status = "closed"
+    t.bump()
+    audit(t, actor, "close_round", _("round %(n)d", n=rnd.number), None, None)
+
+
+def reopen_round(t: Tournament, rnd: Round, actor: Actor) -> None:
+    if rnd.number != len(rounds_of(t)):
+        raise ServiceError(_("Only the last round can be opened again."))
+    rnd.status = "started" if round_has_results(rnd) else "seated"
+    t.bump()
+    audit(t, actor, "reopen_round", _("round %(n)d", n=rnd.number), None, None)

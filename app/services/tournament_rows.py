@@ -1,0 +1,339 @@
+"""Database rows ↔ ``app.competition`` data: the one place that maps a tournament's tables to
+the frozen dataclasses that matches, standings and pairing work on, and back.
+
+``load`` reads a whole tournament in a handful of column queries (cached per tournament version,
+so a change is never served stale); the ``*_row``/``*_json`` helpers write the other way.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import String, select, type_coerce
+
+from engine.variants import Variant, make_variant
+
+from ..competition import model as cm
+from ..competition.matches import FixedMatch, RedFiveTable
+from ..competition.standings import FixedStanding, RedFiveStanding, derive_table, standings
+from ..competition.tfile import SIDE_SIZE
+from ..extensions import db
+from ..models import Club, Deal, Entrant, EntrantPlayer, Round, Table, TableSeat, Tournament
+
+# --- settings stored as JSON on the tournament ----------------------------------------------------
+
+
+def match_spec(match: dict[str, Any]) -> cm.MatchSpec:
+    if "deals" in match:
+        return cm.MatchSpec(deals=int(match["deals"]))
+    if "minutes" in match:
+        return cm.MatchSpec(minutes=int(match["minutes"]))
+    return cm.MatchSpec(to_a=True)
+
+
+def points_spec(points: dict[str, Any]) -> cm.PointsSpec:
+    return cm.PointsSpec(
+        win=points.get("win", 2),
+        draw=points.get("draw", 1),
+        loss=points.get("loss", 0),
+        bye=points.get("bye"),
+        forfeit_level_diff=points.get("forfeit_level_diff", 3),
+    )
+
+
+def points_json(spec: cm.PointsSpec) -> dict[str, Any]:
+    """What ``Tournament.points`` stores: win, draw and loss, then only what is not the default."""
+    out: dict[str, Any] = {"win": spec.win, "draw": spec.draw, "loss": spec.loss}
+    if spec.bye is not None:
+        out["bye"] = spec.bye
+    if spec.forfeit_level_diff != cm.PointsSpec.forfeit_level_diff:
+        out["forfeit_level_diff"] = spec.forfeit_level_diff
+    return out
+
+
+def variant_of(t: Tournament) -> Variant:
+    return make_variant(t.variant, dict(t.options or {}))
+
+
+def side_size(t: Tournament) -> int:
+    return SIDE_SIZE[t.variant]
+
+
+# --- deals ----------------------------------------------------------------------------------------
+
+
+def _ft_from_json(ft_raw: Any) -> cm.FailedThrows | tuple[int, ...] | None:
+    if isinstance(ft_raw, dict):
+        return cm.FailedThrows(ft_raw.get("declarer", 0), ft_raw.get("attackers", 0))
+    if isinstance(ft_raw, list):
+        return tuple(ft_raw)
+    return None
+
+
+def _ft_json(ft: cm.FailedThrows | tuple[int, ...] | None) -> Any:
+    if isinstance(ft, cm.FailedThrows):
+        return {"declarer": ft.declarer, "attackers": ft.attackers} if ft else None
+    return list(ft) if ft else None
+
+
+def deal_from_row(row: Deal) -> cm.Deal:
+    return cm.Deal(
+        points=row.points,
+        kitty=row.kitty,
+        trump=row.trump,
+        declarer=row.declarer,
+        dealer=row.dealer,
+        friend=row.friend,
+        multiplier=row.multiplier or 0,
+        failed_throws=_ft_from_json(row.failed_throws),
+        friend_grabbed=bool(row.friend_grabbed),
+        misplays=tuple(row.misplays or ()),
+        level=row.level,
+    )
+
+
+def deal_columns(d: cm.Deal) -> dict[str, Any]:
+    """A deal's values by ``Deal`` column: for a new row and for a correction alike."""
+    return {
+        "declarer": d.declarer,
+        "dealer": d.dealer,
+        "friend": d.friend,
+        "trump": d.trump,
+        "points": d.points,
+        "kitty": d.kitty,
+        "multiplier": d.multiplier,
+        "failed_throws": _ft_json(d.failed_throws),
+        "friend_grabbed": d.friend_grabbed,
+        "misplays": list(d.misplays) or None,
+        "level": d.level,
+    }
+
+
+def deal_row(index: int, d: cm.Deal, source: str) -> Deal:
+    return Deal(index=index, source=source, **deal_columns(d))
+
+
+# --- tables ---------------------------------------------------------------------------------------
+
+
+def table_entrants(tab: Table) -> list[Entrant]:
+    return [s.entrant for s in tab.seats]
+
+
+def seat_names(tab: Table) -> tuple[list[str], list[str]]:
+    """The side names (fixed sides; empty otherwise) and the player at each seat of a table."""
+    entrants = table_entrants(tab)
+    if tab.kind == "sides":
+        a, b = (cm.Entrant(e.name, tuple(p.name for p in e.players)) for e in entrants)
+        return [a.name, b.name], cm.seat_players((a, b))
+    return [], [e.name for e in entrants]
+
+
+def comp_table(tab: Table, deals: list[cm.Deal] | None = None) -> cm.Table:
+    names = [e.name for e in table_entrants(tab)]
+    rows = deals if deals is not None else [deal_from_row(d) for d in tab.deals]
+    if tab.kind == "sides":
+        return cm.Table(
+            tab.number,
+            sides=(names[0], names[1]),
+            forfeit=tab.forfeit,
+            mode=tab.mode,
+            finished=tab.finished,
+            deals=tuple(rows),
+        )
+    return cm.Table(
+        tab.number, players=tuple(names), mode=tab.mode, finished=tab.finished, deals=tuple(rows)
+    )
+
+
+def derive_row_table(
+    t: Tournament, tab: Table, deals: list[cm.Deal] | None = None
+) -> FixedMatch | RedFiveTable:
+    """A table's match (or red five table) derived from its rows, or from ``deals`` instead."""
+    return derive_table(variant_of(t), match_spec(t.match), comp_table(tab, deals))
+
+
+def rounds_of(t: Tournament) -> list[Round]:
+    return list(
+        db.session.scalars(select(Round).where(Round.tournament_id == t.id).order_by(Round.number))
+    )
+
+
+# --- the whole tournament -------------------------------------------------------------------------
+
+
+@dataclass
+class Loaded:
+    """A tournament as ``app.competition`` data, with the row ids the pages link to."""
+
+    tournament: cm.Tournament
+    version: int
+    entrant_ids: dict[str, int]
+    round_status: dict[int, str]
+    table_ids: dict[tuple[int, int], int]  # (round, table number) → Table.id
+    _standings: list[FixedStanding] | list[RedFiveStanding] | None = field(default=None)
+
+    @property
+    def standings(self) -> list[FixedStanding] | list[RedFiveStanding]:
+        if self._standings is None:
+            self._standings = standings(self.tournament)
+        return self._standings
+
+
+_LOAD_CACHE: dict[tuple[str, int], tuple[int, str, Loaded]] = {}
+
+
+def load(t: Tournament) -> Loaded:
+    """The whole tournament as competition data (a handful of queries; cached per version)."""
+    key = (str(db.engine.url), t.id)
+    stamp = t.created_at.isoformat() if t.created_at else ""
+    hit = _LOAD_CACHE.get(key)
+    if hit is not None and hit[0] == t.version and hit[1] == stamp:
+        return hit[2]
+    loaded = load_uncached(t)
+    if len(_LOAD_CACHE) > 64:
+        _LOAD_CACHE.clear()
+    _LOAD_CACHE[key] = (t.version, stamp, loaded)
+    return loaded
+
+
+def load_uncached(t: Tournament) -> Loaded:
+    s = db.session
+    ents = s.execute(
+        select(Entrant.id, Entrant.name, Entrant.withdrawn_after)
+        .where(Entrant.tournament_id == t.id)
+        .order_by(Entrant.position, Entrant.id)
+    ).all()
+    players: dict[int, list[str]] = {}
+    for eid, name in s.execute(
+        select(EntrantPlayer.entrant_id, EntrantPlayer.name)
+        .join(Entrant, Entrant.id == EntrantPlayer.entrant_id)
+        .where(Entrant.tournament_id == t.id)
+        .order_by(EntrantPlayer.entrant_id, EntrantPlayer.seat)
+    ):
+        players.setdefault(eid, []).append(name)
+    entrant_ids = {name: eid for eid, name, _w in ents}
+    name_of = {eid: name for eid, name, _w in ents}
+    entrants = tuple(cm.Entrant(name, tuple(players.get(eid, ())), w) for eid, name, w in ents)
+    rounds = s.execute(
+        select(Round.id, Round.number, Round.status)
+        .where(Round.tournament_id == t.id)
+        .order_by(Round.number)
+    ).all()
+    tables = s.execute(
+        select(
+            Table.id,
+            Table.round_id,
+            Table.number,
+            Table.kind,
+            Table.mode,
+            Table.forfeit,
+            Table.finished,
+        )
+        .join(Round, Round.id == Table.round_id)
+        .where(Round.tournament_id == t.id)
+        .order_by(Table.round_id, Table.number)
+    ).all()
+    seats: dict[int, list[str]] = {}
+    for tid, eid in s.execute(
+        select(TableSeat.table_id, TableSeat.entrant_id)
+        .join(Table, Table.id == TableSeat.table_id)
+        .join(Round, Round.id == Table.round_id)
+        .where(Round.tournament_id == t.id)
+        .order_by(TableSeat.table_id, TableSeat.position)
+    ):
+        seats.setdefault(tid, []).append(name_of[eid])
+    deals: dict[int, list[cm.Deal]] = {}
+    # JSON columns read as text and parsed only when set: most deals have neither field
+    ft_text = type_coerce(Deal.failed_throws, String)
+    mis_text = type_coerce(Deal.misplays, String)
+    make = cm.Deal
+    for (
+        table_id,
+        points,
+        kitty,
+        trump,
+        declarer,
+        dealer,
+        friend,
+        mult,
+        ft_raw,
+        grabbed,
+        mis_raw,
+        level,
+    ) in s.execute(
+        select(
+            Deal.table_id,
+            Deal.points,
+            Deal.kitty,
+            Deal.trump,
+            Deal.declarer,
+            Deal.dealer,
+            Deal.friend,
+            Deal.multiplier,
+            ft_text,
+            Deal.friend_grabbed,
+            mis_text,
+            Deal.level,
+        )
+        .join(Table, Table.id == Deal.table_id)
+        .join(Round, Round.id == Table.round_id)
+        .where(Round.tournament_id == t.id)
+        .order_by(Deal.table_id, Deal.index)
+    ):
+        ft = _ft_from_json(json.loads(ft_raw)) if ft_raw and ft_raw != "null" else None
+        mis = tuple(json.loads(mis_raw)) if mis_raw and mis_raw != "null" else ()
+        deal = make(
+            points, kitty, trump, declarer, dealer, friend, mult or 0, ft, bool(grabbed), mis, level
+        )
+        lst = deals.get(table_id)
+        if lst is None:
+            deals[table_id] = [deal]
+        else:
+            lst.append(deal)
+    by_round: dict[int, list[cm.Table]] = {}
+    table_ids: dict[tuple[int, int], int] = {}
+    number_of = {rid: n for rid, n, _s in rounds}
+    for tid, rid, number, kind, mode, forfeit, finished in tables:
+        names = seats.get(tid, [])
+        if kind == "bye":
+            tab = cm.Table(number, bye=names[0] if names else "")
+        elif kind == "sides":
+            tab = cm.Table(
+                number,
+                sides=(names[0], names[1]),
+                forfeit=forfeit,
+                mode=mode,
+                finished=finished,
+                deals=tuple(deals.get(tid, ())),
+            )
+        else:
+            tab = cm.Table(
+                number,
+                players=tuple(names),
+                mode=mode,
+                finished=finished,
+                deals=tuple(deals.get(tid, ())),
+            )
+        by_round.setdefault(rid, []).append(tab)
+        table_ids[(number_of[rid], number)] = tid
+    played = tuple(cm.Round(n, tuple(by_round.get(rid, ()))) for rid, n, _s in rounds)
+    comp = cm.Tournament(
+        club=club_name(t),
+        name=t.name,
+        variant=t.variant,
+        pairing=t.pairing,
+        rounds=t.rounds,
+        match=match_spec(t.match),
+        points=points_spec(t.points),
+        options=dict(t.options or {}),
+        entrants=entrants,
+        played=played,
+    )
+    return Loaded(comp, t.version, entrant_ids, {n: st for _rid, n, st in rounds}, table_ids)
+
+
+def club_name(t: Tournament) -> str:
+    return db.session.scalar(select(Club.name).where(Club.id == t.club_id)) or ""

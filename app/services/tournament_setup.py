@@ -1,0 +1,176 @@
+"""Setting a tournament up: creating it, its entrants (pairs, trios or players), late entries and
+withdrawals between rounds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from engine.variants import RED_FIVE, make_variant
+
+from ..competition.tfile import SIDE_SIZE
+from ..extensions import db
+from ..models import Club, Entrant, EntrantPlayer, Member, Tournament, User
+from . import ServiceError
+from .text import clean_name
+from .tournament_audit import Actor, audit
+from .tournament_rows import rounds_of, side_size
+
+
+def find_by_name(name: str) -> Tournament | None:
+    return db.session.scalar(select(Tournament).where(Tournament.name == name))
+
+
+def club_tournaments(club: Club) -> list[Tournament]:
+    return list(
+        db.session.scalars(
+            select(Tournament)
+            .where(Tournament.club_id == club.id)
+            .order_by(Tournament.created_at.desc(), Tournament.id.desc())
+        )
+    )
+
+
+def member_ids(club: Club) -> dict[str, int]:
+    """Club members by display name: a player typed with a member's name links to them."""
+    return {
+        m.display_name: m.id
+        for m in db.session.scalars(select(Member).where(Member.club_id == club.id))
+    }
+
+
+def new_tournament_row(club: Club, user: User | None, **columns: Any) -> Tournament:
+    """A ``Tournament`` row (version 1) with these columns, added and flushed; no checks."""
+    t = Tournament(club_id=club.id, version=1, created_by_id=user.id if user else None, **columns)
+    db.session.add(t)
+    db.session.flush()
+    return t
+
+
+def create_tournament(
+    club: Club,
+    user: User | None,
+    name: str,
+    variant: str,
+    options: dict[str, Any],
+    pairing: str,
+    rounds: int,
+    match: dict[str, Any],
+    points: dict[str, Any],
+) -> Tournament:
+    clean = clean_name(name, "name", 120)
+    if find_by_name(clean) is not None:
+        raise ServiceError(_("A tournament with this name already exists."), "name")
+    if variant not in SIDE_SIZE:
+        raise ServiceError(_("Please choose a variant."), "variant")
+    if variant == RED_FIVE and pairing != "reseat":
+        raise ServiceError(_("Red five re-seats individuals: choose re-seating."), "pairing")
+    if variant != RED_FIVE and pairing not in ("round-robin", "swiss"):
+        raise ServiceError(_("Fixed sides play round robin or Swiss."), "pairing")
+    if variant == RED_FIVE and match.get("to_a"):
+        raise ServiceError(
+            _("Red five stays at level 2: play a number of deals or minutes."), "match_kind"
+        )
+    if not 1 <= rounds <= 50:
+        raise ServiceError(_("Between 1 and 50 rounds, please."), "rounds")
+    try:
+        make_variant(variant, options)
+    except ValueError as error:
+        raise ServiceError(str(error), "variant") from error
+    t = new_tournament_row(
+        club,
+        user,
+        name=clean,
+        variant=variant,
+        options=dict(options),
+        pairing=pairing,
+        rounds=rounds,
+        match=dict(match),
+        points=dict(points),
+    )
+    audit(
+        t,
+        Actor(user.display_name if user else "import", user),
+        "create",
+        t.name,
+        None,
+        {"variant": variant, "pairing": pairing, "rounds": rounds},
+    )
+    return t
+
+
+def add_entrant(
+    club: Club, t: Tournament, name: str | None, players: Sequence[str], actor: Actor
+) -> Entrant:
+    """Add a pair, trio or player; a player's name that is a club member's links to them."""
+    size = side_size(t)
+    clean_players: list[str] = []
+    for i in range(size):
+        field_name = f"player_{i}"
+        raw = players[i] if i < len(players) else ""
+        clean_players.append(clean_name(raw, field_name))
+    if len(set(clean_players)) != len(clean_players):
+        raise ServiceError(_("The same player is listed twice."), f"player_{size - 1}")
+    entrant_name = clean_name(name or " & ".join(clean_players), "name", 120)
+    existing = t.entrants
+    if any(e.name == entrant_name for e in existing):
+        raise ServiceError(_("An entrant with this name is already in the tournament."), "name")
+    taken = {p.name: e.name for e in existing for p in e.players}
+    for i, p in enumerate(clean_players):
+        if p in taken:
+            raise ServiceError(
+                _("%(player)s already plays for %(entrant)s.", player=p, entrant=taken[p]),
+                f"player_{i}",
+            )
+    if t.pairing == "round-robin" and rounds_of(t):
+        raise ServiceError(
+            _("A round robin's schedule is fixed once the first round is seated."), "name"
+        )
+    position = (max((e.position for e in existing), default=0)) + 1
+    entrant = entrant_row(t, entrant_name, position, clean_players, member_ids(club))
+    db.session.add(entrant)
+    t.bump()
+    db.session.flush()
+    audit(t, actor, "add_entrant", entrant_name, None, {"players": clean_players})
+    return entrant
+
+
+def entrant_row(
+    t: Tournament,
+    name: str,
+    position: int,
+    players: Sequence[str],
+    members: dict[str, int],
+    withdrawn_after: int | None = None,
+) -> Entrant:
+    """An ``Entrant`` row with its players (linked to club members by name)."""
+    row = Entrant(tournament=t, name=name, position=position, withdrawn_after=withdrawn_after)
+    for seat, p in enumerate(players):
+        row.players.append(EntrantPlayer(seat=seat, name=p, member_id=members.get(p)))
+    return row
+
+
+def withdraw_entrant(t: Tournament, entrant: Entrant, actor: Actor) -> None:
+    """Withdraw after the rounds seated so far (they are not seated again)."""
+    if entrant.withdrawn_after is not None:
+        raise ServiceError(_("%(name)s has already withdrawn.", name=entrant.name))
+    after = len(rounds_of(t))
+    entrant.withdrawn_after = after
+    t.bump()
+    audit(t, actor, "withdraw", entrant.name, None, {"withdrawn_after": after})
+
+
+def reinstate_entrant(t: Tournament, entrant: Entrant, actor: Actor) -> None:
+    if entrant.withdrawn_after is None:
+        return
+    if entrant.withdrawn_after < len(rounds_of(t)):
+        raise ServiceError(
+            _("A round was seated without %(name)s: too late to come back.", name=entrant.name)
+        )
+    before = entrant.withdrawn_after
+    entrant.withdrawn_after = None
+    t.bump()
+    audit(t, actor, "reinstate", entrant.name, {"withdrawn_after": before}, None)

@@ -1,0 +1,205 @@
+"""Score sheets (记分表): recording, correcting and removing deals, finishing and forfeiting a
+table. A deal is written only if the whole table still derives without an error (the new deal and
+every deal after it), so nothing is half-saved; every change leaves an audit entry. Typed deals
+(``source="paper"``) and deals recorded by the engine at an online table (``source="online"``)
+take the same path, ``record_deal``."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+
+from ..competition import model as cm
+from ..competition.matches import FixedMatch, RedFiveTable, check_deal
+from ..competition.tfile import dump_deal
+from ..extensions import db
+from ..models import Deal, Round, Table, Tournament, utcnow
+from . import ServiceError
+from .tournament_audit import Actor, audit
+from .tournament_rows import deal_columns, deal_from_row, deal_row, derive_row_table, variant_of
+
+
+class DealErrors(ServiceError):
+    """A deal refused; ``fields`` maps form field names to messages ("" for the whole deal)."""
+
+    def __init__(self, fields: dict[str, str]) -> None:
+        first = next(iter(fields.values()), "")
+        super().__init__(first, next(iter(fields), None) or None)
+        self.fields = fields
+
+
+def sheet(t: Tournament, tab: Table) -> FixedMatch | RedFiveTable:
+    """The table's sheet as derived from its recorded deals."""
+    return derive_row_table(t, tab)
+
+
+def may_edit(rnd: Round, actor: Actor) -> bool:
+    return rnd.status != "closed" or actor.owner
+
+
+def _where(tab: Table, deal_index: int | None = None) -> str:
+    if deal_index is None:
+        return _("round %(r)d, table %(t)d", r=tab.round.number, t=tab.number)
+    return _(
+        "round %(r)d, table %(t)d, deal %(d)d", r=tab.round.number, t=tab.number, d=deal_index + 1
+    )
+
+
+def _check_editable(tab: Table, actor: Actor) -> None:
+    if tab.kind == "bye":
+        raise DealErrors({"": _("A bye has no deals.")})
+    if tab.forfeit is not None:
+        raise DealErrors({"": _("This table was forfeited: it has no deals.")})
+    if tab.mode == "online":
+        raise DealErrors(
+            {"": _("This table is played online: its deals are recorded by the game.")}
+        )
+    if not may_edit(tab.round, actor):
+        raise DealErrors({"": _("The round is closed: only the club's owner can correct it.")})
+
+
+def _mark_started(t: Tournament, tab: Table) -> None:
+    """Any result starts the round (it can no longer be paired again); the version moves on."""
+    if tab.round.status == "seated":
+        tab.round.status = "started"
+    t.bump()
+
+
+def record_deal(
+    t: Tournament,
+    tab: Table,
+    deal: cm.Deal,
+    actor: Actor,
+    index: int | None = None,
+    source: str = "paper",
+    expected_count: int | None = None,
+) -> Deal:
+    """Write a deal (append, or replace deal ``index``) if the whole table stays valid.
+
+    ``expected_count``: the number of deals the writer saw; if the table has changed since (a
+    double click, a second device), nothing is written.
+    """
+    if source == "paper":
+        _check_editable(tab, actor)
+    if expected_count is not None and expected_count != len(tab.deals):
+        raise DealErrors(
+            {
+                "": _(
+                    "The sheet changed meanwhile (now %(n)d deals): check it and enter again.",
+                    n=len(tab.deals),
+                )
+            }
+        )
+    field_errors = check_deal(variant_of(t), deal)
+    if field_errors:
+        raise DealErrors(field_errors)
+    current = [deal_from_row(d) for d in tab.deals]
+    if index is None:
+        pos = len(current)
+        candidate = [*current, deal]
+    else:
+        if not 0 <= index < len(current):
+            raise DealErrors({"": _("There is no deal %(n)d at this table.", n=index + 1)})
+        pos = index
+        candidate = list(current)
+        candidate[index] = deal
+    derived = derive_row_table(t, tab, candidate)
+    if derived.errors:
+        raise DealErrors(_deal_issue_fields(derived, pos))
+    before = dump_deal(current[pos]) if index is not None else None
+    after = dump_deal(deal)
+    if index is None:
+        row = deal_row(pos, deal, source)
+        tab.deals.append(row)
+    else:
+        row = tab.deals[index]
+        for key, value in deal_columns(deal).items():
+            setattr(row, key, value)
+        row.updated_at = utcnow()
+    _mark_started(t, tab)
+    db.session.flush()
+    if before != after:
+        action = "deal" if index is None else "correct_deal"
+        audit(t, actor, action, _where(tab, pos), before, after)
+    return row
+
+
+def delete_last_deal(t: Tournament, tab: Table, actor: Actor) -> None:
+    _check_editable(tab, actor)
+    if not tab.deals:
+        raise DealErrors({"": _("There is no deal to remove.")})
+    row = tab.deals[-1]
+    before = dump_deal(deal_from_row(row))
+    tab.deals.remove(row)
+    db.session.delete(row)
+    t.bump()
+    db.session.flush()
+    audit(t, actor, "delete_deal", _where(tab, row.index), before, None)
+
+
+def _deal_issue_fields(derived: FixedMatch | RedFiveTable, pos: int) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for issue in derived.errors:
+        if issue.index == pos:
+            if issue.field == "level":
+                out["level"] = _level_message(issue.message)
+            elif "passed A" in issue.message:
+                out[""] = _("The match is over: a side passed A.")
+            elif "the match is" in issue.message or "the table plays" in issue.message:
+                out[""] = _("The match is complete: no more deals.")
+            else:
+                out[issue.field] = issue.message
+        elif issue.index > pos:
+            out.setdefault(
+                "",
+                _(
+                    "With this change, deal %(n)d after it would no longer be valid: %(why)s",
+                    n=issue.index + 1,
+                    why=issue.message,
+                ),
+            )
+    return out or {"": derived.errors[0].message}
+
+
+def _level_message(raw: str) -> str:
+    # "the sheet says X but side S is at Y"
+    parts = raw.split()
+    try:
+        written, actual = parts[3], parts[-1]
+    except IndexError:  # pragma: no cover
+        return raw
+    return _(
+        "The sheet says %(written)s, but this side is at level %(actual)s.",
+        written=written,
+        actual=actual,
+    )
+
+
+def set_finished(t: Tournament, tab: Table, finished: bool, actor: Actor) -> None:
+    _check_editable(tab, actor)
+    if tab.finished == finished:
+        return
+    tab.finished = finished
+    _mark_started(t, tab)
+    audit(
+        t,
+        actor,
+        "finish" if finished else "unfinish",
+        _where(tab),
+        {"finished": not finished},
+        {"finished": finished},
+    )
+
+
+def set_forfeit(t: Tournament, tab: Table, side: int | None, actor: Actor) -> None:
+    if tab.kind != "sides":
+        raise ServiceError(_("Only a table of two sides can be forfeited."))
+    if not may_edit(tab.round, actor):
+        raise ServiceError(_("The round is closed: only the club's owner can correct it."))
+    if side is not None and side not in (0, 1):
+        raise ServiceError(_("Choose the side that did not play."), "side")
+    if side is not None and tab.deals:
+        raise ServiceError(_("Deals are entered at this table: remove them before a forfeit."))
+    before = tab.forfeit
+    tab.forfeit = side
+    _mark_started(t, tab)
+    audit(t, actor, "forfeit", _where(tab), {"forfeit": before}, {"forfeit": side})

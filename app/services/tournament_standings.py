@@ -1,0 +1,88 @@
+"""What the public standings pages show: the table of standings and one entrant's matches.
+
+The standings and each entrant's history are computed by ``app.competition.standings``; this
+module only adds what the pages link and draw (row ids, each table's derived deals)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..competition import model as cm
+from ..competition.matches import FixedMatch, RedFiveTable
+from ..competition.standings import FixedStanding, RedFiveStanding, derive_table, entrant_history
+from ..models import Tournament
+from .tournament_rows import Loaded, load
+
+
+def standings_page(t: Tournament) -> dict[str, Any]:
+    """The context of the public standings page and of its live partial."""
+    loaded = load(t)
+    return {
+        "t": t,
+        "club_name": loaded.tournament.club,
+        "loaded": loaded,
+        "rows": loaded.standings,
+        "fixed": loaded.tournament.fixed_sides,
+        "rounds_status": sorted(loaded.round_status.items()),
+    }
+
+
+@dataclass(frozen=True)
+class HistoryMatch:
+    """One round of an entrant: a bye, or the table with its derived deals and the result."""
+
+    round: int
+    table: cm.Table
+    bye: bool = False
+    derived: FixedMatch | RedFiveTable | None = None
+    deals: tuple[cm.Deal, ...] = ()
+    # fixed sides (``outcome`` None while the match does not count yet)
+    side: int | None = None
+    opponent: str | None = None
+    outcome: str | None = None
+    level_diff: int = 0
+    # red five
+    seat: int | None = None
+    score: int = 0
+
+
+def entrant_matches(loaded: Loaded, name: str) -> list[HistoryMatch]:
+    comp = loaded.tournament
+    tables = {(rnd.round, tab.table): tab for rnd in comp.played for tab in rnd.tables}
+    out = []
+    for entry in entrant_history(comp, name):
+        tab = tables[(entry.round, entry.table)]
+        if entry.bye:
+            out.append(HistoryMatch(entry.round, tab, bye=True))
+            continue
+        out.append(
+            HistoryMatch(
+                entry.round,
+                tab,
+                derived=derive_table(comp.rules, comp.match, tab),
+                deals=tab.deals,
+                side=entry.side,
+                opponent=entry.opponent,
+                outcome=entry.outcome,
+                level_diff=entry.level_diff,
+                seat=entry.seat,
+                score=entry.score,
+            )
+        )
+    return out
+
+
+def history_page(t: Tournament, name: str) -> dict[str, Any]:
+    """The context of an entrant's history page (the entrant row itself is the caller's)."""
+    loaded = load(t)
+    row: FixedStanding | RedFiveStanding | None = next(
+        (r for r in loaded.standings if r.entrant == name), None
+    )
+    return {
+        "t": t,
+        "row": row,
+        "matches": entrant_matches(loaded, name),
+        "fixed": loaded.tournament.fixed_sides,
+        "club_name": loaded.tournament.club,
+    }

@@ -1,0 +1,121 @@
+"""A variant's rule options (``RULES.md``) in plain words: the set up form's inputs, and what was
+typed in them parsed back into engine options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from engine.errors import EngineError
+from engine.variants import default_options, make_variant, option_names, option_spec
+
+# Plain words for each rule option (the engine's help text, translated).
+OPTION_LABELS: dict[str, Any] = {
+    "decks": _l("Number of decks (4 decks: no kitty, hidden calls)"),
+    "triple_tractors": _l("Consecutive triples form a tractor"),
+    "kitty_multiplier": _l("Kitty bonus (抠底) when the attackers win the last trick"),
+    "throw_penalty": _l("Failed throw (甩牌): 10 points to the other side per attempt"),
+    "no_call_trump": _l("When nobody calls a trump (主)"),
+    "redeal_below": _l("An attacker with fewer points than this may ask for a redeal"),
+    "refuse_below": _l("Opponents may refuse a deal when a hand has fewer points than this"),
+    "score_table": _l("Red five score table"),
+    "must_play_levels": _l("Levels (级) a gain may never skip"),
+}
+CHOICE_LABELS: dict[tuple[str, Any], Any] = {
+    ("decks", 2): _l("2 decks"),
+    ("decks", 4): _l("4 decks"),
+    ("kitty_multiplier", "by_shape"): _l("2 × the cards of the last trick's largest part"),
+    ("kitty_multiplier", "power"): _l("2 to the power of that count"),
+    ("kitty_multiplier", "double"): _l("always × 2"),
+    ("throw_penalty", "ten_per_attempt"): _l("10 points per failed attempt (at most 3)"),
+    ("throw_penalty", "none"): _l("no penalty"),
+    ("no_call_trump", "kitty"): _l("turn kitty cards until one names the trump suit"),
+    ("no_call_trump", "spades"): _l("spades are trump"),
+    ("score_table", "units60"): _l("units of 60 points"),
+    ("triple_tractors", True): _l("yes"),
+    ("triple_tractors", False): _l("no"),
+}
+
+
+def option_choice_label(name: str, value: Any) -> str:
+    label = CHOICE_LABELS.get((name, value))
+    return str(label) if label is not None else str(value)
+
+
+def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> list[dict[str, Any]]:
+    """The option inputs of a variant (name, label, kind, choices, current value as text)."""
+    out = []
+    for name in option_names(variant):
+        spec = option_spec(name)
+        key = f"opt_{name}"
+        current = defaults.get(name)
+        if spec.kind == "levels":
+            shown = ", ".join(current or ["A"])
+        elif current is None:
+            shown = ""
+        else:
+            shown = _as_text(current)
+        value = form_data.get(key, shown) if form_data is not None else shown
+        opts: list[tuple[str, str]] = []
+        if spec.choices is not None:
+            opts = [(_as_text(c), option_choice_label(name, c)) for c in spec.choices]
+        out.append(
+            {
+                "name": key,
+                "option": name,
+                "label": str(OPTION_LABELS.get(name, spec.help)),
+                "kind": spec.kind,
+                "choices": opts,
+                "value": value,
+                "default": shown,
+            }
+        )
+    return out
+
+
+def _as_text(value: Any) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """The options typed in the set up form that differ from the defaults, and errors."""
+    defaults = default_options(variant)
+    given: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for name in option_names(variant):
+        spec = option_spec(name)
+        raw = (form.get(f"opt_{name}") or "").strip()
+        value: Any
+        if spec.kind == "bool":
+            value = raw == "true"
+        elif spec.kind == "choice":
+            assert spec.choices is not None
+            match = [c for c in spec.choices if str(c) == raw]
+            if not match:
+                errors[name] = _("Please choose one of the listed values.")
+                continue
+            value = match[0]
+        elif spec.kind == "points_or_null":
+            if raw == "":
+                value = None
+            elif raw.isdigit() and int(raw) % 5 == 0:
+                value = int(raw)
+            else:
+                errors[name] = _("A number of points in steps of 5, or empty for none.")
+                continue
+        else:  # levels
+            value = [x.strip().upper() for x in raw.replace("，", ",").split(",") if x.strip()]
+        try:
+            checked = make_variant(variant, {name: value}).options[name]
+        except EngineError:
+            errors[name] = _("Levels such as 5, 10, K, A separated by commas.")
+            continue
+        if checked != defaults.get(name):
+            given[name] = checked
+    return given, errors

@@ -1,0 +1,130 @@
+"""Round pages: seating the next round, the round's tables, pairing again, swapping entrants,
+closing and reopening."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from ..forms_common import choices
+from ..models import Club, Member, Round, Tournament
+from ..permissions import club_route
+from ..services import tournament_rounds as rounds
+from ..services.tournament_audit import Actor
+from ..services.tournament_rows import rounds_of
+from ..services.tournament_sheets import sheet
+from . import bp
+from .actions import attempt, confirmed
+from .forms import ConfirmForm, SwapForm
+from .lookup import actor, round_, tournament
+
+
+def round_url(club: Club, t: Tournament, n: int) -> str:
+    return url_for("tournaments.round_page", slug=club.slug, tid=t.id, n=n)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds")
+@club_route("director")
+def seat_round(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    ok, rnd = attempt(lambda: rounds.seat_next_round(t, actor(me)))
+    if not ok or rnd is None:
+        return redirect(url_for("tournaments.show", slug=club.slug, tid=t.id), 303)
+    flash(_("Round %(n)d seated.", n=rnd.number), "success")
+    return redirect(round_url(club, t, rnd.number), 303)
+
+
+def _seated(rnd: Round) -> list[tuple[int, str]]:
+    """Every entrant seated in the round (id, name), table by table: the swap form's choices."""
+    return [(s.entrant_id, s.entrant.name) for tab in rnd.tables for s in tab.seats]
+
+
+def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[str, Any]:
+    tables = []
+    for tab in rnd.tables:
+        derived = sheet(t, tab) if tab.kind != "bye" else None
+        tables.append(
+            {"table": tab, "entrants": [s.entrant for s in tab.seats], "derived": derived}
+        )
+    swap_form = SwapForm(formdata=None)
+    swap_form.first.choices = choices(_seated(rnd))
+    swap_form.second.choices = choices(_seated(rnd))
+    return {
+        "club": club,
+        "me": me,
+        "t": t,
+        "rnd": rnd,
+        "rows": tables,
+        "director": me.role in ("owner", "director"),
+        "owner": me.role == "owner",
+        "has_results": rounds.round_has_results(rnd),
+        "is_last": rnd.number == len(rounds_of(t)),
+        "confirm_form": ConfirmForm(formdata=None),
+        "swap_form": swap_form,
+    }
+
+
+@bp.get("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>")
+@club_route("player")
+def round_page(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    rnd = round_(t, n)
+    return render_template("tournaments/round.html", **_round_context(club, me, t, rnd))
+
+
+def _round_action(
+    club: Club,
+    me: Member,
+    tid: int,
+    n: int,
+    service: Callable[[Tournament, Round, Actor], object],
+    ok_message: str,
+) -> ResponseReturnValue:
+    """A confirmed POST on round ``n`` that calls ``service(t, rnd, actor)``."""
+    t = tournament(club, tid)
+    rnd = round_(t, n)
+    return confirmed(lambda: service(t, rnd, actor(me)), round_url(club, t, n), ok_message)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/repair")
+@club_route("director")
+def repair(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
+    message = _("Round %(n)d paired again.", n=n)
+    return _round_action(club, me, tid, n, rounds.repair_round, message)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/close")
+@club_route("director")
+def close(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
+    return _round_action(club, me, tid, n, rounds.close_round, _("Round %(n)d closed.", n=n))
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/reopen")
+@club_route("owner")
+def reopen(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
+    message = _("Round %(n)d is open again.", n=n)
+    return _round_action(club, me, tid, n, rounds.reopen_round, message)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/swap")
+@club_route("director")
+def swap(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    rnd = round_(t, n)
+    form = SwapForm()
+    form.first.choices = choices(_seated(rnd))
+    form.second.choices = choices(_seated(rnd))
+    if not form.validate_on_submit():
+        flash(_("Choose two entrants of this round."), "error")
+        return redirect(round_url(club, t, n), 303)
+    a, b = form.first.data or 0, form.second.data or 0
+    ok, _none = attempt(lambda: rounds.swap_entrants(t, rnd, a, b, actor(me)))
+    if ok:
+        flash(_("Entrants swapped."), "success")
+    return redirect(round_url(club, t, n), 303)

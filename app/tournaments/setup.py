@@ -1,0 +1,251 @@
+"""Set up pages: the club's tournaments, creating one (with the variant's rule options), the
+tournament page with its entrants, withdrawals, and the audit trail."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from engine.variants import RED_FIVE, default_options
+
+from ..competition import model as cm
+from ..extensions import db, htmx
+from ..models import Club, Entrant, Member, Tournament
+from ..permissions import club_route
+from ..services import ServiceError
+from ..services import tournament_audit as audits
+from ..services import tournament_rows as rows
+from ..services import tournament_setup as setup
+from ..services.tournament_audit import Actor
+from ..services.tournament_rows import rounds_of, side_size
+from ..web import show_service_error
+from . import bp
+from .actions import confirmed
+from .forms import VARIANT_LABELS, ConfirmForm, EntrantForm, ImportForm, TournamentForm
+from .lookup import actor, current, entrant, labels, tournament
+from .options import option_fields, parse_options
+
+
+def match_text(match: dict[str, Any]) -> str:
+    if "deals" in match:
+        return _("%(n)d deals", n=match["deals"])
+    if "minutes" in match:
+        return _("%(n)d minutes", n=match["minutes"])
+    return _("play to A")
+
+
+@bp.app_context_processor
+def _inject() -> dict[str, Any]:
+    return {"match_text": match_text, "variant_labels": VARIANT_LABELS}
+
+
+def index_page(club: Club, me: Member, form: ImportForm, errors: tuple[str, ...] = ()) -> str:
+    """The club's tournaments, with the import form (and its errors, after a failed import)."""
+    return render_template(
+        "tournaments/index.html",
+        club=club,
+        me=me,
+        tournaments=setup.club_tournaments(club),
+        import_form=form,
+        import_errors=errors,
+        **labels(),
+    )
+
+
+@bp.get("/clubs/<slug>/tournaments")
+@club_route("player")
+def index(club: Club, me: Member) -> ResponseReturnValue:
+    return index_page(club, me, ImportForm(formdata=None))
+
+
+def _settings(form: TournamentForm) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The match length and match points typed in the form, as the tournament stores them."""
+    kind = form.match_kind.data or "deals"
+    match: dict[str, Any] = {"to_a": True} if kind == "to_a" else {kind: form.match_value.data}
+    points = rows.points_json(
+        cm.PointsSpec(
+            win=form.win.data,  # type: ignore[arg-type]
+            draw=form.draw.data,  # type: ignore[arg-type]
+            loss=form.loss.data,  # type: ignore[arg-type]
+            bye=form.bye.data,
+            forfeit_level_diff=form.forfeit_level_diff.data,  # type: ignore[arg-type]
+        )
+    )
+    return match, points
+
+
+@bp.route("/clubs/<slug>/tournaments/new", methods=["GET", "POST"])
+@club_route("director")
+def new(club: Club, me: Member) -> ResponseReturnValue:
+    form = TournamentForm()
+    variant = form.variant.data if form.variant.data in VARIANT_LABELS else "tractor-4p"
+    if request.method == "GET":
+        variant = request.args.get("variant", variant)
+        if variant not in VARIANT_LABELS:
+            variant = "tractor-4p"
+        form.variant.data = variant
+        if variant == RED_FIVE:
+            form.pairing.data = "reseat"
+    option_errors: dict[str, str] = {}
+    form_data = request.form if request.method == "POST" else None
+    if request.method == "POST" and form.options_variant.data != variant:
+        form_data = None  # the options shown were another game's: show this one's, save nothing
+        form.validate()
+        flash(_("Check the rule options of this game, then create the tournament."), "info")
+    elif form.validate_on_submit():
+        options, option_errors = parse_options(variant, request.form)
+        if not option_errors:
+            match, points = _settings(form)
+            try:
+                t = setup.create_tournament(
+                    club,
+                    current(),
+                    form.name.data or "",
+                    variant,
+                    options,
+                    form.pairing.data or "",
+                    form.rounds.data or 0,
+                    match,
+                    points,
+                )
+            except ServiceError as error:
+                db.session.rollback()
+                show_service_error(form, error)
+            else:
+                db.session.commit()
+                flash(_("Tournament created. Now add the entrants."), "success")
+                return redirect(url_for("tournaments.show", slug=club.slug, tid=t.id), 303)
+    status = 200 if request.method == "GET" else 422
+    return render_template(
+        "tournaments/new.html",
+        club=club,
+        me=me,
+        form=form,
+        variant=variant,
+        options=option_fields(variant, form_data, default_options(variant)),
+        option_errors=option_errors,
+        **labels(),
+    ), status
+
+
+@bp.get("/clubs/<slug>/tournaments/new/options")
+@club_route("director")
+def new_options(club: Club, me: Member) -> ResponseReturnValue:
+    variant = request.args.get("variant", "")
+    if variant not in VARIANT_LABELS:
+        abort(404)
+    return render_template(
+        "tournaments/_options.html",
+        variant=variant,
+        options=option_fields(variant, None, default_options(variant)),
+        option_errors={},
+    )
+
+
+# --- the tournament page and its entrants ---------------------------------------------------------
+
+
+def _show_context(club: Club, me: Member, t: Tournament, **extra: Any) -> dict[str, Any]:
+    ctx = {
+        "club": club,
+        "me": me,
+        "t": t,
+        "loaded": rows.load(t),
+        "rounds": rounds_of(t),
+        "entrant_form": EntrantForm(formdata=None),
+        "confirm_form": ConfirmForm(formdata=None),
+        "side_size": side_size(t),
+        "members": [m.display_name for m in club.members],
+        "director": me.role in ("owner", "director"),
+        **labels(),
+    }
+    ctx.update(extra)
+    return ctx
+
+
+def _show_url(club: Club, t: Tournament) -> str:
+    return url_for("tournaments.show", slug=club.slug, tid=t.id)
+
+
+@bp.get("/clubs/<slug>/tournaments/<int:tid>")
+@club_route("player")
+def show(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    return render_template("tournaments/show.html", **_show_context(club, me, t))
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/entrants")
+@club_route("director")
+def add_entrant(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    form = EntrantForm()
+    if form.validate_on_submit():
+        players = [form.player_0.data or "", form.player_1.data or "", form.player_2.data or ""]
+        try:
+            e = setup.add_entrant(club, t, form.name.data, players, actor(me))
+        except ServiceError as error:
+            db.session.rollback()
+            show_service_error(form, error)
+        else:
+            db.session.commit()
+            message = _("%(name)s entered.", name=e.name)
+            if htmx:
+                db.session.expire_all()
+                t = tournament(club, tid)
+                return render_template(
+                    "tournaments/_entrants.html", **_show_context(club, me, t, status=message)
+                )
+            flash(message, "success")
+            return redirect(_show_url(club, t), 303)
+    if htmx:
+        return render_template(
+            "tournaments/_entrants.html", **_show_context(club, me, t, entrant_form=form)
+        )
+    return render_template(
+        "tournaments/show.html", **_show_context(club, me, t, entrant_form=form)
+    ), 422
+
+
+def _entrant_action(
+    club: Club,
+    me: Member,
+    tid: int,
+    eid: int,
+    service: Callable[[Tournament, Entrant, Actor], object],
+    ok_message: Callable[[str], str],
+) -> ResponseReturnValue:
+    """A confirmed POST on one entrant that calls ``service(t, entrant, actor)``."""
+    t = tournament(club, tid)
+    e = entrant(t, eid)
+    return confirmed(lambda: service(t, e, actor(me)), _show_url(club, t), ok_message(e.name))
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/entrants/<int:eid>/withdraw")
+@club_route("director")
+def withdraw(club: Club, me: Member, tid: int, eid: int) -> ResponseReturnValue:
+    def message(name: str) -> str:
+        return _("%(name)s withdrawn: not seated in later rounds.", name=name)
+
+    return _entrant_action(club, me, tid, eid, setup.withdraw_entrant, message)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/entrants/<int:eid>/reinstate")
+@club_route("director")
+def reinstate(club: Club, me: Member, tid: int, eid: int) -> ResponseReturnValue:
+    def message(name: str) -> str:
+        return _("%(name)s is back in the tournament.", name=name)
+
+    return _entrant_action(club, me, tid, eid, setup.reinstate_entrant, message)
+
+
+@bp.get("/clubs/<slug>/tournaments/<int:tid>/audit")
+@club_route("director")
+def audit(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    return render_template(
+        "tournaments/audit.html", club=club, me=me, t=t, entries=audits.audit_trail(t)
+    )

@@ -1,0 +1,295 @@
+"""Score sheet pages (记分表): the director's sheet of a table (enter, correct, undo, finish,
+forfeit), and the same sheet opened with the table's code, which grants that sheet and nothing
+else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from ..competition.matches import FixedMatch, RedFiveTable
+from ..extensions import db, htmx
+from ..models import Club, Member, Table, Tournament
+from ..permissions import club_route
+from ..services import tournament_sheets as sheets
+from ..services.tournament_audit import Actor
+from ..services.tournament_rounds import table_by_code
+from ..services.tournament_rows import deal_from_row, seat_names, variant_of
+from . import bp
+from .actions import confirmed
+from .forms import NO_TRUMP, SUIT_LABELS, ConfirmForm, DealForm
+from .lookup import actor, current, round_, table, tournament
+
+SHEET_PAGE = "tournaments/sheet.html"
+
+
+def _deal_form(t: Tournament, tab: Table, formdata: bool) -> DealForm:
+    form = DealForm() if formdata else DealForm(formdata=None)
+    sides, seats = seat_names(tab)
+    form.setup(variant_of(t), sides, seats)
+    return form
+
+
+def _defaults_for_next(form: DealForm, derived: FixedMatch | RedFiveTable) -> None:
+    if isinstance(derived, FixedMatch):
+        form.declarer.data = derived.next_declarer if derived.next_declarer is not None else 0
+    else:
+        form.dealer.data = derived.rows[-1].next_dealer if derived.rows else 0
+        form.friend.data = None
+    form.trump.data = "S"
+    form.multiplier.data = 0
+    form.level.data = ""
+
+
+def _sheet_context(
+    t: Tournament,
+    tab: Table,
+    who: Actor,
+    urls: dict[str, str],
+    form: DealForm | None = None,
+    edit_index: int | None = None,
+    form_error: str | None = None,
+    status: str | None = None,
+) -> dict[str, Any]:
+    derived = sheets.sheet(t, tab)
+    deals = [deal_from_row(d) for d in tab.deals]
+    if form is None:
+        form = _deal_form(t, tab, formdata=False)
+        if edit_index is not None:
+            form.fill_from(deals[edit_index])
+        else:
+            _defaults_for_next(form, derived)
+    form.seen.data = str(len(tab.deals))
+    sides, seats = seat_names(tab)
+    return {
+        "t": t,
+        "tab": tab,
+        "rnd": tab.round,
+        "derived": derived,
+        "fixed": isinstance(derived, FixedMatch),
+        "deals": deals,
+        "form": form,
+        "edit_index": edit_index,
+        "form_error": form_error,
+        "status": status,
+        "urls": urls,
+        "side_names": sides,
+        "seat_names": seats,
+        "may_edit": sheets.may_edit(tab.round, who) and tab.forfeit is None,
+        "complete": derived.counts,
+        "suit_labels": SUIT_LABELS,
+        "no_trump": NO_TRUMP,
+        "confirm_form": ConfirmForm(formdata=None),
+        "relevant": set(form.relevant()),
+        "variant_id": t.variant,
+        "timed": "deals" not in t.match,
+    }
+
+
+def _show_errors(form: DealForm, t: Tournament, error: sheets.DealErrors) -> str | None:
+    """Put each refusal on its field; return the message about the whole deal, if any."""
+    form_error = None
+    for name, message in error.fields.items():
+        if name and name in form and name in form.relevant():
+            target: str | None = name
+        elif name == "failed_throws":
+            target = "ft_declarer" if t.variant == "tractor-4p" else "ft_seat_0"
+        elif name == "misplays":
+            target = "misplays_0"
+        else:
+            target = None
+            form_error = message
+        if target is not None:
+            form[target].errors = [*form[target].errors, message]  # type: ignore[list-item]
+    return form_error
+
+
+def _sheet_response(
+    t: Tournament,
+    tab: Table,
+    who: Actor,
+    urls: dict[str, str],
+    page_ctx: dict[str, Any],
+    edit_index: int | None = None,
+) -> ResponseReturnValue:
+    """GET shows the sheet; POST records (or corrects) a deal."""
+    if edit_index is not None and not 0 <= edit_index < len(tab.deals):
+        abort(404)
+    if request.method == "GET":
+        ctx = _sheet_context(t, tab, who, urls, edit_index=edit_index)
+        return render_template(SHEET_PAGE, **page_ctx, **ctx)
+    form = _deal_form(t, tab, formdata=True)
+    form_error = None
+    if form.validate_relevant():
+        try:
+            sheets.record_deal(
+                t, tab, form.to_deal(), who, index=edit_index, expected_count=form.seen_count()
+            )
+        except sheets.DealErrors as error:
+            db.session.rollback()
+            form_error = _show_errors(form, t, error)
+        else:
+            db.session.commit()
+            return _recorded(t, tab, who, urls, edit_index)
+    db.session.refresh(tab)
+    ctx = _sheet_context(t, tab, who, urls, form=form, edit_index=edit_index, form_error=form_error)
+    if htmx and edit_index is None:
+        return render_template("tournaments/_sheet.html", **ctx)
+    return render_template(SHEET_PAGE, **page_ctx, **ctx), 422
+
+
+def _recorded(
+    t: Tournament, tab: Table, who: Actor, urls: dict[str, str], edit_index: int | None
+) -> ResponseReturnValue:
+    """After a deal is saved: the fresh sheet (htmx) or back to the sheet with a message."""
+    if edit_index is not None:
+        message = _("Deal %(n)d corrected.", n=edit_index + 1)
+    else:
+        message = _("Deal %(n)d recorded.", n=len(tab.deals))
+    if htmx and edit_index is None:
+        db.session.refresh(tab)
+        return render_template(
+            "tournaments/_sheet.html", **_sheet_context(t, tab, who, urls, status=message)
+        )
+    flash(message, "success")
+    return redirect(urls["sheet"], 303)
+
+
+# --- the director's sheet -------------------------------------------------------------------------
+
+
+def _director_table(
+    club: Club, tid: int, n: int, tno: int, bye: bool = True
+) -> tuple[Tournament, Table]:
+    """The tournament and table named by the URL; ``bye=False``: a bye is a 404 (no sheet)."""
+    t = tournament(club, tid)
+    return t, table(round_(t, n), tno, bye=bye)
+
+
+def _director_urls(club: Club, t: Tournament, tab: Table) -> dict[str, str]:
+    n = tab.round.number
+    kw: dict[str, Any] = {"slug": club.slug, "tid": t.id, "n": n, "tno": tab.number}
+    return {
+        "sheet": url_for("tournaments.table_sheet", **kw),
+        "edit": url_for("tournaments.edit_deal", **kw, i=0)[:-1],
+        "undo": url_for("tournaments.undo_deal", **kw),
+        "finish": url_for("tournaments.finish_table", **kw),
+        "forfeit": url_for("tournaments.forfeit_table", **kw),
+        "pdf": url_for("tournaments.sheet_pdf", **kw),
+        "round": url_for("tournaments.round_page", slug=club.slug, tid=t.id, n=n),
+    }
+
+
+def _director_sheet(
+    club: Club, me: Member, tid: int, n: int, tno: int, edit_index: int | None = None
+) -> ResponseReturnValue:
+    t, tab = _director_table(club, tid, n, tno, bye=False)
+    page_ctx = {"club": club, "me": me, "director": True, "owner": me.role == "owner"}
+    urls = _director_urls(club, t, tab)
+    return _sheet_response(t, tab, actor(me), urls, page_ctx, edit_index=edit_index)
+
+
+@bp.route(
+    "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>", methods=["GET", "POST"]
+)
+@club_route("director")
+def table_sheet(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    return _director_sheet(club, me, tid, n, tno)
+
+
+@bp.route(
+    "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/deals/<int:i>",
+    methods=["GET", "POST"],
+)
+@club_route("director")
+def edit_deal(club: Club, me: Member, tid: int, n: int, tno: int, i: int) -> ResponseReturnValue:
+    return _director_sheet(club, me, tid, n, tno, edit_index=i - 1)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/undo")
+@club_route("director")
+def undo_deal(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    t, tab = _director_table(club, tid, n, tno)
+    return confirmed(
+        lambda: sheets.delete_last_deal(t, tab, actor(me)),
+        _director_urls(club, t, tab)["sheet"],
+        _("The last deal was removed."),
+    )
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/finish")
+@club_route("director")
+def finish_table(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    t, tab = _director_table(club, tid, n, tno)
+    finished = request.form.get("finished", "1") == "1"
+    return confirmed(
+        lambda: sheets.set_finished(t, tab, finished, actor(me)),
+        _director_urls(club, t, tab)["sheet"],
+        _("Table marked finished.") if finished else _("Table open again."),
+    )
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/forfeit")
+@club_route("director")
+def forfeit_table(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    t, tab = _director_table(club, tid, n, tno)
+    raw = request.form.get("side", "")
+    side = int(raw) if raw in ("0", "1") else None
+    return confirmed(
+        lambda: sheets.set_forfeit(t, tab, side, actor(me)),
+        _director_urls(club, t, tab)["sheet"],
+        _("Forfeit recorded.") if side is not None else _("Forfeit removed."),
+    )
+
+
+# --- a table's code: that one sheet and nothing else ----------------------------------------------
+
+
+@bp.route("/table", methods=["GET", "POST"])
+def table_code() -> ResponseReturnValue:
+    error = None
+    if request.method == "POST":
+        if not ConfirmForm().validate_on_submit():
+            abort(400)
+        tab = table_by_code(request.form.get("code", ""))
+        if tab is not None:
+            return redirect(url_for("tournaments.code_sheet", code=tab.code), 303)
+        error = _("No table has this code. Check the code on the score sheet.")
+    return render_template(
+        "tournaments/code.html", error=error, confirm_form=ConfirmForm(formdata=None)
+    ), (422 if error else 200)
+
+
+def _code_sheet(code: str, edit_index: int | None = None) -> ResponseReturnValue:
+    tab = table_by_code(code)
+    if tab is None or tab.code != code:
+        abort(404)
+    t = db.session.get(Tournament, tab.round.tournament_id)
+    assert t is not None
+    user = current()
+    who = Actor(
+        label=_(
+            "%(who)s with the code of table %(n)d",
+            who=user.display_name if user else _("guest"),
+            n=tab.number,
+        ),
+        user=user,
+    )
+    urls = {
+        "sheet": url_for("tournaments.code_sheet", code=code),
+        "edit": url_for("tournaments.code_edit", code=code, i=0)[:-1],
+    }
+    return _sheet_response(t, tab, who, urls, {"by_code": True}, edit_index=edit_index)
+
+
+@bp.route("/table/<code>", methods=["GET", "POST"])
+def code_sheet(code: str) -> ResponseReturnValue:
+    return _code_sheet(code)
+
+
+@bp.route("/table/<code>/deals/<int:i>", methods=["GET", "POST"])
+def code_edit(code: str, i: int) -> ResponseReturnValue:
+    return _code_sheet(code, edit_index=i - 1)
