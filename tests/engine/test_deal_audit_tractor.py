@@ -550,3 +550,29 @@ def test_chaodi_deal_replays_from_setup_and_log():
     play_deal(d, make_bots("random", 4, 3))
     assert from_json(dumps(d)).state_dict() == d.state_dict()
     assert replay_setup(d.setup, d.log).state_dict() == d.state_dict()
+
+
+@pytest.mark.parametrize(
+    ("option", "single", "pair"), [("by_shape", 2, 4), ("power", 2, 4), ("double", 2, 2)]
+)
+def test_kitty_bonus_only_when_attackers_win_the_last_trick_by_its_lead(option, single, pair):
+    from engine.bots import make_bots, play_deal
+
+    seen = Counter()
+    for seed in range(60):
+        d = new_deal("tractor-4p", {"redeal_below": None, "kitty_multiplier": option}, seed=seed)
+        play_deal(d, make_bots("random", 4, seed))
+        last = d.tricks[-1]
+        if not d.is_attacker(last.winner):
+            assert d.kitty_bonus is None and not d.kitty_revealed
+            continue
+        lead = last.plays[0][1]
+        pts, mult = d.kitty_bonus
+        assert pts == points_of(d.buried)
+        if len(set(lead)) == len(lead):
+            assert mult == single
+            seen["single"] += 1
+        elif len(lead) == 2:
+            assert mult == pair
+            seen["pair"] += 1
+    assert seen["single"] > 5
