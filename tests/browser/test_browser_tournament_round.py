@@ -80,6 +80,13 @@ def test_director_enters_a_whole_round_on_a_phone(page: Page, live_server: str) 
     page.screenshot(path=str(ROOT / "test-artifacts" / "browser_tournament_sheet_phone.png"))
 
     page.goto(round_url, wait_until="domcontentloaded")
+    # closing asks first (data-confirm): dismissing changes nothing, accepting closes
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Close round").click()
+    expect(page.get_by_role("button", name="Close round")).to_be_visible()
+    assert asked and "Close round 1?" in asked[0]
+    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Close round").click()
     expect(page.get_by_text("Round 1 closed.")).to_be_visible()
     page.get_by_role("link", name="Standings").first.click()

@@ -50,7 +50,7 @@ def test_correction_rederives_later_deals_and_is_audited(client):
     assert last.actor == "Dora Director" and last.user_id == w.director.id
     assert "deal 1" in last.target
     audit_page = client.get(f"/clubs/{w.club.slug}/tournaments/{t.id}/audit").get_data(as_text=True)
-    assert "correct_deal" in audit_page and "Dora Director" in audit_page
+    assert "deal corrected" in audit_page and "Dora Director" in audit_page
 
 
 def test_closed_round_only_owner_corrects(client):

@@ -138,7 +138,7 @@ def test_red_five_deal_scores(client):
     html = client.get(url).get_data(as_text=True)
     # 0 points: dealer side wins 3 units: dealer +6, friend +3, others -3; seat 3 threw: -4, +1 others
     row = re.search(r"<tbody>(.*?)</tbody>", html, re.S).group(1)  # type: ignore[union-attr]
-    cells = re.findall(r'<td class="num">(-?\d+)</td>', row)
+    cells = re.findall(r'<td class="num c-seat"[^>]*>(-?\d+)</td>', row)
     assert cells[-5:] == ["7", "-2", "4", "-7", "-2"]
 
 
