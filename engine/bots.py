@@ -277,6 +277,8 @@ class HeuristicBot(RandomBot):
         cnt = Counter(hand)
         # strength first: the highest side-suit pair, else a side ace, else a low side card
         side = [c for c in cnt if not ctx.is_trump(c)]
+        if _keep_back_friend_card(deal, seat):
+            side = [c for c in side if c != deal.friend_card]
         pairs = [c for c in side if cnt[c] >= 2 and c % 13 >= 9]
         if pairs:
             c = max(pairs, key=ctx.strength)
@@ -311,10 +313,14 @@ class HeuristicBot(RandomBot):
                 ):
                     return cand
 
-        # choose the fill: points to a friendly winner, cheap cards otherwise
-        def order(c: int) -> tuple[int, int, int]:
+        keep_back = _keep_back_friend_card(deal, seat)
+
+        # choose the fill: points to a friendly winner, cheap cards otherwise (red five: the
+        # friend card last while playing it would be 抢伴)
+        def order(c: int) -> tuple[int, int, int, int]:
             t, p, st = self._value(deal, c)
-            return (t, -p, st) if friendly else (t, p, st)
+            held = 1 if keep_back and c == deal.friend_card else 0
+            return (held, t, -p, st) if friendly else (held, t, p, st)
 
         if core is None:
             rest = sorted(other, key=order)
@@ -326,9 +332,34 @@ class HeuristicBot(RandomBot):
         if not friendly and n == 1 and suit:
             # beat the trick with the cheapest winning card when it holds points
             for c in sorted(suit, key=ctx.strength):
+                if keep_back and c == deal.friend_card:
+                    continue
                 if pts and rules.trick_winner(plays + [[c]], ctx) == len(plays):
                     return [c]
+        if keep_back and deal.friend_card in cand:
+            # another card of the suit instead of the friend card, when the follow allows it
+            fc = deal.friend_card
+            for x in sorted(set(suit) - {fc}, key=order):
+                alt = list(cand)
+                alt[alt.index(fc)] = x
+                if Counter(alt)[x] <= Counter(suit)[x] and deal.can_play(seat, alt):
+                    return alt
         return cand
+
+
+def _keep_back_friend_card(deal: Deal, seat: int) -> bool:
+    """Red five: would playing the friend card now be 抢伴 (it is a side-suit card, not yet
+    played by anyone but the dealer, and the seat holds more of its suit)? A careful player
+    keeps it back: if the dealer's side loses, 抢伴 swaps the dealer's and friend's scores."""
+    fc = deal.friend_card
+    ctx = deal.ctx
+    if fc is None or ctx is None or seat == deal.dealer or deal.friend_revealed:
+        return False
+    hand = deal.hands[seat]
+    if fc not in hand or ctx.is_trump(fc):
+        return False
+    suit = ctx.suit_index(fc)
+    return sum(1 for c in hand if ctx.suit_index(c) == suit) > 1
 
 
 def make_bots(kind: str, players: int, seed: int = 0) -> list[RandomBot]:

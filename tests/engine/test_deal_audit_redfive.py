@@ -331,3 +331,33 @@ def test_selfplay_line_names_qiang_ban_so_swapped_scores_read_right():
             return
         assert "抢伴" not in line
     raise AssertionError("no 抢伴 in 40 deals")
+
+
+def test_heuristic_bot_keeps_the_friend_card_back_when_playing_it_would_be_qiang_ban():
+    from engine.bots import _keep_back_friend_card, make_bots, perform
+
+    checked = 0
+    for seed in range(12):
+        d = Deal(DealSetup("red-five-5p", {}, seed))
+        bots = make_bots("heuristic", 5, seed)
+        while d.outcome is None:
+            if d.phase == DRAW:
+                s = d.draw().seat
+                if d.can_call_now(s):
+                    c = bots[s].on_draw(d, s)
+                    if c is not None:
+                        d.call(s, c)
+                continue
+            s = d.to_act
+            act = bots[s].act(d, s)
+            if act[0] == "play" and _keep_back_friend_card(d, s):
+                checked += 1
+                fc = d.friend_card
+                if not d.trick.plays:
+                    assert fc not in act[2], "led the friend card while holding more of its suit"
+                else:
+                    led = d.ctx.suit_index(d.trick.plays[0][1][0])
+                    if led != d.ctx.suit_index(fc):
+                        assert fc not in act[2], "discarded the friend card: 抢伴"
+            perform(d, act)
+    assert checked > 20
