@@ -412,14 +412,33 @@ class Reseat:
     repeats: int  # tablemate pairs at the new tables that had shared a table before
 
 
+RESEAT_STEPS = 400_000  # swap evaluations at most per round (about half a second)
+_RESEAT_REPEAT = 1000  # one repeated tablemate outweighs any move away from one's standing
+
+
 def reseat_round(
     ranked: Sequence[str],
     tablemates: Mapping[str, Mapping[str, int]] | None = None,
     byes: Mapping[str, int] | None = None,
     passes: int = 20,
     kicks: int = 30,
+    *,
+    steps: int = RESEAT_STEPS,
+    seed: int | None = None,
 ) -> Reseat:
-    """Seat ``ranked`` (best first) at tables of 5, by standing, avoiding repeated tablemates."""
+    """Seat ``ranked`` (best first) at tables of 5, by standing, avoiding repeated tablemates.
+
+    A greedy start (each player, best first, to the table nearest his standing where he meets
+    the fewest former tablemates), then a tabu search over swaps of players who meet a former
+    tablemate: the best swap each step, a swapped player not moved back for a few steps, and
+    after ``passes`` × 10 steps without progress a kick (a few random swaps from the best
+    seating found; at most ``kicks``). It stops when no tablemate repeats, or after ``steps``
+    swap evaluations. Deterministic: the random choices come from ``random.Random(seed)``
+    (``seed`` None: the number of players).
+
+    Sitting out (when the count is not a multiple of 5): those with the fewest byes so far,
+    lowest-ranked first, so byes rotate.
+    """
     n = len(ranked)
     if n < TABLE_SIZE:
         raise PairingError(f"red five needs at least {TABLE_SIZE} players, not {n}")
@@ -432,90 +451,181 @@ def reseat_round(
     # byes: fewest byes first, then the lowest-ranked
     by_bye = sorted(ranked, key=lambda x: (byes.get(x, 0), -rank[x]))
     sitting_out = sorted(by_bye[:out], key=rank.__getitem__)
-    players = [x for x in ranked if x not in set(sitting_out)]
-    k = len(players) // TABLE_SIZE
-    tables = [players[i * TABLE_SIZE : (i + 1) * TABLE_SIZE] for i in range(k)]
-    pos = {name: i for i, name in enumerate(players)}
-
-    def met(a: str, b: str) -> int:
-        return tablemates.get(a, {}).get(b, 0)
-
-    def rep(x: str, group: list[str]) -> int:
-        return sum(met(x, o) for o in group if o != x and o is not None)
-
-    def home(x: str) -> int:
-        return pos[x] // TABLE_SIZE
-
-    weight = 1000  # one repeated tablemate outweighs any move away from one's standing
-
-    def hill(tables: list[list[str]]) -> None:
-        """Swap conflicted players with whoever lowers the cost most, until nothing does."""
-        where = {x: ti for ti, t in enumerate(tables) for x in t}
-        for _ in range(passes):
-            conflicted = [x for x in players if rep(x, tables[where[x]])]
-            swapped = False
-            for a in conflicted:
-                ta = where[a]
-                if not rep(a, tables[ta]):
-                    continue
-                rest_a = [x for x in tables[ta] if x != a]
-                best, best_b = 0, None
-                for b in players:
-                    tb = where[b]
-                    if tb == ta:
-                        continue
-                    rest_b = [x for x in tables[tb] if x != b]
-                    before = weight * (rep(a, rest_a) + rep(b, rest_b))
-                    before += abs(ta - home(a)) + abs(tb - home(b))
-                    after = weight * (rep(b, rest_a) + rep(a, rest_b))
-                    after += abs(ta - home(b)) + abs(tb - home(a))
-                    if after - before < best:
-                        best, best_b = after - before, b
-                if best_b is not None:
-                    tb = where[best_b]
-                    tables[ta][tables[ta].index(a)] = best_b
-                    tables[tb][tables[tb].index(best_b)] = a
-                    where[a], where[best_b] = tb, ta
-                    swapped = True
-            if not swapped:
-                break
-
-    def cost(tables: list[list[str]]) -> int:
-        c = 0
-        for ti, t in enumerate(tables):
-            for i, a in enumerate(t):
-                c += abs(ti - home(a)) + weight * sum(met(a, b) for b in t[i + 1 :])
-        return c
-
-    hill(tables)
-    best_tables, best_cost = [list(t) for t in tables], cost(tables)
-    # a single-swap search can stall on repeats that a wider shake-up removes: kick and retry,
-    # from a seeded generator so the same standings always give the same seating
-    rng = random.Random(len(players))
-    for _ in range(kicks if k > 1 else 0):
-        if best_cost < weight:
-            break
-        tables = [list(t) for t in best_tables]
-        for ta, t in enumerate(tables):
-            for ia, a in enumerate(t):
-                if rep(a, t):
-                    tb = rng.choice([x for x in range(k) if x != ta])
-                    ib = rng.randrange(TABLE_SIZE)
-                    t[ia], tables[tb][ib] = tables[tb][ib], a
-        hill(tables)
-        c = cost(tables)
-        if c < best_cost:
-            best_tables, best_cost = [list(t) for t in tables], c
-    tables = best_tables
+    gone = set(sitting_out)
+    players = [x for x in ranked if x not in gone]
+    size = len(players)
+    k = size // TABLE_SIZE
+    # met[i][j]: how often players i and j (by standing, 0 best) shared a table
+    met = [[0] * size for _ in range(size)]
+    at = {x: i for i, x in enumerate(players)}
+    for a, row in tablemates.items():
+        i = at.get(a)
+        if i is None:
+            continue
+        for b, times in row.items():
+            j = at.get(b)
+            if j is not None and j != i and times > met[i][j]:
+                met[i][j] = met[j][i] = times
+    home = [i // TABLE_SIZE for i in range(size)]
+    rng = random.Random(size if seed is None else seed)
+    where = _greedy_seating(met, home, k)
+    if k > 1:
+        where = _tabu_seating(met, home, k, where, rng, passes * 10, kicks, steps)
+    tables: list[list[str]] = [[] for _ in range(k)]
+    for i, ti in enumerate(where):
+        tables[ti].append(players[i])
     repeats = 0
     for t in tables:
         t.sort(key=rank.__getitem__)
         for i, a in enumerate(t):
             for b in t[i + 1 :]:
-                if met(a, b):
+                if met[at[a]][at[b]]:
                     repeats += 1
     tables.sort(key=lambda t: rank[t[0]])
     return Reseat(tables, sitting_out, repeats)
+
+
+def _greedy_seating(met: list[list[int]], home: list[int], k: int) -> list[int]:
+    """Each player, best-ranked first, to the open table with the fewest former tablemates,
+    then nearest his own standing."""
+    members: list[list[int]] = [[] for _ in range(k)]
+    where = [0] * len(home)
+    for i, h in enumerate(home):
+        row = met[i]
+        best_t, best_c = -1, 0
+        for t in range(k):
+            if len(members[t]) == TABLE_SIZE:
+                continue
+            c = _RESEAT_REPEAT * sum(row[j] for j in members[t]) + abs(t - h)
+            if best_t < 0 or c < best_c:
+                best_t, best_c = t, c
+        members[best_t].append(i)
+        where[i] = best_t
+    return where
+
+
+def _tabu_seating(
+    met: list[list[int]],
+    home: list[int],
+    k: int,
+    where: list[int],
+    rng: random.Random,
+    stall: int,
+    kicks: int,
+    steps: int,
+) -> list[int]:
+    """Tabu search over swaps (see ``reseat_round``); the best seating found."""
+    size = len(where)
+    w = _RESEAT_REPEAT
+    where = list(where)
+    # conf[i][t]: how often player i met the players now at table t
+    conf = [[0] * k for _ in range(size)]
+    for i in range(size):
+        row, ci = met[i], conf[i]
+        for j in range(size):
+            if row[j]:
+                ci[where[j]] += row[j]
+
+    def cost() -> int:
+        return sum(w * conf[i][where[i]] for i in range(size)) // 2 + sum(
+            abs(where[i] - home[i]) for i in range(size)
+        )
+
+    def swap(a: int, b: int) -> None:
+        ta, tb = where[a], where[b]
+        ma, mb = met[a], met[b]
+        for x in range(size):
+            d = mb[x] - ma[x]
+            if d:
+                conf[x][ta] += d
+                conf[x][tb] -= d
+        where[a], where[b] = tb, ta
+
+    current = cost()
+    best, best_where = current, list(where)
+    tabu = [0] * size
+    it = since = 0
+    evaluations = 0
+    while evaluations < steps:
+        conflicted = [i for i in range(size) if conf[i][where[i]]]
+        if not conflicted:
+            break  # no repeat left: the descent below tidies the standing
+        it += 1
+        best_d: int | None = None
+        moves: list[tuple[int, int]] = []
+        for a in conflicted:
+            ta, ha, ca, ma = where[a], home[a], conf[a], met[a]
+            base = -ca[ta] * w - abs(ta - ha)
+            for b in range(size):
+                tb = where[b]
+                if tb == ta:
+                    continue
+                cb = conf[b]
+                d = (
+                    w * (cb[ta] + ca[tb] - 2 * ma[b] - cb[tb])
+                    + abs(ta - home[b])
+                    + abs(tb - ha)
+                    - abs(tb - home[b])
+                    + base
+                )
+                if (tabu[a] > it or tabu[b] > it) and current + d >= best:
+                    continue
+                if best_d is None or d < best_d:
+                    best_d, moves = d, [(a, b)]
+                elif d == best_d:
+                    moves.append((a, b))
+            evaluations += size
+        if best_d is None:
+            break
+        a, b = moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+        swap(a, b)
+        current += best_d
+        tabu[a] = it + 2 + rng.randrange(8)
+        tabu[b] = it + 2 + rng.randrange(8)
+        if current < best:
+            best, best_where, since = current, list(where), 0
+        else:
+            since += 1
+            if since >= stall:
+                if kicks <= 0:
+                    break
+                kicks -= 1
+                since = 0
+                for i, t in enumerate(best_where):  # back to the best, then shake it
+                    if where[i] != t:
+                        j = next(j for j in range(size) if where[j] == t and best_where[j] != t)
+                        swap(i, j)
+                for _ in range(max(2, k // 2)):
+                    a = rng.randrange(size)
+                    b = rng.randrange(size)
+                    if where[a] != where[b]:
+                        swap(a, b)
+                current = cost()
+                tabu = [0] * size
+    # restore the best and descend: swaps that lower the cost (the standing, once no repeats)
+    for i, t in enumerate(best_where):
+        if where[i] != t:
+            j = next(j for j in range(size) if where[j] == t and best_where[j] != t)
+            swap(i, j)
+    improved = True
+    while improved and evaluations < steps:
+        improved = False
+        for a in range(size):
+            ta, ha, ca, ma = where[a], home[a], conf[a], met[a]
+            for b in range(a + 1, size):
+                tb = where[b]
+                if tb == ta:
+                    continue
+                cb = conf[b]
+                d = w * (cb[ta] + ca[tb] - 2 * ma[b] - cb[tb] - ca[ta]) + (
+                    abs(ta - home[b]) + abs(tb - ha) - abs(tb - home[b]) - abs(ta - ha)
+                )
+                if d < 0:
+                    swap(a, b)
+                    improved = True
+                    ta, ca = where[a], conf[a]
+            evaluations += size
+    return where
 
 
 # --- a tournament's next round --------------------------------------------------------------------
