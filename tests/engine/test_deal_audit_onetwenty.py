@@ -274,6 +274,6 @@ def test_misplays_recorded_from_failed_throws_in_a_game():
         ch = next_levels(before, d.dealer % 2, d.result, mis)
         assert g.levels == ch.levels
         kept = d.result.winner == "declarer"
-        assert g.dealer == (d.dealer + 2) % 6 if kept else (d.dealer + 1) % 6
+        assert g.dealer == ((d.dealer + 2) % 6 if kept else (d.dealer + 1) % 6)
         seen += bool(mis)
     assert seen
