@@ -300,9 +300,7 @@ class HeuristicBot(RandomBot):
         winner_seat = (
             trick.plays[rules.trick_winner(plays, ctx)][0] if len(plays) > 1 else (trick.leader)
         )
-        friendly = deal.side_of(winner_seat) == deal.side_of(seat) and (
-            deal.variant.fixed_sides or deal.friend_revealed or winner_seat == deal.dealer
-        )
+        friendly = _friendly(deal, seat, winner_seat)
         pts = sum(card_points(c) for p in plays for c in p)
         if core is None and not suit and not friendly and pts > 0:
             trumps = sorted((c for c in other if ctx.is_trump(c)), key=ctx.strength)
@@ -345,6 +343,25 @@ class HeuristicBot(RandomBot):
                 if Counter(alt)[x] <= Counter(suit)[x] and deal.can_play(seat, alt):
                     return alt
         return cand
+
+
+def _friendly(deal: Deal, seat: int, other: int) -> bool:
+    """Is ``other`` on ``seat``'s side as far as ``seat`` can tell? Red five: from the revealed
+    friend only (a 死拼 friend known to the engine is not known to the table); a seat holding a
+    copy of the pending friend card treats the dealer as its partner."""
+    if deal.variant.fixed_sides:
+        return other % 2 == seat % 2
+    dealer = deal.dealer
+    friend = deal.friend if deal.friend_revealed else None
+    if seat == dealer:
+        return other in (seat, friend)
+    if seat == friend:
+        return other in (seat, dealer)
+    if friend is not None:
+        return other not in (dealer, friend)
+    if deal.friend_card is not None and deal.friend_card in deal.hands[seat]:
+        return other in (seat, dealer)
+    return other == seat
 
 
 def _keep_back_friend_card(deal: Deal, seat: int) -> bool:

@@ -361,3 +361,17 @@ def test_heuristic_bot_keeps_the_friend_card_back_when_playing_it_would_be_qiang
                         assert fc not in act[2], "discarded the friend card: 抢伴"
             perform(d, act)
     assert checked > 20
+
+
+def test_heuristic_bot_does_not_know_a_hidden_si_pin_friend():
+    from engine.bots import _friendly
+
+    d = dealt({0: "KD KD 3D", 4: "KD 4D"})
+    bury_rest(d, "KD KD 3D")
+    d.call_friend(0, "KD")
+    assert d.friend == 4 and not d.friend_revealed
+    known = {(s, o): _friendly(d, s, o) for s in range(5) for o in range(5)}
+    d.friend = None  # what the table knows
+    assert {(s, o): _friendly(d, s, o) for s in range(5) for o in range(5)} == known
+    d.friend = 4
+    assert not known[(0, 4)] and not known[(1, 4)]
