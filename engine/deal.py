@@ -3,7 +3,8 @@
 Phases, in order (a variant skips the ones it does not have):
 
 ``draw``      the chance step: ``draw()`` gives the next card of the seeded shuffle to the next
-              seat; calls (``call``) by any eligible seat may come between draws.
+              seat; calls (``call``) by any eligible seat may come between draws (升级 with 2
+              decks: only the first call; overcalls, 反主, wait until after the deal).
 ``calls``     the window right after the deal: seats answer one at a time (``call`` or
               ``pass_``) — 升级's first-deal 反主 before the kitty is taken, its later-deal
               attackers' call when the dealer's side did not call, 120分's last window.
