@@ -26,6 +26,8 @@ from .extensions import babel, csrf, db, htmx, login_manager, migrate
 ROOT = Path(__file__).resolve().parent.parent
 
 # Blueprints, registered in this order. Add yours here (see README, CONTRIBUTING).
+MAX_REQUEST_BYTES = 6 * 1024 * 1024
+
 BLUEPRINTS: tuple[str, ...] = ("app.main", "app.auth", "app.clubs", "app.tournaments")
 
 
@@ -49,6 +51,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(app_config.defaults())
     app.config.update(config)
+    if app.config.get("MAX_CONTENT_LENGTH") is None:
+        # No request body beyond this (the largest is a tournament file upload, 5 MB).
+        app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         os.makedirs(app.instance_path, exist_ok=True)
         app.config["SQLALCHEMY_DATABASE_URI"] = app_config.database_url(app.instance_path)
@@ -122,6 +127,14 @@ def _register_error_handlers(app: Flask) -> None:
     @app.errorhandler(404)
     def not_found(_e: Exception) -> tuple[str, int]:
         return render_template("errors/404.html"), 404
+
+    @app.errorhandler(413)
+    def too_large(_e: Exception) -> tuple[str, int]:
+        return render_template("errors/413.html"), 413
+
+    @app.errorhandler(429)
+    def too_many(_e: Exception) -> tuple[str, int]:
+        return render_template("errors/429.html"), 429
 
     @app.errorhandler(CSRFError)
     def csrf_failed(_e: CSRFError) -> tuple[str, int]:

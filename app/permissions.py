@@ -10,20 +10,26 @@ Rules:
 
 Roles: owner ≥ director ≥ player. Owners manage members; directors run tournaments and enter
 and correct scores; players see their club.
+
+A table's code (``/table/<code>``) is a capability for that one table's sheet. Guessing codes is
+throttled per client address: wrong codes are recorded like failed logins (same table, own
+marker) and past ``TABLE_CODE_MAX_FAILURES_PER_IP`` in the login window every code lookup from
+that address is refused with 429 (``check_code_guessing`` / ``record_code_failure``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import abort
+from flask import abort, current_app
 from flask_login import current_user
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
 
 from .extensions import db, login_manager
-from .models import ROLE_RANK, Club, Member, User
+from .models import ROLE_RANK, Club, LoginAttempt, Member, User, utcnow
 
 M = TypeVar("M")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -112,3 +118,53 @@ def club_route(role: str = "player") -> Callable[[F], F]:
         return wrapper  # type: ignore[return-value]
 
     return decorator
+
+
+# --- table codes: throttle guessing --------------------------------------------------------------
+
+CODE_ATTEMPT_NAME = "#table-code"  # never a login name (those start with a letter or digit)
+TABLE_CODE_MAX_FAILURES_PER_IP = 20
+
+
+def _code_ip(ip: str) -> str:
+    # Kept apart from the addresses of login attempts: code typos never lock anyone's login.
+    return ("code:" + ip)[:64]
+
+
+def code_failures(ip: str, now: datetime | None = None) -> int:
+    now = now or utcnow()
+    since = now - timedelta(seconds=current_app.config["LOGIN_WINDOW_SECONDS"])
+    return (
+        db.session.scalar(
+            select(func.count(LoginAttempt.id)).where(
+                LoginAttempt.ip == _code_ip(ip),
+                LoginAttempt.username == CODE_ATTEMPT_NAME,
+                LoginAttempt.succeeded.is_(False),
+                LoginAttempt.created_at > since,
+            )
+        )
+        or 0
+    )
+
+
+def check_code_guessing(ip: str) -> None:
+    """Abort with 429 once this address has tried too many wrong table codes (a right code does
+    not reset the count, or guesses could be interleaved with it)."""
+    limit = current_app.config.get("TABLE_CODE_MAX_FAILURES_PER_IP", TABLE_CODE_MAX_FAILURES_PER_IP)
+    if code_failures(ip) >= limit:
+        abort(429)
+
+
+def record_code_failure(ip: str) -> None:
+    """Remember a wrong code from this address (committed at once: the request then fails)."""
+    now = utcnow()
+    db.session.add(
+        LoginAttempt(username=CODE_ATTEMPT_NAME, ip=_code_ip(ip), succeeded=False, created_at=now)
+    )
+    db.session.execute(
+        delete(LoginAttempt).where(
+            LoginAttempt.username == CODE_ATTEMPT_NAME,
+            LoginAttempt.created_at < now - timedelta(days=1),
+        )
+    )
+    db.session.commit()

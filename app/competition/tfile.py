@@ -99,6 +99,39 @@ def _text(v: object) -> bool:
     return isinstance(v, str) and v.strip() != ""
 
 
+# Bounds no real tournament reaches: they keep hostile files from the database and the printer
+# (names as long as the columns that store them; numbers that fit any integer column).
+MAX_NUMBER = 10_000
+MAX_TEXT = {"club": 80, "players": 80}  # by the field's key; other texts at most 120
+MAX_TEXT_DEFAULT = 120
+MAX_DEPTH = 12
+
+
+def _bounds(doc: object) -> list[FileError]:
+    """Every number beyond ``MAX_NUMBER``, text beyond its length and nesting deeper than any
+    field of the format, by JSON path (iterative: a hostile file cannot exhaust the stack)."""
+    errors: list[FileError] = []
+    stack: list[tuple[object, str, str, int]] = [(doc, "", "", 0)]
+    while stack:
+        v, path, key, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            errors.append(FileError(path, "nested too deeply for a tournament file"))
+        elif isinstance(v, Mapping):
+            for k, item in reversed(list(v.items())):
+                stack.append((item, _join(path, str(k)), str(k), depth + 1))
+        elif isinstance(v, list):
+            for i, item in reversed(list(enumerate(v))):
+                stack.append((item, f"{path}[{i}]", key, depth + 1))
+        elif isinstance(v, float) and v != v:
+            errors.append(FileError(path, "NaN is not a number"))
+        elif isinstance(v, int | float) and not isinstance(v, bool) and abs(v) > MAX_NUMBER:
+            errors.append(FileError(path, f"{_show(v)} is too large (at most {MAX_NUMBER})"))
+        elif isinstance(v, str) and len(v) > MAX_TEXT.get(key, MAX_TEXT_DEFAULT):
+            limit = MAX_TEXT.get(key, MAX_TEXT_DEFAULT)
+            errors.append(FileError(path, f"{len(v)} characters: at most {limit}, please"))
+    return errors
+
+
 class _Loader:
     def __init__(self) -> None:
         self.errors: list[FileError] = []
@@ -128,6 +161,9 @@ class _Loader:
     def load(self, doc: object) -> Tournament | None:
         d = self.obj(doc, "", "a tournament file")
         if d is None:
+            return None
+        self.errors += _bounds(d)
+        if any(e.message.startswith("nested too deeply") for e in self.errors):
             return None
         self.unknown(d, TOP_KEYS, "")
         for key in ("format", "club", "name", "variant", "pairing", "rounds", "match", "entrants"):

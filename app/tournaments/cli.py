@@ -65,6 +65,10 @@ def import_command(path: str) -> None:
         doc = json.loads(raw)
     except json.JSONDecodeError as error:
         _fail(f"error: {path} is not JSON: {error.msg} at line {error.lineno} column {error.colno}")
+    except RecursionError:
+        _fail(f"error: {path} is not JSON this program reads: nested too deeply")
+    except ValueError as error:  # e.g. a number of more than 4300 digits
+        _fail(f"error: {path} is not JSON this program reads: {error}")
     try:
         comp = load(doc)
     except TournamentFileError as error:

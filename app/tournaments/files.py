@@ -39,8 +39,10 @@ def _read_upload(club: Club) -> tuple[cm.Tournament | None, list[str]]:
         return None, [_("The file is too large.")]
     try:
         doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        return None, [_("This is not a JSON file: %(why)s", why=str(error))]
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        # ValueError: also a number of more than 4300 digits; RecursionError: deep nesting
+        why = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        return None, [_("This is not a JSON file: %(why)s", why=why)]
     try:
         comp = load_file(doc)
     except TournamentFileError as error:

@@ -13,11 +13,12 @@ from flask_babel import gettext as _
 from ..competition.matches import FixedMatch, RedFiveTable
 from ..extensions import db, htmx
 from ..models import Club, Member, Table, Tournament
-from ..permissions import club_route
+from ..permissions import check_code_guessing, club_route, record_code_failure
 from ..services import tournament_sheets as sheets
 from ..services.tournament_audit import Actor
 from ..services.tournament_rounds import table_by_code
 from ..services.tournament_rows import deal_from_row, seat_names, variant_of
+from ..web import client_ip
 from . import bp
 from .actions import confirmed
 from .forms import NO_TRUMP, SUIT_LABELS, ConfirmForm, DealForm
@@ -254,9 +255,11 @@ def table_code() -> ResponseReturnValue:
     if request.method == "POST":
         if not ConfirmForm().validate_on_submit():
             abort(400)
+        check_code_guessing(client_ip())
         tab = table_by_code(request.form.get("code", ""))
         if tab is not None:
             return redirect(url_for("tournaments.code_sheet", code=tab.code), 303)
+        record_code_failure(client_ip())
         error = _("No table has this code. Check the code on the score sheet.")
     return render_template(
         "tournaments/code.html", error=error, confirm_form=ConfirmForm(formdata=None)
@@ -264,8 +267,10 @@ def table_code() -> ResponseReturnValue:
 
 
 def _code_sheet(code: str, edit_index: int | None = None) -> ResponseReturnValue:
+    check_code_guessing(client_ip())
     tab = table_by_code(code)
     if tab is None or tab.code != code:
+        record_code_failure(client_ip())
         abort(404)
     t = db.session.get(Tournament, tab.round.tournament_id)
     assert t is not None
