@@ -200,7 +200,15 @@ def load(t: Tournament) -> Loaded:
 
 
 def load_uncached(t: Tournament) -> Loaded:
-    s = db.session
+    """Read the tournament in seven column queries.
+
+    The queries run on the session's connection as plain Core statements (no ORM row
+    processing), after a flush so that they see this transaction's pending changes as the
+    session's own queries would. The few distinct JSON texts are parsed once per call (the
+    parsed values are immutable, so deals share them).
+    """
+    db.session.flush()
+    s = db.session.connection()
     ents = s.execute(
         select(Entrant.id, Entrant.name, Entrant.withdrawn_after)
         .where(Entrant.tournament_id == t.id)
@@ -212,7 +220,7 @@ def load_uncached(t: Tournament) -> Loaded:
         .join(Entrant, Entrant.id == EntrantPlayer.entrant_id)
         .where(Entrant.tournament_id == t.id)
         .order_by(EntrantPlayer.entrant_id, EntrantPlayer.seat)
-    ):
+    ).all():
         players.setdefault(eid, []).append(name)
     entrant_ids = {name: eid for eid, name, _w in ents}
     name_of = {eid: name for eid, name, _w in ents}
@@ -237,18 +245,30 @@ def load_uncached(t: Tournament) -> Loaded:
         .order_by(Table.round_id, Table.number)
     ).all()
     seats: dict[int, list[str]] = {}
-    for tid, eid in s.execute(
-        select(TableSeat.table_id, TableSeat.entrant_id)
-        .join(Table, Table.id == TableSeat.table_id)
+    # seats and deals by table id: walks their (table, position) and (table, index) unique
+    # indexes in order, so the database sorts nothing
+    table_ids_of = (
+        select(Table.id)
         .join(Round, Round.id == Table.round_id)
         .where(Round.tournament_id == t.id)
+        .scalar_subquery()
+    )
+    for tid, eid in s.execute(
+        select(TableSeat.table_id, TableSeat.entrant_id)
+        .where(TableSeat.table_id.in_(table_ids_of))
         .order_by(TableSeat.table_id, TableSeat.position)
-    ):
+    ).all():
         seats.setdefault(tid, []).append(name_of[eid])
     deals: dict[int, list[cm.Deal]] = {}
-    # JSON columns read as text and parsed only when set: most deals have neither field
+    # JSON columns read as text: only a few distinct texts occur, each parsed once
     ft_text = type_coerce(Deal.failed_throws, String)
     mis_text = type_coerce(Deal.misplays, String)
+    fts: dict[str | None, cm.FailedThrows | tuple[int, ...] | None] = {
+        None: None,
+        "": None,
+        "null": None,
+    }
+    miss: dict[str | None, tuple[int, ...]] = {None: (), "": (), "null": ()}
     make = cm.Deal
     for (
         table_id,
@@ -278,15 +298,25 @@ def load_uncached(t: Tournament) -> Loaded:
             mis_text,
             Deal.level,
         )
-        .join(Table, Table.id == Deal.table_id)
-        .join(Round, Round.id == Table.round_id)
-        .where(Round.tournament_id == t.id)
+        .where(Deal.table_id.in_(table_ids_of))
         .order_by(Deal.table_id, Deal.index)
-    ):
-        ft = _ft_from_json(json.loads(ft_raw)) if ft_raw and ft_raw != "null" else None
-        mis = tuple(json.loads(mis_raw)) if mis_raw and mis_raw != "null" else ()
+    ).all():
+        if ft_raw not in fts:
+            fts[ft_raw] = _ft_from_json(json.loads(ft_raw))
+        if mis_raw not in miss:
+            miss[mis_raw] = tuple(json.loads(mis_raw))
         deal = make(
-            points, kitty, trump, declarer, dealer, friend, mult or 0, ft, bool(grabbed), mis, level
+            points,
+            kitty,
+            trump,
+            declarer,
+            dealer,
+            friend,
+            mult or 0,
+            fts[ft_raw],
+            bool(grabbed),
+            miss[mis_raw],
+            level,
         )
         lst = deals.get(table_id)
         if lst is None:
@@ -336,4 +366,4 @@ def load_uncached(t: Tournament) -> Loaded:
 
 
 def club_name(t: Tournament) -> str:
-    return db.session.scalar(select(Club.name).where(Club.id == t.club_id)) or ""
+    return db.session.connection().scalar(select(Club.name).where(Club.id == t.club_id)) or ""
