@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -425,6 +426,7 @@ def reseat_round(
     *,
     steps: int = RESEAT_STEPS,
     seed: int | None = None,
+    history: Sequence[Sequence[Sequence[str]]] = (),
 ) -> Reseat:
     """Seat ``ranked`` (best first) at tables of 5, by standing, avoiding repeated tablemates.
 
@@ -435,6 +437,13 @@ def reseat_round(
     seating found; at most ``kicks``). It stops when no tablemate repeats, or after ``steps``
     swap evaluations. Deterministic: the random choices come from ``random.Random(seed)``
     (``seed`` None: the number of players).
+
+    25 players at 5 tables can meet 24 new tablemates in 6 rounds (the affine plane of order
+    5), but only if the rounds fit together; a search round by round does not see that. With
+    ``history`` (the tables of the rounds so far, players by seat), when 25 play and two earlier
+    rounds seated exactly them crosswise (every table of one meets every table of the other
+    once), those two give the players coordinates, and a parallel class of the plane on them
+    that repeats nobody is taken (the one closest to the standing) instead of searching.
 
     Sitting out (when the count is not a multiple of 5): those with the fewest byes so far,
     lowest-ranked first, so byes rotate.
@@ -468,9 +477,13 @@ def reseat_round(
                 met[i][j] = met[j][i] = times
     home = [i // TABLE_SIZE for i in range(size)]
     rng = random.Random(size if seed is None else seed)
-    where = _greedy_seating(met, home, k)
-    if k > 1:
-        where = _tabu_seating(met, home, k, where, rng, passes * 10, kicks, steps)
+    plane = _plane_seating(at, history, met, home) if k == TABLE_SIZE else None
+    if plane is not None:
+        where = plane
+    else:
+        where = _greedy_seating(met, home, k)
+        if k > 1:
+            where = _tabu_seating(met, home, k, where, rng, passes * 10, kicks, steps)
     tables: list[list[str]] = [[] for _ in range(k)]
     for i, ti in enumerate(where):
         tables[ti].append(players[i])
@@ -483,6 +496,61 @@ def reseat_round(
                     repeats += 1
     tables.sort(key=lambda t: rank[t[0]])
     return Reseat(tables, sitting_out, repeats)
+
+
+def _plane_seating(
+    at: Mapping[str, int],
+    history: Sequence[Sequence[Sequence[str]]],
+    met: list[list[int]],
+    home: list[int],
+) -> list[int] | None:
+    """25 players: a parallel class of the affine plane of order 5 that repeats nobody (see
+    ``reseat_round``), its lines at the tables nearest the standing; None when there is none."""
+    q = TABLE_SIZE
+    rounds: list[list[int]] = []  # each earlier round that seated exactly these players
+    for tables in history:
+        seated = [t for t in tables if t]
+        if len(seated) != q or any(len(t) != q for t in seated):
+            continue
+        where = [-1] * len(at)
+        for ti, t in enumerate(seated):
+            for name in t:
+                i = at.get(name)
+                if i is None or where[i] >= 0:
+                    break
+                where[i] = ti
+        if min(where) >= 0:
+            rounds.append(where)
+    coords = None
+    for r1, w1 in enumerate(rounds):
+        for w2 in rounds[r1 + 1 :]:
+            cells = {(x, y) for x, y in zip(w1, w2, strict=True)}
+            if len(cells) == q * q:  # crosswise: every pair of tables shares one player
+                coords = (w1, w2)
+                break
+        if coords:
+            break
+    if coords is None:
+        return None
+    xs, ys = coords
+    classes = [list(xs), list(ys)]
+    classes += [[(y - m * x) % q for x, y in zip(xs, ys, strict=True)] for m in range(1, q)]
+    best: tuple[int, int, list[int]] | None = None
+    for ci, lines in enumerate(classes):
+        if any(met[i][j] for i in range(len(lines)) for j in range(i) if lines[i] == lines[j]):
+            continue
+        # the lines to tables: the order with the least distance from the standing
+        dist = [[0] * q for _ in range(q)]
+        for i, line in enumerate(lines):
+            for pos in range(q):
+                dist[line][pos] += abs(pos - home[i])
+        cost, order = min(
+            (sum(dist[line][pos] for line, pos in enumerate(p)), p)
+            for p in itertools.permutations(range(q))
+        )
+        if best is None or cost < best[0]:
+            best = (cost, ci, [order[line] for line in lines])
+    return best[2] if best else None
 
 
 def _greedy_seating(met: list[list[int]], home: list[int], k: int) -> list[int]:
@@ -647,7 +715,8 @@ def pair_next_round(t: Tournament) -> Round:
         ]
         mates = _tablemates(t)  # every seated table counts, finished or not
         byes = {r.entrant: r.byes for r in rows}
-        seat = reseat_round(ranked, mates, byes)
+        history = [[tab.players for tab in rnd.tables if tab.players] for rnd in t.played]
+        seat = reseat_round(ranked, mates, byes, history=history)
         tables = [Table(i + 1, players=tuple(p)) for i, p in enumerate(seat.tables)]
         tables += [Table(len(tables) + j + 1, bye=b) for j, b in enumerate(seat.byes)]
         return Round(round_no, tuple(tables))
