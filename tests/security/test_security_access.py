@@ -40,6 +40,7 @@ POST = frozenset({"POST"})
 BOTH = frozenset({"GET", "POST"})
 RANK = {"player": 0, "director": 1, "owner": 2}
 CLUB_ROLES = tuple(RANK)
+ACCESS_OTHER = ("public", "login", "code", "invite")
 
 
 def _tournament_form(_o: ClubObjects) -> dict[str, Any]:
@@ -323,3 +324,32 @@ def test_owner_reaches_every_club_route(app: Flask, world: SecurityWorld) -> Non
         assert r.status_code not in (400, 401, 403, 404, 500), (endpoint, method, r.status_code)
         if method == "GET":
             assert r.status_code == 200, (endpoint, r.status_code)
+
+
+def test_no_get_changes_anything(app: Flask, world: SecurityWorld) -> None:
+    """GET is never an action (a link or an <img> from another site cannot change data)."""
+    owner = logged_in(app, world.users["a_owner"])
+    anonymous = app.test_client()
+    before = snapshot()
+    for client in (owner, anonymous):
+        for _endpoint, method, url, _data in _requests(app, world.a, tuple(RANK) + ACCESS_OTHER):
+            if method == "GET":
+                client.get(url)
+    assert snapshot() == before
+
+
+def test_role_changes_take_effect_at_once(app: Flask, world: SecurityWorld) -> None:
+    from app.extensions import db
+    from app.models import Member
+
+    director = logged_in(app, world.users["a_director"])
+    audit = _url(app, "tournaments.audit", world.a.params())
+    assert director.get(audit).status_code == 200
+    member = db.session.query(Member).filter_by(user_id=world.users["a_director"].id).one()
+    member.role = "player"
+    db.session.commit()
+    assert director.get(audit).status_code == 403
+    db.session.delete(member)
+    db.session.commit()
+    assert director.get(audit).status_code == 404
+    assert director.get(f"/clubs/{world.a.club.slug}").status_code == 404
