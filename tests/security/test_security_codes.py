@@ -206,3 +206,21 @@ def test_a_right_code_does_not_reset_the_count(app: Flask, world: SecurityWorld)
 
 def test_codes_are_long_and_random() -> None:
     assert rounds.CODE_LENGTH >= 10 and len(set(rounds.CODE_ALPHABET)) >= 30
+
+
+def test_codes_of_a_round_paired_again_stop_working(app: Flask, world: SecurityWorld) -> None:
+    a = world.a
+    director = logged_in(app, world.users["a_director"])
+    base = f"/clubs/{a.club.slug}/tournaments/{a.tournament.id}/rounds/1"
+    r = director.post(f"{base}/tables/{a.table.number}/undo")
+    assert r.status_code == 303 and _deals(a.table.id) == []
+    old = {t.code for t in a.round.tables if t.code}
+    assert director.post(f"{base}/repair").status_code == 303
+    db.session.expire_all()
+    assert old and not (old & _codes())
+    client = app.test_client()
+    for code in old:
+        assert client.get(f"/table/{code}").status_code == 404
+        assert client.post(f"/table/{code}", data=fixed_deal(0, 40)).status_code == 404
+    tables = db.session.scalars(select(Table).where(Table.round_id == a.round.id)).all()
+    assert tables and all(_deals(t.id) == [] for t in tables)
