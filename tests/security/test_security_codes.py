@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Deal, LoginAttempt, Table, utcnow
+from app.models import Deal, LoginAttempt, Round, Table, utcnow
 from app.services import tournament_rounds as rounds
 from tests.security.security_world import SecurityWorld, build_world, logged_in, snapshot
 from tests.tournaments.tournament_helpers import fixed_deal, play_round_out, seat
@@ -210,11 +210,11 @@ def test_codes_are_long_and_random() -> None:
 
 def test_codes_of_a_round_paired_again_stop_working(app: Flask, world: SecurityWorld) -> None:
     a = world.a
+    old = {t.code for t in a.round.tables if t.code}
     director = logged_in(app, world.users["a_director"])
     base = f"/clubs/{a.club.slug}/tournaments/{a.tournament.id}/rounds/1"
     r = director.post(f"{base}/tables/{a.table.number}/undo")
     assert r.status_code == 303 and _deals(a.table.id) == []
-    old = {t.code for t in a.round.tables if t.code}
     assert director.post(f"{base}/repair").status_code == 303
     db.session.expire_all()
     assert old and not (old & _codes())
@@ -222,5 +222,9 @@ def test_codes_of_a_round_paired_again_stop_working(app: Flask, world: SecurityW
     for code in old:
         assert client.get(f"/table/{code}").status_code == 404
         assert client.post(f"/table/{code}", data=fixed_deal(0, 40)).status_code == 404
-    tables = db.session.scalars(select(Table).where(Table.round_id == a.round.id)).all()
+    rnd = db.session.scalar(
+        select(Round).where(Round.tournament_id == a.tournament.id, Round.number == 1)
+    )
+    assert rnd is not None
+    tables = db.session.scalars(select(Table).where(Table.round_id == rnd.id)).all()
     assert tables and all(_deals(t.id) == [] for t in tables)
