@@ -11,6 +11,7 @@ error about the deal as a whole has the key ``""``. Nothing here raises for bad 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeGuard
@@ -18,6 +19,9 @@ from typing import TypeGuard
 from engine.scoring import (
     ATTACKERS,
     DECLARER,
+    RED_FIVE_MAX_PENALISED,
+    RED_FIVE_OTHERS,
+    RED_FIVE_THROWER,
     DealResult,
     allowed_multiplier_set,
     deal_result,
@@ -25,6 +29,7 @@ from engine.scoring import (
     level_value,
     max_kitty_points,
     one_twenty_table,
+    red_five_units,
     tractor_table,
 )
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
@@ -571,6 +576,131 @@ class RedFiveTable:
         return len(self.rows)
 
 
+@dataclass(frozen=True)
+class RedFiveTables:
+    """Per-variant tables for ``red_five_final``."""
+
+    players: int
+    total: int
+    points: frozenset[int]
+    kitty: frozenset[int]
+    multipliers: frozenset[int]
+    units: tuple[tuple[bool, int], ...]  # by the attackers' total: (dealer's side won, units)
+
+
+@lru_cache(maxsize=16)
+def red_five_tables(variant: Variant) -> RedFiveTables:
+    if variant.id != RED_FIVE:
+        raise ValueError(f"{variant.id} is not red five")
+    total = variant.total_points
+    max_k = _max_kitty(variant)
+    mults = frozenset(allowed_multiplier_set(variant)) | {0}
+    top_total = total + max_k * min(max(mults), 16)
+    return RedFiveTables(
+        players=variant.players,
+        total=total,
+        points=frozenset(range(0, total + 1, 5)),
+        kitty=frozenset(range(0, max_k + 1, 5)),
+        multipliers=mults,
+        units=tuple(
+            (w == DECLARER, u) for w, u in (red_five_units(x) for x in range(top_total + 1))
+        ),
+    )
+
+
+def red_five_final(
+    variant: Variant, spec: MatchSpec, table: Table
+) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
+    """The seats' 积分, their deals won on the dealer's side and the number of deals, when the
+    red five table counts; else None (unfinished, or any deal with an error).
+
+    Exactly ``derive_red_five``'s ``totals``, ``dealer_wins``, ``deals`` and ``counts`` (the
+    property tests compare them), without rows or messages.
+    """
+    return _red_five_final(red_five_tables(variant), spec, table)
+
+
+def _red_five_final(
+    rt: RedFiveTables, spec: MatchSpec, table: Table
+) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
+    deals = table.deals
+    n_max = spec.deals
+    if n_max is not None and len(deals) > n_max:
+        return None
+    if not (table.finished or (n_max is not None and len(deals) == n_max)):
+        return None
+    n = rt.players
+    okp, okk, okm, total_points, units = rt.points, rt.kitty, rt.multipliers, rt.total, rt.units
+    totals = [0] * n
+    wins = [0] * n
+    for d in deals:
+        p = d.points
+        k = d.kitty
+        m = d.multiplier
+        dl = d.dealer
+        f = d.friend
+        if (
+            type(p) is not int
+            or p not in okp
+            or type(k) is not int
+            or k not in okk
+            or p + k > total_points
+            or type(m) is not int
+            or m not in okm
+            or type(dl) is not int
+            or not 0 <= dl < n
+            or d.declarer is not None
+            or d.misplays
+        ):
+            return None
+        if f is not None and (type(f) is not int or not 0 <= f < n or f == dl):
+            return None
+        grabbed = d.friend_grabbed
+        if grabbed and f is None:
+            return None
+        tr = d.trump
+        if tr is None or tr not in TRUMPS:
+            return None
+        lvl = d.level
+        if lvl is not None and lvl != "2":
+            return None
+        ft = d.failed_throws
+        if ft is not None:
+            if not isinstance(ft, tuple):
+                return None
+            for s in ft:
+                if type(s) is not int or not 0 <= s < n:
+                    return None
+        total = p + k * m
+        won, u = units[total] if total < len(units) else _red_five_units(total)
+        sign = u if won else -u
+        sc = [-sign] * n
+        if f is None:
+            sc[dl] = sign * (n - 1)
+        else:
+            sc[dl] = 2 * sign
+            sc[f] = sign
+        if ft:
+            for s, times in Counter(ft).items():
+                hit = min(times, RED_FIVE_MAX_PENALISED)
+                for o in range(n):
+                    sc[o] += hit * (RED_FIVE_THROWER if o == s else RED_FIVE_OTHERS)
+        if grabbed and f is not None and not won:  # 直搭: dealer and friend trade this deal's
+            sc[dl], sc[f] = sc[f], sc[dl]
+        for o in range(n):
+            totals[o] += sc[o]
+        if won:
+            wins[dl] += 1
+            if f is not None:
+                wins[f] += 1
+    return tuple(totals), tuple(wins), len(deals)
+
+
+def _red_five_units(total: int) -> tuple[bool, int]:
+    w, u = red_five_units(total)
+    return w == DECLARER, u
+
+
 def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveTable:
     n = variant.players
     totals = [0] * n
@@ -641,6 +771,8 @@ __all__ = [
     "derive_red_five",
     "fixed_final",
     "fixed_tables",
+    "red_five_final",
+    "red_five_tables",
 ]
 
 

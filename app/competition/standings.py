@@ -18,9 +18,11 @@ from .matches import (
     FixedMatch,
     RedFiveTable,
     _fixed_final,
+    _red_five_final,
     derive_fixed,
     derive_red_five,
     fixed_tables,
+    red_five_tables,
 )
 from .model import MatchSpec, PointsSpec, Round, Table, Tournament
 
@@ -176,7 +178,8 @@ def _add_forfeit(
 
 
 def red_five_standings(t: Tournament, through_round: int | None = None) -> list[RedFiveStanding]:
-    variant = t.rules
+    tables = red_five_tables(t.rules)
+    spec = t.match
     rows: dict[str, RedFiveStanding] = {e.name: RedFiveStanding(e.name) for e in t.entrants}
 
     def row(name: str) -> RedFiveStanding:
@@ -191,17 +194,18 @@ def red_five_standings(t: Tournament, through_round: int | None = None) -> list[
                 continue
             if table.players is None:
                 continue
-            tab = derive_red_five(variant, t.match, table)
-            if not tab.counts:
+            final = _red_five_final(tables, spec, table)
+            if final is None:
                 for name in table.players:
                     row(name).in_progress += 1
                 continue
+            totals, dealer_wins, deals = final
             for seat, name in enumerate(table.players):
                 r = row(name)
                 r.tables += 1
-                r.deals += tab.deals
-                r.score += tab.totals[seat]
-                r.dealer_wins += tab.dealer_wins[seat]
+                r.deals += deals
+                r.score += totals[seat]
+                r.dealer_wins += dealer_wins[seat]
                 r.tablemates += [p for p in table.players if p != name]
     ordered = sorted(rows.values(), key=lambda r: (-r.score, -r.dealer_wins, r.entrant))
     for i, r in enumerate(ordered, 1):

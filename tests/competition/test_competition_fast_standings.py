@@ -15,7 +15,14 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from app.competition.matches import derive_fixed, fixed_final, fixed_tables
+from app.competition.matches import (
+    derive_fixed,
+    derive_red_five,
+    fixed_final,
+    fixed_tables,
+    red_five_final,
+    red_five_tables,
+)
 from app.competition.model import (
     Deal,
     Entrant,
@@ -26,7 +33,13 @@ from app.competition.model import (
     Table,
     Tournament,
 )
-from app.competition.standings import FixedStanding, fixed_standings, standings_json
+from app.competition.standings import (
+    FixedStanding,
+    RedFiveStanding,
+    fixed_standings,
+    red_five_standings,
+    standings_json,
+)
 from engine.scoring import allowed_multiplier_set, max_kitty_points
 from engine.variants import Variant, make_variant
 
@@ -291,3 +304,165 @@ def test_fixed_standings_equal_the_straightforward_computation(t: Tournament) ->
         | {"opponents_points": r["opponents_points"]}
         for r in want
     ]
+
+
+# --- red five -----------------------------------------------------------------------------------
+
+RED_FIVE: list[dict[str, Any]] = [{}, {"kitty_multiplier": "power"}, {"kitty_multiplier": "double"}]
+
+
+@st.composite
+def red_five_deals(draw: st.DrawFn, v: Variant, n_max: int = 10) -> list[Deal]:
+    mults = sorted(allowed_multiplier_set(v))[:4] + [0, 0, 0]
+    out: list[Deal] = []
+    for _ in range(draw(st.integers(0, n_max))):
+        dealer = draw(st.integers(0, 4))
+        others = [x for x in range(5) if x != dealer]
+        friend = draw(st.one_of(st.none(), st.sampled_from(others)))
+        d = Deal(
+            points=draw(st.integers(0, v.total_points // 5).map(lambda x: 5 * x)),
+            kitty=draw(st.sampled_from([0, 0, 5, 10, 25, 40, 60])),
+            trump=draw(st.sampled_from(["S", "H", "D", "C"])),
+            dealer=dealer,
+            friend=friend,
+            multiplier=draw(st.sampled_from(mults)),
+            failed_throws=tuple(draw(st.lists(st.integers(0, 4), max_size=4))) or None,
+            friend_grabbed=friend is not None and draw(st.booleans()),
+            level=draw(st.sampled_from([None, None, "2"])),
+        )
+        if draw(st.integers(0, 25)) == 0:
+            field = draw(
+                st.sampled_from(
+                    [
+                        "points",
+                        "kitty",
+                        "multiplier",
+                        "declarer",
+                        "trump",
+                        "dealer",
+                        "friend",
+                        "friend_grabbed",
+                        "failed_throws",
+                        "misplays",
+                        "level",
+                    ]
+                )
+            )
+            bad: Any = {
+                "trump": draw(st.sampled_from([None, "X", 0])),
+                "dealer": draw(st.sampled_from([None, 5, -1, True, 1.0])),
+                "friend": draw(st.sampled_from([dealer, 5, True, "1"])),
+                "friend_grabbed": True,
+                "declarer": 0,
+                "failed_throws": draw(st.sampled_from([[1], (5,), (True,), FailedThrows(1, 0)])),
+                "misplays": (0,),
+                "level": draw(st.sampled_from(["3", "A", 2])),
+                "points": draw(st.sampled_from([*ODD, 7, v.total_points + 5])),
+            }.get(field, draw(st.sampled_from(ODD)))
+            if field == "friend_grabbed":
+                d = replace(d, friend=None)
+            d = replace(d, **{field: bad})
+        out.append(d)
+    return out
+
+
+@settings(max_examples=250, deadline=None)
+@given(data=st.data(), options=st.sampled_from(RED_FIVE), finished=st.booleans())
+def test_red_five_final_equals_derive_red_five(
+    data: st.DataObject, options: dict[str, Any], finished: bool
+) -> None:
+    v = make_variant("red-five-5p", options)
+    players = ("a", "b", "c", "d", "e")
+    table = Table(1, players=players, finished=finished, deals=tuple(data.draw(red_five_deals(v))))
+    spec = data.draw(st.one_of(st.just(MatchSpec(deals=len(table.deals))), SPECS))
+    tab = derive_red_five(v, spec, table)
+    want = (tab.totals, tab.dealer_wins, tab.deals) if tab.counts else None
+    assert red_five_final(v, spec, table) == want
+    event("counts" if tab.counts else "errors" if tab.errors else "unfinished")
+
+
+def test_red_five_final_by_hand() -> None:
+    v = make_variant("red-five-5p")
+    # 0 points: the dealer's side wins 3 units; dealer +6, friend +3, the others −3 each;
+    # seat 4 failed a throw twice and seat 3 once: −4/+1 per counted failure
+    d = Deal(points=0, kitty=0, trump="H", dealer=0, friend=2, failed_throws=(4, 4, 4, 3))
+    t = Table(1, players=tuple("abcde"), deals=(d,))
+    # seat 3: −3 + 2 − 4 = −5; seat 4: −3 − 8 + 1 = −10; the dealer 6 + 2 + 1 = 9
+    assert red_five_final(v, MatchSpec(deals=1), t) == ((9, 0, 6, -5, -10), (1, 0, 1, 0, 0), 1)
+    grab = replace(d, points=150, friend_grabbed=True, failed_throws=None)  # 直搭, lost: swap
+    t2 = replace(t, deals=(grab,))
+    assert red_five_final(v, MatchSpec(deals=1), t2) == ((-1, 1, -2, 1, 1), (0, 0, 0, 0, 0), 1)
+    assert red_five_final(v, MatchSpec(deals=2), t) is None
+    cases: list[tuple[str, Any]] = [("level", "3"), ("declarer", 0), ("misplays", (1,))]
+    for field, bad in [*cases, ("trump", None)]:
+        t3 = replace(t, deals=(replace(d, **{field: bad}),))
+        assert derive_red_five(v, MatchSpec(deals=1), t3).errors
+        assert red_five_final(v, MatchSpec(deals=1), t3) is None, field
+    assert red_five_final(v, MatchSpec(deals=1), replace(t, deals=(replace(d, level="2"),)))
+    with pytest.raises(ValueError, match="not red five"):
+        red_five_tables(make_variant("tractor-4p"))
+
+
+def reference_red_five(t: Tournament) -> list[RedFiveStanding]:
+    rows: dict[str, RedFiveStanding] = {e.name: RedFiveStanding(e.name) for e in t.entrants}
+
+    def row(name: str) -> RedFiveStanding:
+        return rows.setdefault(name, RedFiveStanding(name))
+
+    for rnd in t.played:
+        for table in rnd.tables:
+            if table.bye is not None:
+                row(table.bye).byes += 1
+                continue
+            if table.players is None:
+                continue
+            tab = derive_red_five(t.rules, t.match, table)
+            for seat, name in enumerate(table.players):
+                r = row(name)
+                if not tab.counts:
+                    r.in_progress += 1
+                    continue
+                r.tables += 1
+                r.deals += tab.deals
+                r.score += tab.totals[seat]
+                r.dealer_wins += tab.dealer_wins[seat]
+                r.tablemates += [p for p in table.players if p != name]
+    ordered = sorted(rows.values(), key=lambda r: (-r.score, -r.dealer_wins, r.entrant))
+    for i, r in enumerate(ordered, 1):
+        r.rank = i
+    return ordered
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(5, 13), rounds=st.integers(0, 3))
+def test_red_five_standings_equal_the_straightforward_computation(
+    data: st.DataObject, n: int, rounds: int
+) -> None:
+    v = make_variant("red-five-5p")
+    people = [f"P{i}" for i in range(n)]
+    spec = data.draw(SPECS)
+    played = []
+    for rno in range(1, rounds + 1):
+        order = data.draw(st.permutations(people))
+        tables = [
+            Table(
+                i + 1,
+                players=tuple(order[5 * i : 5 * i + 5]),
+                finished=data.draw(st.booleans()),
+                deals=tuple(data.draw(red_five_deals(v, 4))),
+            )
+            for i in range(n // 5)
+        ]
+        tables += [Table(len(tables) + j + 1, bye=b) for j, b in enumerate(order[5 * (n // 5) :])]
+        played.append(Round(rno, tuple(tables)))
+    t = Tournament(
+        club="C",
+        name="T",
+        variant="red-five-5p",
+        pairing="reseat",
+        rounds=rounds + 1,
+        match=spec,
+        entrants=tuple(Entrant(x, (x,)) for x in people[data.draw(st.integers(0, 1)) :]),
+        played=tuple(played),
+    )
+    assert [vars(r) for r in red_five_standings(t)] == [vars(r) for r in reference_red_five(t)]
