@@ -10,6 +10,8 @@ from itertools import combinations
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.competition import pairing
 from app.competition.model import Deal, Entrant, MatchSpec, Round, Tournament
@@ -197,3 +199,36 @@ def test_first_round_is_the_exact_fold() -> None:
     assert sorted(tuple(sorted(p)) for p in sp.pairs) == [
         (people[i], people[i + 4]) for i in range(4)
     ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(2, 18),
+    seed=st.integers(0, 10_000),
+    density=st.floats(0, 0.8),
+    rounds_after=st.integers(0, 12),
+)
+def test_any_history_repeat_free_when_possible(
+    n: int, seed: int, density: float, rounds_after: int
+) -> None:
+    """Random met pairs and byes: everyone seated once, the repeats counted right, and none
+    while a repeat-free round exists, with or without the look-ahead."""
+    rng = random.Random(seed)
+    people = names(n)
+    met = {frozenset(p) for p in combinations(people, 2) if rng.random() < density}
+    byes = {x: rng.randrange(2) for x in people}
+    mp = {x: 2 * rng.randrange(4) for x in people}
+    ranked = sorted(people, key=lambda x: -mp[x])
+    sp = swiss_round(ranked, mp, met, byes, rounds_after=rounds_after)
+    seated = [x for p in sp.pairs for x in p] + ([sp.bye] if sp.bye else [])
+    assert sorted(seated) == people
+    assert sp.repeats == sum(frozenset(p) in met for p in sp.pairs)
+    g = nx.Graph()
+    g.add_nodes_from(people)
+    g.add_edges_from(p for p in combinations(people, 2) if frozenset(p) not in met)
+    if n % 2:
+        fewest = min(byes.values())
+        g.add_edges_from((x, "bye") for x in people if byes[x] == fewest)
+    if 2 * len(nx.max_weight_matching(g, maxcardinality=True)) == g.number_of_nodes():
+        assert sp.repeats == 0
+        assert sp.bye is None or byes[sp.bye] == min(byes.values())
