@@ -207,7 +207,7 @@ def accept_invite(token: str) -> ResponseReturnValue:
         flash(_("You are already a member of this club."), "info")
         return redirect(url_for("clubs.club", slug=club.slug))
     form = AcceptInviteForm()
-    unclaimed = [] if invite.member is not None else svc.unclaimed_members(club)
+    unclaimed = svc.claimable_members(invite)
     form.claim_member_id.choices = choices(
         [(0, _("I am new to this club"))] + [(m.id, m.display_name) for m in unclaimed]
     )

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import ROLES, Club, Invite, Member, User, utcnow
+from ..models import ROLE_RANK, ROLES, Club, Invite, Member, User, utcnow
 from . import ServiceError
 from .text import clean_name, slugify
 
@@ -149,6 +149,15 @@ def unclaimed_members(club: Club) -> list[Member]:
     )
 
 
+def claimable_members(invite: Invite) -> list[Member]:
+    """Account-less members an open invitation may claim: none above the link's own role (a
+    player link shared in a group chat must not make its reader the club's director)."""
+    if invite.member is not None:
+        return []
+    rank = ROLE_RANK[invite.role]
+    return [m for m in unclaimed_members(invite.club) if ROLE_RANK[m.role] <= rank]
+
+
 def membership(user: User, club: Club) -> Member | None:
     return db.session.scalar(
         select(Member).where(Member.club_id == club.id, Member.user_id == user.id)
@@ -176,7 +185,7 @@ def accept_invite(
                 Member.user_id.is_(None),
             )
         )
-        if found is None:
+        if found is None or ROLE_RANK[found.role] > ROLE_RANK[invite.role]:
             raise ServiceError(_("Please choose a name from the list."), "claim_member_id")
         member = found
         member.user_id = user.id
