@@ -19,6 +19,7 @@ objects: club A's owner gets neither 403 nor 404 anywhere.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -283,6 +284,7 @@ def test_guessed_ids_are_404_and_change_nothing(
     before = snapshot()
     rules = _rules(app)
     checked = 0
+    bodies: dict[str, set[str]] = {}
     for endpoint, expect in EXPECT.items():
         if expect.access not in CLUB_ROLES:
             continue
@@ -295,7 +297,13 @@ def test_guessed_ids_are_404_and_change_nothing(
                 r = _open(client, method, url, data)
                 assert r.status_code == 404, (endpoint, method, name, url, r.status_code)
                 checked += 1
+                if method == "GET":  # the other club's object looks exactly like a missing one
+                    page = re.sub(r'value="[^"]*"', "", r.get_data(as_text=True))
+                    bodies.setdefault(endpoint, set()).add(page.replace(url, "URL"))
     assert checked > 50
+    assert all(len(pages) == 1 for pages in bodies.values()), [
+        e for e, pages in bodies.items() if len(pages) > 1
+    ]
     assert snapshot() == before
 
 
