@@ -63,6 +63,10 @@ def defaults() -> dict[str, Any]:
         "LOGIN_WINDOW_SECONDS": 15 * 60,
         "LOGIN_MAX_FAILURES_PER_NAME": 5,
         "LOGIN_MAX_FAILURES_PER_IP": 30,
+        # A whole club usually shares one address: many players mistype a table code on a
+        # tournament night, and a 10-character code (about 50 bits) is not guessable in a few
+        # hundred tries, so the limit is high enough never to lock a room out by typos.
+        "TABLE_CODE_MAX_FAILURES_PER_IP": 200,
         # argon2id cost; "fast" is for tests only.
         "PASSWORD_HASH_PROFILE": "default",
         "INVITE_DAYS": 14,

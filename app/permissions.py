@@ -123,7 +123,7 @@ def club_route(role: str = "player") -> Callable[[F], F]:
 # --- table codes: throttle guessing --------------------------------------------------------------
 
 CODE_ATTEMPT_NAME = "#table-code"  # never a login name (those start with a letter or digit)
-TABLE_CODE_MAX_FAILURES_PER_IP = 20
+TABLE_CODE_MAX_FAILURES_PER_IP = 200  # the default of app.config
 
 
 def _code_ip(ip: str) -> str:

@@ -145,7 +145,7 @@ def _guess(client: FlaskClient, i: int, how: str, addr: str = "10.0.0.1"):
 
 @pytest.mark.parametrize("how", ["url", "form", "edit"])
 def test_code_guessing_is_throttled_per_address(app: Flask, world: SecurityWorld, how: str):
-    limit = app.config.get("TABLE_CODE_MAX_FAILURES_PER_IP", 20)
+    limit = app.config["TABLE_CODE_MAX_FAILURES_PER_IP"]
     client = app.test_client()
     code = world.a.table.code
     for i in range(limit):
@@ -179,7 +179,7 @@ def test_code_guessing_is_throttled_per_address(app: Flask, world: SecurityWorld
 
 
 def test_code_throttle_expires(app: Flask, world: SecurityWorld) -> None:
-    limit = app.config.get("TABLE_CODE_MAX_FAILURES_PER_IP", 20)
+    limit = app.config["TABLE_CODE_MAX_FAILURES_PER_IP"]
     client = app.test_client()
     for i in range(limit):
         _guess(client, i, "url")
@@ -194,7 +194,7 @@ def test_code_throttle_expires(app: Flask, world: SecurityWorld) -> None:
 
 
 def test_a_right_code_does_not_reset_the_count(app: Flask, world: SecurityWorld) -> None:
-    limit = app.config.get("TABLE_CODE_MAX_FAILURES_PER_IP", 20)
+    limit = app.config["TABLE_CODE_MAX_FAILURES_PER_IP"]
     client = app.test_client()
     code = world.a.table.code
     env = {"REMOTE_ADDR": "10.0.0.1"}
