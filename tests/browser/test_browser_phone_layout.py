@@ -1,0 +1,137 @@
+"""Layout on a tournament night, with the demo club: no page scrolls sideways on a 390×844 phone
+(director, player, anonymous, table code; Chinese and English), the score sheet offers numeric
+keyboards and breadcrumbs back to the round, and the projector standings fit one 1920×1080
+screen in big type."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+import app.tournaments.demo  # noqa: F401  (registers the demo tournaments)
+from app import create_app
+from app.demo import DEMO_PASSWORD, load_demo
+from app.extensions import db
+from app.models import Club, Table, Tournament
+from tests.conftest import app_config
+
+pytestmark = pytest.mark.browser
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The app with `flask demo` data, served on a free port; the URLs worth visiting."""
+    path: Path = tmp_path_factory.mktemp("demo") / "demo.db"
+    config = app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
+    config.pop("SERVER_NAME")
+    application = create_app(config)
+    with application.app_context():
+        db.create_all()
+        with application.test_request_context():
+            load_demo(if_empty=True)
+        club = db.session.scalars(select(Club)).one()
+        tids = {t.variant: t.id for t in db.session.scalars(select(Tournament))}
+        code = db.session.scalars(select(Table.code).where(Table.code.is_not(None))).first()
+        slug = club.slug
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    club_pages = [f"/clubs/{slug}", f"/clubs/{slug}/members", f"/clubs/{slug}/tournaments"]
+    t_pages = []
+    for tid in tids.values():
+        t = f"/clubs/{slug}/tournaments/{tid}"
+        t_pages += [t, f"{t}/rounds/1"]
+    sheets = [f"/clubs/{slug}/tournaments/{tid}/rounds/1/tables/1" for tid in tids.values()]
+    public = [f"/standings/{tid}" for tid in tids.values()] + ["/table", f"/table/{code}"]
+    try:
+        yield {
+            "base": base,
+            "tids": tids,
+            "director": ["/", *club_pages, f"/clubs/{slug}/tournaments/new", *t_pages, *sheets]
+            + [f"/clubs/{slug}/tournaments/{tids['tractor-4p']}/audit"],
+            "player": ["/", *club_pages, *t_pages],
+            "anonymous": ["/", *public],
+            "sheet": sheets[0],
+        }
+    finally:
+        server.shutdown()
+        with application.app_context():
+            db.engine.dispose()
+
+
+def _log_in(page: Page, base: str, username: str) -> None:
+    page.goto(base + "/account/login", wait_until="domcontentloaded")
+    page.locator("input[name=username]").fill(username)
+    page.locator("input[name=password]").fill(DEMO_PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/account/login" not in url)
+
+
+@pytest.mark.parametrize("locale", ["zh-CN", "en-US"])
+@pytest.mark.parametrize("who", ["director", "player", "anonymous"])
+def test_no_page_scrolls_sideways_on_a_phone(
+    browser: Browser, demo_site: dict[str, Any], who: str, locale: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    page = context.new_page()
+    if who != "anonymous":
+        _log_in(page, demo_site["base"], {"director": "lihua", "player": "emma"}[who])
+    too_wide = {}
+    for path in demo_site[who]:
+        response = page.goto(demo_site["base"] + path, wait_until="domcontentloaded")
+        assert response is not None and response.status == 200, (path, response)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            too_wide[path] = width
+    context.close()
+    assert too_wide == {}
+
+
+def test_phone_score_sheet_keyboards_and_breadcrumbs(
+    browser: Browser, demo_site: dict[str, Any]
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="zh-CN")
+    page = context.new_page()
+    _log_in(page, demo_site["base"], "lihua")
+    page.goto(demo_site["base"] + demo_site["sheet"].replace("tables/1", "tables/2"))
+    for name in ("points", "kitty", "ft_declarer", "ft_attackers"):
+        expect(page.locator(f"input[name={name}]")).to_have_attribute("inputmode", "numeric")
+    crumbs = page.locator("nav.crumbs")
+    expect(crumbs.get_by_role("link", name="第 1 轮")).to_be_visible()
+    expect(crumbs.get_by_role("link", name="Demo 升级 Swiss")).to_be_visible()
+    expect(crumbs.locator("[aria-current=page]")).to_have_text("第 2 桌")
+    # each recorded deal is a card whose cells name their column
+    first = page.locator("table.sheet-rows tbody tr").first
+    expect(first.locator("td[data-label='得分']")).to_be_visible()
+    box = first.bounding_box()
+    assert box is not None and box["width"] <= PHONE["width"]
+    context.close()
+
+
+def test_projector_standings_fit_one_screen_in_big_type(
+    browser: Browser, demo_site: dict[str, Any]
+) -> None:
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
+    page = context.new_page()
+    tid = demo_site["tids"]["red-five-5p"]  # ten players
+    page.goto(f"{demo_site['base']}/standings/{tid}?projector=1")
+    expect(page.locator("table.standings tbody tr")).to_have_count(10)
+    expect(page.locator(".topbar")).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1080
+    cell = page.locator("table.standings tbody td").nth(1)
+    size = float(cell.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
+    assert size >= 30, size
+    # the polling element is there (htmx refresh) and phones get the address
+    expect(page.locator("#standings-live[hx-trigger]")).to_have_count(1)
+    expect(page.locator(".follow")).to_contain_text(f"/standings/{tid}")
+    context.close()
