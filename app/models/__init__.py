@@ -6,6 +6,7 @@ Add a concept as a new module (``app/models/tournaments.py``), import its classe
 
 from ._common import utcnow
 from .clubs import ROLE_RANK, ROLES, Club, Invite, Member
+from .online import OnlineAction, OnlineDeal, OnlineSeat
 from .tournaments import (
     AuditEntry,
     Deal,
@@ -32,6 +33,9 @@ __all__ = [
     "Club",
     "Invite",
     "LoginAttempt",
+    "OnlineAction",
+    "OnlineDeal",
+    "OnlineSeat",
     "Member",
     "User",
     "utcnow",

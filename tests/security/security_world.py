@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Club, Invite, Member, Round, Table, Tournament, User
+from app.models import Club, Invite, Member, OnlineSeat, Round, Table, Tournament, User
 from app.services.clubs import create_invite
 from tests.conftest import _login, _make_club, _make_member, _make_user
 from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
@@ -33,6 +33,7 @@ class ClubObjects:
     member: Member  # without an account
     invite: Invite
     invite_token: str
+    seat_token: str  # seat 0's link at the online table of a second tournament
 
     def params(self) -> dict[str, Any]:
         """URL arguments naming this club's objects (``kind`` for the PDFs, ``i`` a deal)."""
@@ -48,6 +49,7 @@ class ClubObjects:
             "kind": "pack",
             "code": self.table.code,
             "token": self.invite_token,
+            "seat_token": self.seat_token,
             "filename": "style.css",
         }
 
@@ -72,6 +74,7 @@ def _club_objects(
     url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/{rnd.number}/tables/{tables[0].number}"
     r = client.post(url, data=fixed_deal(0, 60))
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    seat_token = _online_seat(client, club, f"{tname} Online")
     client.post("/account/logout")
     member = _make_member(club, f"{name} Guest")
     invite, token = create_invite(club, owner, "player")
@@ -79,7 +82,24 @@ def _club_objects(
     db.session.expire_all()
     entrants = [e.id for e in t.entrants]
     assert len(entrants) == len(names) == 4
-    return ClubObjects(club, t, rnd, tables[0], tables[1], entrants, member, invite, token)
+    return ClubObjects(
+        club, t, rnd, tables[0], tables[1], entrants, member, invite, token, seat_token
+    )
+
+
+def _online_seat(client: FlaskClient, club: Club, tname: str) -> str:
+    """A second tournament whose one table is played online: seat 0's link."""
+    t = create(client, club, name=tname)
+    add_entrants(client, club, t, 2, 2)
+    rnd = seat(client, club, t)
+    tab = rnd.tables[0]
+    r = client.post(f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/tables/{tab.number}/online")
+    assert r.status_code == 303
+    token = db.session.scalar(
+        select(OnlineSeat.token).where(OnlineSeat.table_id == tab.id, OnlineSeat.seat == 0)
+    )
+    assert token
+    return token
 
 
 def build_world(app: Flask) -> SecurityWorld:

@@ -6,7 +6,8 @@ sends. A new route without a line here fails ``test_every_route_has_a_decision``
 Access rules:
 * ``public``  – anyone (home, login, standings …);
 * ``login``   – any signed-in user (a new club, the password form);
-* ``code`` / ``invite`` – a capability in the URL (table code, invitation token);
+* ``code`` / ``invite`` / ``seat`` – a capability in the URL (table code, invitation token, an
+  online table's seat link);
 * ``player`` / ``director`` / ``owner`` – the least role in the club named by ``<slug>``.
 
 For club routes: anonymous → login redirect (401 + HX-Redirect for htmx); a user in no club and
@@ -41,7 +42,7 @@ POST = frozenset({"POST"})
 BOTH = frozenset({"GET", "POST"})
 RANK = {"player": 0, "director": 1, "owner": 2}
 CLUB_ROLES = tuple(RANK)
-ACCESS_OTHER = ("public", "login", "code", "invite")
+ACCESS_OTHER = ("public", "login", "code", "invite", "seat")
 
 
 def _tournament_form(_o: ClubObjects) -> dict[str, Any]:
@@ -99,6 +100,8 @@ EXPECT: dict[str, Expect] = {
     "tournaments.code_sheet": Expect("code", BOTH, lambda _o: fixed_deal(1, 40)),
     "tournaments.code_edit": Expect("code", BOTH, lambda _o: fixed_deal(1, 40)),
     "clubs.accept_invite": Expect("invite", BOTH),
+    "online.seat": Expect("seat", BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
+    "online.poll": Expect("seat", GET),
     # any signed-in user
     "auth.password": Expect("login", BOTH),
     "clubs.new_club": Expect("login", BOTH, lambda _o: {"name": "Evil Club"}),
@@ -138,6 +141,8 @@ EXPECT: dict[str, Expect] = {
     "tournaments.close": Expect("director", POST),
     "tournaments.reopen": Expect("owner", POST),
     "tournaments.seat_round": Expect("director", POST),
+    "online.table_page": Expect("director", BOTH),
+    "online.bots": Expect("director", POST, lambda _o: {"seat": "0", "bot": "1"}),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
 }
@@ -192,7 +197,7 @@ def test_every_route_has_a_decision(app: Flask) -> None:
     for endpoint, rule in rules.items():
         methods = set(rule.methods or ()) - {"HEAD", "OPTIONS"}
         assert methods == set(EXPECT[endpoint].methods), endpoint
-        assert EXPECT[endpoint].access in (*CLUB_ROLES, "public", "login", "code", "invite")
+        assert EXPECT[endpoint].access in (*CLUB_ROLES, *ACCESS_OTHER)
         if "slug" in rule.arguments:
             assert EXPECT[endpoint].access in CLUB_ROLES, f"{endpoint} is a club page"
 
@@ -218,7 +223,9 @@ def test_anonymous_is_sent_to_login_and_changes_nothing(app: Flask, world: Secur
 
 def test_anonymous_reaches_the_public_pages(app: Flask, world: SecurityWorld) -> None:
     client = app.test_client()
-    for endpoint, method, url, _data in _requests(app, world.a, ("public", "code", "invite")):
+    for endpoint, method, url, _data in _requests(
+        app, world.a, ("public", "code", "invite", "seat")
+    ):
         if method != "GET":
             continue
         r = client.get(url)
@@ -320,6 +327,8 @@ def test_guessed_ids_on_public_pages(app: Flask, world: SecurityWorld) -> None:
         "/table/ABCDEFGHJK/deals/1",
         f"/table/{a.table.code}/deals/99",
         "/invite/not-a-token",
+        "/play/not-a-seat-link",
+        "/play/not-a-seat-link/poll",
     ):
         assert client.get(url).status_code == 404, url
 

@@ -28,6 +28,7 @@ def _clients(app: Flask, world: SecurityWorld) -> dict[str, FlaskClient]:
     clients = {
         "public": app.test_client(),
         "code": app.test_client(),
+        "seat": app.test_client(),
         "invite": logged_in(app, world.users["stranger"]),
         "login": logged_in(app, world.users["stranger"]),
     }

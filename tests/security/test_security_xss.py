@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Club, Member, Table, Tournament, User
+from app.models import Club, Member, OnlineSeat, Table, Tournament, User
 from tests.conftest import DEFAULT_PASSWORD
 from tests.security.test_security_access import EXPECT, _url
 from tests.tournaments.tournament_helpers import create, fixed_deal, seat
@@ -66,6 +66,10 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
     tab = min((x for x in rnd.tables if x.kind == "sides"), key=lambda x: x.number)
     sheet = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/{rnd.number}/tables/{tab.number}"
     assert client.post(sheet, data=fixed_deal(0, 60)).status_code == 303
+    online = max((x for x in rnd.tables if x.kind == "sides"), key=lambda x: x.number)
+    assert online.number != tab.number
+    r = client.post(sheet.rsplit("/", 1)[0] + f"/{online.number}/online")
+    assert r.status_code == 303
     db.session.expire_all()
     user = db.session.scalar(select(User).where(User.username == "mallory"))
     member = db.session.scalar(select(Member).where(Member.display_name == f"Mem {SCRIPT}"))
@@ -84,6 +88,9 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         "kind": "pack",
         "code": tab2.code,
         "token": "x",
+        "seat_token": db.session.scalar(
+            select(OnlineSeat.token).where(OnlineSeat.table_id == online.id, OnlineSeat.seat == 0)
+        ),
         "filename": "style.css",
     }
     return client, params

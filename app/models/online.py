@@ -1,0 +1,79 @@
+"""Online tables: a table of a round played in the browser through the engine.
+
+The source of truth is the rules (the tournament's variant and options), each deal's seed and
+setup, and the append-only action log; whatever the engine state is, it is rebuilt from them by
+replay on every request (no game state lives in a process). ``OnlineDeal.version`` counts the
+log entries: every move carries the version its player saw, and a stale one changes nothing.
+
+``OnlineSeat.token`` is a seat's capability: its link shows that seat's hand and accepts that
+seat's moves, nothing else. A seat marked ``bot`` is played by the server.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import Base
+from ._common import utcnow
+
+
+class OnlineSeat(Base):
+    __tablename__ = "online_seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column()  # the engine's seat 0 … players-1
+    token: Mapped[str] = mapped_column(String(40), unique=True)
+    bot: Mapped[bool] = mapped_column(default=False)
+
+
+class OnlineDeal(Base):
+    """One shuffle at an online table (a redeal is a new one). ``sheet_index``: the score
+    sheet row it was recorded as, once played out."""
+
+    __tablename__ = "online_deals"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column()  # 1-based order at the table
+    seed: Mapped[int] = mapped_column(BigInteger)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)  # engine DealSetup.to_json()
+    version: Mapped[int] = mapped_column(default=0)  # log entries so far
+    outcome: Mapped[str | None] = mapped_column(String(10))
+    sheet_index: Mapped[int | None] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    # compare and swap: an update writes only over the version it read, else StaleDataError
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+    actions: Mapped[list[OnlineAction]] = relationship(
+        back_populates="deal",
+        cascade="all, delete-orphan",
+        order_by="OnlineAction.seq",
+        passive_deletes=True,
+    )
+
+
+class OnlineAction(Base):
+    """One entry of a deal's log: an engine record (``Record.to_json()``), or a seat's choice
+    not to call during the draw (``{"kind": "continue", "seat": s}``)."""
+
+    __tablename__ = "online_actions"
+    __table_args__ = (UniqueConstraint("deal_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    deal_id: Mapped[int] = mapped_column(
+        ForeignKey("online_deals.id", ondelete="CASCADE"), index=True
+    )
+    seq: Mapped[int] = mapped_column()  # 1-based
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    actor: Mapped[str] = mapped_column(String(20))  # "seat 2", "bot", "chance"
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    deal: Mapped[OnlineDeal] = relationship(back_populates="actions")
