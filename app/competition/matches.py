@@ -40,11 +40,100 @@ START_LEVEL = "2"
 RESULT_WIN, RESULT_DRAW, RESULT_LOSS = "win", "draw", "loss"
 
 
+# English wording of every issue code: the CLI, the import and ``check_deal`` show these. The web
+# layer renders the same codes (with the same params) in the user's language.
+MESSAGES: dict[str, str] = {
+    "not_whole": "{value!r} is not a whole number",
+    "below_zero": "{value} is below 0",
+    "points_over_total": "{value} is more than the {total} points in {decks} decks",
+    "not_multiple_of_5": "{value} is not a multiple of 5",
+    "no_kitty": "{value} is not possible: with {decks} decks there is no kitty",
+    "kitty_over_max": "{value} is more than a kitty of {cards} cards can hold ({max})",
+    "points_kitty_over_total": (
+        "points {points} + kitty {kitty} = {sum} is more than the {total} points in the decks "
+        "(the buried cards were not won in tricks)"
+    ),
+    "multiplier_not_allowed": (
+        "{value} is not a multiplier that kitty_multiplier {mode} allows ({allowed})"
+    ),
+    "trump_not_suit": "{value!r} is not a suit: write S, H, D, C or null (no trump)",
+    "declarer_missing": "is missing: the dealer's side, 0 or 1",
+    "declarer_not_side": "{value!r} is not a side: write 0 or 1",
+    "red_five_only_seat": "belongs to red five deals only (fixed sides use declarer)",
+    "red_five_only": "belongs to red five deals only",
+    "failed_throws_shape_sides": 'is written {{"declarer": n, "attackers": m}} in tractor-4p',
+    "failed_throws_count": "{side}: {value!r} is not a count 0 or more",
+    "misplays_one_twenty_only_tractor": (
+        "are recorded in 120分 only (tractor-4p failed throws go in failed_throws)"
+    ),
+    "failed_throws_one_twenty": (
+        "are not used in 120分: a failed throw is a misplay (list it in misplays)"
+    ),
+    "misplay_not_side": "{value!r} is not a side: list 0 or 1 per misplay",
+    "level_unknown": "{value!r} is not a level (2 … 10, J, Q, K, A)",
+    "declarer_red_five": "is for fixed sides: a red five deal has a dealer and a friend",
+    "dealer_missing": "is missing: the dealer's seat, 0 … {last}",
+    "seat_out_of_range": "{value!r} is not a seat 0 … {last}",
+    "friend_out_of_range": "{value!r} is not a seat 0 … {last} (or null: alone)",
+    "friend_is_dealer": "is the dealer: write null when the dealer played alone (独打)",
+    "trump_missing": "is missing: red five always has a trump suit",
+    "friend_grabbed_alone": "needs a friend: the dealer played alone",
+    "failed_throws_shape_seats": "is a list of the throwers' seats in red five",
+    "misplays_one_twenty_only": "are recorded in 120分 only",
+    "level_red_five": "{value!r}: red five is always played at level 2",
+    "forfeit_has_deals": "a forfeited table has no deals",
+    "passed_a": "side {side} passed A in deal {deal}: the match was over",
+    "match_complete": "the match is {deals} deals; this is deal {number}",
+    "table_complete": "the table plays {deals} deals; this is deal {number}",
+    "level_mismatch": "the sheet says {written} but side {side} is at {level}",
+    "no_such_deal": "there is no deal {number} at this table",
+    "forfeited": "this table was forfeited: it has no deals",
+}
+
+Params = tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One problem of a deal: the field (``""`` for the deal as a whole), a code from
+    ``MESSAGES`` and the values its wording needs."""
+
+    field: str
+    code: str
+    params: Params = ()
+
+    @property
+    def args(self) -> dict[str, object]:
+        return dict(self.params)
+
+    @property
+    def message(self) -> str:
+        return english(self.code, self.args)
+
+
+def english(code: str, args: dict[str, object]) -> str:
+    return MESSAGES[code].format(**args)
+
+
 @dataclass(frozen=True)
 class DealIssue:
     index: int  # 0-based position of the deal at its table
     field: str  # "" for the deal as a whole
-    message: str
+    message: str  # in English
+    code: str = ""  # a key of MESSAGES
+    params: Params = ()
+
+    @classmethod
+    def of(cls, index: int, issue: Issue) -> DealIssue:
+        return cls(index, issue.field, issue.message, issue.code, issue.params)
+
+    @classmethod
+    def make(cls, index: int, field: str, code: str, **params: object) -> DealIssue:
+        return cls.of(index, Issue(field, code, tuple(params.items())))
+
+    @property
+    def issue(self) -> Issue:
+        return Issue(self.field, self.code, self.params)
 
 
 @lru_cache(maxsize=64)
@@ -59,132 +148,144 @@ def _is_int(v: object) -> TypeGuard[int]:
     return type(v) is int  # bool is not a number here
 
 
+class _Issues:
+    """At most one issue per field, in the order found."""
+
+    def __init__(self) -> None:
+        self.by_field: dict[str, Issue] = {}
+
+    def __contains__(self, field: str) -> bool:
+        return field in self.by_field
+
+    def add(self, field: str, code: str, **params: object) -> None:
+        self.by_field[field] = Issue(field, code, tuple(params.items()))
+
+    def default(self, field: str, code: str, **params: object) -> None:
+        if field not in self.by_field:
+            self.add(field, code, **params)
+
+
 def check_deal(variant: Variant, deal: Deal) -> dict[str, str]:
-    """Every error of one deal that does not depend on the deals before it, keyed by field."""
-    errors: dict[str, str] = {}
+    """Every error of one deal that does not depend on the deals before it, keyed by field
+    (English messages; ``deal_issues`` gives the same as codes and params)."""
+    return {i.field: i.message for i in deal_issues(variant, deal)}
+
+
+def deal_issues(variant: Variant, deal: Deal) -> list[Issue]:
+    """Every problem of one deal that does not depend on the deals before it."""
+    errors = _Issues()
     total = variant.total_points
     p = deal.points
     if not _is_int(p):
-        errors["points"] = f"{p!r} is not a whole number"
+        errors.add("points", "not_whole", value=p)
     elif p < 0:
-        errors["points"] = f"{p} is below 0"
+        errors.add("points", "below_zero", value=p)
     elif p > total:
-        errors["points"] = f"{p} is more than the {total} points in {variant.decks} decks"
+        errors.add("points", "points_over_total", value=p, total=total, decks=variant.decks)
     elif p % 5:
-        errors["points"] = f"{p} is not a multiple of 5"
+        errors.add("points", "not_multiple_of_5", value=p)
     k = deal.kitty
     if not _is_int(k):
-        errors["kitty"] = f"{k!r} is not a whole number"
+        errors.add("kitty", "not_whole", value=k)
     elif k < 0:
-        errors["kitty"] = f"{k} is below 0"
+        errors.add("kitty", "below_zero", value=k)
     elif variant.kitty == 0 and k:
-        errors["kitty"] = f"{k} is not possible: with {variant.decks} decks there is no kitty"
+        errors.add("kitty", "no_kitty", value=k, decks=variant.decks)
     elif k % 5:
-        errors["kitty"] = f"{k} is not a multiple of 5"
+        errors.add("kitty", "not_multiple_of_5", value=k)
     elif k > _max_kitty(variant):
-        errors["kitty"] = (
-            f"{k} is more than a kitty of {variant.kitty} cards can hold ({_max_kitty(variant)})"
-        )
+        errors.add("kitty", "kitty_over_max", value=k, cards=variant.kitty, max=_max_kitty(variant))
     elif "points" not in errors and p + k > total:
-        errors["kitty"] = (
-            f"points {p} + kitty {k} = {p + k} is more than the {total} points in the decks "
-            "(the buried cards were not won in tricks)"
-        )
+        errors.add("kitty", "points_kitty_over_total", points=p, kitty=k, sum=p + k, total=total)
     m = deal.multiplier
     if not _is_int(m):
-        errors["multiplier"] = f"{m!r} is not a whole number"
+        errors.add("multiplier", "not_whole", value=m)
     elif m:
         allowed = allowed_multiplier_set(variant)
         if not allowed:
-            errors["multiplier"] = (
-                f"{m} is not possible: with {variant.decks} decks there is no kitty"
-            )
+            errors.add("multiplier", "no_kitty", value=m, decks=variant.decks)
         elif m not in allowed:
             mode = variant.options.get("kitty_multiplier")
             shown = ", ".join(str(x) for x in sorted(allowed)[:6])
             more = ", …" if len(allowed) > 6 else ""
-            errors["multiplier"] = (
-                f"{m} is not a multiplier that kitty_multiplier {mode} allows ({shown}{more})"
+            errors.add(
+                "multiplier", "multiplier_not_allowed", value=m, mode=mode, allowed=shown + more
             )
     if deal.trump is not None and deal.trump not in ("S", "H", "D", "C"):
-        errors["trump"] = f"{deal.trump!r} is not a suit: write S, H, D, C or null (no trump)"
+        errors.add("trump", "trump_not_suit", value=deal.trump)
     if variant.id == RED_FIVE:
         _check_red_five_deal(variant, deal, errors)
     else:
         _check_fixed_deal(variant, deal, errors)
-    return errors
+    return list(errors.by_field.values())
 
 
-def _check_fixed_deal(variant: Variant, deal: Deal, errors: dict[str, str]) -> None:
+def _check_fixed_deal(variant: Variant, deal: Deal, errors: _Issues) -> None:
     if deal.declarer is None:
-        errors["declarer"] = "is missing: the dealer's side, 0 or 1"
+        errors.add("declarer", "declarer_missing")
     elif not _is_int(deal.declarer) or deal.declarer not in (0, 1):
-        errors["declarer"] = f"{deal.declarer!r} is not a side: write 0 or 1"
+        errors.add("declarer", "declarer_not_side", value=deal.declarer)
     for name in ("dealer", "friend"):
         if getattr(deal, name) is not None:
-            errors[name] = "belongs to red five deals only (fixed sides use declarer)"
+            errors.add(name, "red_five_only_seat")
     if deal.friend_grabbed:
-        errors["friend_grabbed"] = "belongs to red five deals only"
+        errors.add("friend_grabbed", "red_five_only")
     ft = deal.failed_throws
     if variant.id == TRACTOR:
         if ft is not None and not isinstance(ft, FailedThrows):
-            errors["failed_throws"] = 'is written {"declarer": n, "attackers": m} in tractor-4p'
+            errors.add("failed_throws", "failed_throws_shape_sides")
         elif isinstance(ft, FailedThrows):
             for side in ("declarer", "attackers"):
                 n = getattr(ft, side)
                 if not _is_int(n) or n < 0:
-                    errors["failed_throws"] = f"{side}: {n!r} is not a count 0 or more"
+                    errors.add("failed_throws", "failed_throws_count", side=side, value=n)
                     break
         if deal.misplays:
-            errors["misplays"] = (
-                "are recorded in 120分 only (tractor-4p failed throws go in failed_throws)"
-            )
+            errors.add("misplays", "misplays_one_twenty_only_tractor")
     else:  # one-twenty-6p
         if ft:
-            errors["failed_throws"] = (
-                "are not used in 120分: a failed throw is a misplay (list it in misplays)"
-            )
+            errors.add("failed_throws", "failed_throws_one_twenty")
         for mis in deal.misplays:
             if not _is_int(mis) or mis not in (0, 1):
-                errors["misplays"] = f"{mis!r} is not a side: list 0 or 1 per misplay"
+                errors.add("misplays", "misplay_not_side", value=mis)
                 break
     if deal.level is not None and deal.level not in _LEVELS:
-        errors["level"] = f"{deal.level!r} is not a level (2 … 10, J, Q, K, A)"
+        errors.add("level", "level_unknown", value=deal.level)
 
 
 _LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _LEVEL_INDEX = {lv: i for i, lv in enumerate(_LEVELS)}
 
 
-def _check_red_five_deal(variant: Variant, deal: Deal, errors: dict[str, str]) -> None:
+def _check_red_five_deal(variant: Variant, deal: Deal, errors: _Issues) -> None:
     n = variant.players
     if deal.declarer is not None:
-        errors["declarer"] = "is for fixed sides: a red five deal has a dealer and a friend"
+        errors.add("declarer", "declarer_red_five")
     if deal.dealer is None:
-        errors["dealer"] = f"is missing: the dealer's seat, 0 … {n - 1}"
+        errors.add("dealer", "dealer_missing", last=n - 1)
     elif not _is_int(deal.dealer) or not 0 <= deal.dealer < n:
-        errors["dealer"] = f"{deal.dealer!r} is not a seat 0 … {n - 1}"
+        errors.add("dealer", "seat_out_of_range", value=deal.dealer, last=n - 1)
     if deal.friend is not None:
         if not _is_int(deal.friend) or not 0 <= deal.friend < n:
-            errors["friend"] = f"{deal.friend!r} is not a seat 0 … {n - 1} (or null: alone)"
+            errors.add("friend", "friend_out_of_range", value=deal.friend, last=n - 1)
         elif deal.friend == deal.dealer:
-            errors["friend"] = "is the dealer: write null when the dealer played alone (独打)"
+            errors.add("friend", "friend_is_dealer")
     if deal.trump is None:
-        errors.setdefault("trump", "is missing: red five always has a trump suit")
+        errors.default("trump", "trump_missing")
     if deal.friend_grabbed and deal.friend is None:
-        errors["friend_grabbed"] = "needs a friend: the dealer played alone"
+        errors.add("friend_grabbed", "friend_grabbed_alone")
     ft = deal.failed_throws
     if ft is not None and not isinstance(ft, tuple):
-        errors["failed_throws"] = "is a list of the throwers' seats in red five"
+        errors.add("failed_throws", "failed_throws_shape_seats")
     elif ft:
         for s in ft:
             if not _is_int(s) or not 0 <= s < n:
-                errors["failed_throws"] = f"{s!r} is not a seat 0 … {n - 1}"
+                errors.add("failed_throws", "seat_out_of_range", value=s, last=n - 1)
                 break
     if deal.misplays:
-        errors["misplays"] = "are recorded in 120分 only"
+        errors.add("misplays", "misplays_one_twenty_only")
     if deal.level is not None and deal.level != "2":
-        errors["level"] = f"{deal.level!r}: red five is always played at level 2"
+        errors.add("level", "level_red_five", value=deal.level)
 
 
 # --- fixed sides ------------------------------------------------------------------------------
@@ -255,39 +356,34 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
     broken = False
     if table.forfeit is not None:
         if table.deals:
-            errors.append(DealIssue(0, "", "a forfeited table has no deals"))
+            errors.append(DealIssue.make(0, "", "forfeit_has_deals"))
         return FixedMatch((), (START_LEVEL, START_LEVEL), None, True, table.forfeit, tuple(errors))
     for i, deal in enumerate(table.deals):
-        field_errors = check_deal(variant, deal)
+        field_errors = deal_issues(variant, deal)
         if field_errors:
-            errors += [DealIssue(i, f, m) for f, m in field_errors.items()]
+            errors += [DealIssue.of(i, issue) for issue in field_errors]
             broken = True
             continue
         if broken:
             continue  # levels after a bad deal are unknown
         if passed_side is not None:
-            errors.append(
-                DealIssue(
-                    i,
-                    "",
-                    f"side {passed_side} passed A in deal {len(rows)}: the match was over",
-                )
-            )
+            errors.append(DealIssue.make(i, "", "passed_a", side=passed_side, deal=len(rows)))
             broken = True
             continue
         if spec.deals is not None and i >= spec.deals:
-            errors.append(
-                DealIssue(i, "", f"the match is {spec.deals} deals; this is deal {i + 1}")
-            )
+            errors.append(DealIssue.make(i, "", "match_complete", deals=spec.deals, number=i + 1))
             broken = True
             continue
         row = _fixed_row(variant, deal, i, (levels[0], levels[1]), stops)
         if deal.level is not None and deal.level != row.level:
             errors.append(
-                DealIssue(
+                DealIssue.make(
                     i,
                     "level",
-                    f"the sheet says {deal.level} but side {row.declarer} is at {row.level}",
+                    "level_mismatch",
+                    written=deal.level,
+                    side=row.declarer,
+                    level=row.level,
                 )
             )
             broken = True
@@ -709,17 +805,15 @@ def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveT
     errors: list[DealIssue] = []
     broken = False
     for i, deal in enumerate(table.deals):
-        field_errors = check_deal(variant, deal)
+        field_errors = deal_issues(variant, deal)
         if field_errors:
-            errors += [DealIssue(i, f, m) for f, m in field_errors.items()]
+            errors += [DealIssue.of(i, issue) for issue in field_errors]
             broken = True
             continue
         if broken:
             continue
         if spec.deals is not None and i >= spec.deals:
-            errors.append(
-                DealIssue(i, "", f"the table plays {spec.deals} deals; this is deal {i + 1}")
-            )
+            errors.append(DealIssue.make(i, "", "table_complete", deals=spec.deals, number=i + 1))
             broken = True
             continue
         assert deal.dealer is not None
@@ -760,13 +854,17 @@ def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveT
 __all__ = [
     "ATTACKERS",
     "DECLARER",
+    "MESSAGES",
     "DealIssue",
+    "Issue",
     "FixedMatch",
     "FixedRow",
     "RedFiveRow",
     "RedFiveTable",
     "check_deal",
     "check_entry",
+    "deal_issues",
+    "english",
     "derive_fixed",
     "derive_red_five",
     "fixed_final",
@@ -791,7 +889,7 @@ def check_entry(
         index = len(deals)
         deals.append(deal)
     elif not 0 <= index < len(deals):
-        return {"": f"there is no deal {index + 1} at this table"}
+        return {"": english("no_such_deal", {"number": index + 1})}
     else:
         deals[index] = deal
     probe = Table(
@@ -802,7 +900,7 @@ def check_entry(
         deals=tuple(deals),
     )
     if table.forfeit is not None:
-        return {"": "this table was forfeited: it has no deals"}
+        return {"": MESSAGES["forfeited"]}
     issues = (
         derive_red_five(variant, spec, probe).errors
         if variant.id == RED_FIVE

@@ -22,7 +22,7 @@ from typing import Any, TypeGuard
 from engine.errors import EngineError
 from engine.variants import RED_FIVE, TRACTOR, VARIANT_IDS, Variant, make_variant
 
-from .matches import DealIssue, check_deal, derive_fixed, derive_red_five
+from .matches import DealIssue, deal_issues, derive_fixed, derive_red_five
 from .model import (
     FORMAT_ID,
     MODES,
@@ -528,7 +528,7 @@ class _Loader:
         for i in range(first_bad + 1, len(parsed)):
             d = parsed[i]
             if d is not None:
-                issues += [DealIssue(i, f, m) for f, m in check_deal(variant, d).items()]
+                issues += [DealIssue.of(i, x) for x in deal_issues(variant, d)]
         for issue in sorted(issues, key=lambda x: x.index):
             dpath = f"{path}.deals[{issue.index}]"
             self.err(_join(dpath, issue.field) if issue.field else dpath, issue.message)

@@ -9,12 +9,13 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from ..competition import model as cm
-from ..competition.matches import FixedMatch, RedFiveTable, check_deal
+from ..competition.matches import FixedMatch, RedFiveTable, deal_issues
 from ..competition.tfile import dump_deal
 from ..extensions import db
 from ..models import Deal, Round, Table, Tournament, utcnow
 from . import ServiceError
 from .tournament_audit import Actor, audit
+from .tournament_issues import issue_text, later_text
 from .tournament_rows import deal_columns, deal_from_row, deal_row, derive_row_table, variant_of
 
 
@@ -89,9 +90,9 @@ def record_deal(
                 )
             }
         )
-    field_errors = check_deal(variant_of(t), deal)
+    field_errors = deal_issues(variant_of(t), deal)
     if field_errors:
-        raise DealErrors(field_errors)
+        raise DealErrors({issue.field: issue_text(issue) for issue in field_errors})
     current = [deal_from_row(d) for d in tab.deals]
     if index is None:
         pos = len(current)
@@ -137,41 +138,15 @@ def delete_last_deal(t: Tournament, tab: Table, actor: Actor) -> None:
 
 
 def _deal_issue_fields(derived: FixedMatch | RedFiveTable, pos: int) -> dict[str, str]:
+    """The derivation's issues of deal ``pos`` on their fields; an issue it causes in a later
+    deal on the deal as a whole."""
     out: dict[str, str] = {}
     for issue in derived.errors:
         if issue.index == pos:
-            if issue.field == "level":
-                out["level"] = _level_message(issue.message)
-            elif "passed A" in issue.message:
-                out[""] = _("The match is over: a side passed A.")
-            elif "the match is" in issue.message or "the table plays" in issue.message:
-                out[""] = _("The match is complete: no more deals.")
-            else:
-                out[issue.field] = issue.message
+            out.setdefault(issue.field, issue_text(issue))
         elif issue.index > pos:
-            out.setdefault(
-                "",
-                _(
-                    "With this change, deal %(n)d after it would no longer be valid: %(why)s",
-                    n=issue.index + 1,
-                    why=issue.message,
-                ),
-            )
-    return out or {"": derived.errors[0].message}
-
-
-def _level_message(raw: str) -> str:
-    # "the sheet says X but side S is at Y"
-    parts = raw.split()
-    try:
-        written, actual = parts[3], parts[-1]
-    except IndexError:  # pragma: no cover
-        return raw
-    return _(
-        "The sheet says %(written)s, but this side is at level %(actual)s.",
-        written=written,
-        actual=actual,
-    )
+            out.setdefault("", later_text(issue))
+    return out or {"": issue_text(derived.errors[0])}
 
 
 def set_finished(t: Tournament, tab: Table, finished: bool, actor: Actor) -> None:

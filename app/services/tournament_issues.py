@@ -1,0 +1,81 @@
+"""Deal problems found by ``app.competition`` (an issue code and its values) in the user's
+language. The competition package words them in English for the command line and the import;
+the web pages render the same codes here, so nothing parses English text."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from ..competition.matches import MESSAGES, DealIssue, Issue, english
+
+_SIDE = _l("Please choose one of the two sides.")
+_SEAT = _l("Please choose one of the seats.")
+_RED_FIVE_ONLY = _l("Only red five deals have this.")
+_MISPLAYS = _l("Misplays (吃苍蝇) are recorded in 120分 only.")
+_COMPLETE = _l("The match is complete: no more deals.")
+_FORFEITED = _l("This table was forfeited: it has no deals.")
+
+TEXTS = {
+    "not_whole": _l("Please write a whole number."),
+    "below_zero": _l("%(value)s is below 0."),
+    "points_over_total": _l("%(value)s is more than the %(total)s points in %(decks)s decks."),
+    "not_multiple_of_5": _l("%(value)s is not a multiple of 5: points come in steps of 5."),
+    "no_kitty": _l("With %(decks)s decks there is no kitty."),
+    "kitty_over_max": _l("A kitty of %(cards)s cards holds at most %(max)s points."),
+    "points_kitty_over_total": _l(
+        "Points %(points)s + kitty %(kitty)s = %(sum)s: more than the %(total)s points in the "
+        "decks."
+    ),
+    "multiplier_not_allowed": _l("These rules do not allow × %(value)s (allowed: %(allowed)s)."),
+    "trump_not_suit": _l("Please choose a suit or no trump (无主)."),
+    "declarer_missing": _l("Please choose the declarer side (庄家)."),
+    "declarer_not_side": _SIDE,
+    "red_five_only_seat": _RED_FIVE_ONLY,
+    "red_five_only": _RED_FIVE_ONLY,
+    "failed_throws_shape_sides": _l("Please write the failed throws (甩牌) as counts."),
+    "failed_throws_count": _l("A count from 0 upwards, please."),
+    "misplays_one_twenty_only_tractor": _MISPLAYS,
+    "failed_throws_one_twenty": _l(
+        "In 120分 a failed throw is a misplay (吃苍蝇): count it there."
+    ),
+    "misplay_not_side": _SIDE,
+    "level_unknown": _l("%(value)s is not a level (2 … 10, J, Q, K, A)."),
+    "declarer_red_five": _l("A red five deal has a dealer and a friend, not a declarer side."),
+    "dealer_missing": _l("Please choose the dealer (庄家)."),
+    "seat_out_of_range": _SEAT,
+    "friend_out_of_range": _SEAT,
+    "friend_is_dealer": _l("The friend is not the dealer: choose alone (独打)."),
+    "trump_missing": _l("Red five always has a trump suit: please choose one."),
+    "friend_grabbed_alone": _l("The dealer played alone: there is no friend."),
+    "failed_throws_shape_seats": _l("Please write the failed throws (甩牌) as counts."),
+    "misplays_one_twenty_only": _MISPLAYS,
+    "level_red_five": _l("Red five is always played at level 2."),
+    "forfeit_has_deals": _FORFEITED,
+    "forfeited": _FORFEITED,
+    "passed_a": _l("The match is over: a side passed A."),
+    "match_complete": _COMPLETE,
+    "table_complete": _COMPLETE,
+    "level_mismatch": _l("The sheet says %(written)s, but this side is at level %(level)s."),
+    "no_such_deal": _l("There is no deal %(number)s at this table."),
+}
+
+
+def issue_text(issue: Issue | DealIssue) -> str:
+    """One issue in the current language (English wording of the competition package when a
+    code has no translation here, so a new code is never lost)."""
+    args: Mapping[str, object] = dict(issue.params)
+    text = TEXTS.get(issue.code)
+    if text is None:
+        return english(issue.code, dict(args)) if issue.code in MESSAGES else issue.message
+    return str(text) % args
+
+
+def later_text(issue: DealIssue) -> str:
+    return _(
+        "With this change, deal %(n)d after it would no longer be valid: %(why)s",
+        n=issue.index + 1,
+        why=issue_text(issue),
+    )
