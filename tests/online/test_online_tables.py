@@ -115,9 +115,11 @@ def _choose(ow: OnlineWorld, html: str) -> dict:
     return form(v, kind, cards)
 
 
-def test_a_human_plays_a_whole_deal_against_three_bots(app: Flask, client) -> None:
-    ow = online_world(client, "tractor-4p", deals=1)
-    ow.bots(1, 2, 3)
+@pytest.mark.parametrize("variant", ["tractor-4p", "red-five-5p", "one-twenty-6p"])
+def test_a_human_plays_a_whole_deal_against_bots(app: Flask, client, variant: str) -> None:
+    ow = online_world(client, variant, deals=1)
+    players = {"tractor-4p": 4, "red-five-5p": 5, "one-twenty-6p": 6}[variant]
+    ow.bots(*range(1, players))
     me = ow.seats()[0]
     player = app.test_client()  # no login: the link is the capability
     url = f"/play/{me.token}"
@@ -132,14 +134,15 @@ def test_a_human_plays_a_whole_deal_against_three_bots(app: Flask, client) -> No
         r = player.post(url, data=_choose(ow, html))
         assert r.status_code == 303, r.get_data(as_text=True)[:3000]
         moves_made += 1
-        assert moves_made < 200
+        assert moves_made < 300
     assert _assert_rows_match_engine(ow) == 1
     # seat 0 played every card of its hand itself, the bots never moved for it
     mine = [
         a for a in ow.deals()[-1].actions if a.record["seat"] == 0 and a.record["kind"] == "play"
     ]
     assert {a.actor for a in mine} == {"seat 0"}
-    assert sum(len(a.record.get("played") or a.record["cards"]) for a in mine) == 25
+    hand = replay_row(ow.deals()[-1]).variant.hand
+    assert sum(len(a.record.get("played") or a.record["cards"]) for a in mine) == hand
     assert moves_made >= len(mine)
     actors = set(
         db.session.scalars(
@@ -296,3 +299,59 @@ def test_the_director_switches_before_the_first_deal_only(app: Flask, client) ->
     assert "only go online before" in r.get_data(as_text=True)
     db.session.expire_all()
     assert db.session.get(Table, tab2.id).mode == "paper"  # type: ignore[union-attr]
+
+
+def test_red_five_human_dealer_buries_and_calls_the_friend(
+    app: Flask, client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the bots never call: seat 0, the previous dealer, stays dealer (压庄) and acts as one
+    monkeypatch.setattr(HeuristicBot, "on_draw", lambda self, deal, seat: None)
+    ow = online_world(client, "red-five-5p", deals=1)
+    ow.bots(1, 2, 3, 4)
+    me = ow.seats()[0]
+    player = app.test_client()
+    url = f"/play/{me.token}"
+    seen: list[str] = []
+    for _ in range(300):
+        html = player.get(url).get_data(as_text=True)
+        if "The match is over." in html:
+            break
+        offered = moves(html)
+        seen += sorted(offered)
+        if "bury" in offered:
+            v = replay_row(ow.deals()[-1]).variant
+            assert len(enabled_cards(html)) == v.hand + v.kitty
+            assert not disabled_cards(html)  # any card may be buried
+        assert player.post(url, data=_choose(ow, html)).status_code == 303
+    assert "bury" in seen and "friend" in seen
+    deal = replay_row(ow.deals()[-1])
+    assert deal.dealer == 0 and deal.friend_card is not None and card_str(deal.friend_card) == "AS"
+    assert _assert_rows_match_engine(ow) == 1
+
+
+def test_a_human_calls_trump_while_the_cards_are_dealt(
+    app: Flask, client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # shuffle 1 gives seat 0 a call during the draw; the bots keep quiet
+    monkeypatch.setattr("app.services.online_bridge.secrets.randbits", lambda _bits: 1)
+    monkeypatch.setattr(HeuristicBot, "on_draw", lambda self, deal, seat: None)
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    for _ in range(60):
+        html = player.get(url).get_data(as_text=True)
+        deal = replay_row(ow.deals()[-1])
+        assert deal.phase == "draw"
+        if "call" in moves(html):
+            form_html = html.split('value="call">', 1)[1].split("</form>", 1)[0]
+            cards = re.findall(r'name="cards" value="([^"]+)"', form_html)
+            assert cards in [cards_str(c) for c in deal.legal_calls(0)]
+            r = player.post(url, data=form(page_token(html), "call", cards))
+            assert r.status_code == 303
+            deal = replay_row(ow.deals()[-1])
+            assert deal.call_seq[0][0] == 0 and cards_str(deal.call_seq[0][1]) == cards
+            return
+        assert moves(html) == {"continue"}, moves(html)
+        player.post(url, data=form(page_token(html), "continue"))
+    raise AssertionError("the draw never paused for seat 0")
