@@ -373,6 +373,8 @@ def act(
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
     if seat_row.bot:
         raise IllegalMove(_("A bot plays this seat now."))
+    if tab.round.status == "closed":
+        raise IllegalMove(_("The round is closed: its tables play no more."))
     t = _tournament(tab)
     live = load(tab)
     if live is None or live.deal.outcome is not None:

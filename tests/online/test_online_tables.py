@@ -355,3 +355,21 @@ def test_a_human_calls_trump_while_the_cards_are_dealt(
         assert moves(html) == {"continue"}, moves(html)
         player.post(url, data=form(page_token(html), "continue"))
     raise AssertionError("the draw never paused for seat 0")
+
+
+def test_a_closed_round_takes_no_more_moves(app: Flask, client) -> None:
+    from app.models import Round
+
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    html = player.get(url).get_data(as_text=True)
+    rnd = db.session.get(Round, ow.rnd.id)
+    assert rnd is not None
+    rnd.status = "closed"
+    db.session.commit()
+    before = _state(ow)
+    r = player.post(url, data=_choose(ow, html))
+    assert r.status_code == 422 and "closed" in r.get_data(as_text=True)
+    assert _state(ow) == before
