@@ -38,9 +38,26 @@ def match_text(match: dict[str, Any]) -> str:
     return _("play to A")
 
 
+def tournament_status(t: Tournament) -> tuple[str, str]:
+    """Where a tournament stands, for lists: (``"new"``/``"running"``/``"finished"``, words)."""
+    seated = len(t.rounds_played)
+    if not seated:
+        return "new", _("not started")
+    closed = sum(1 for r in t.rounds_played if r.status == "closed")
+    if closed >= t.rounds:
+        return "finished", _("finished")
+    return "running", _("round %(n)d of %(total)d", n=seated, total=t.rounds)
+
+
 @bp.app_context_processor
 def _inject() -> dict[str, Any]:
-    return {"match_text": match_text, "variant_labels": VARIANT_LABELS}
+    return {
+        "match_text": match_text,
+        "variant_labels": VARIANT_LABELS,
+        # the club page's section (templates/tournaments/_club_section.html) lists them itself
+        "club_tournaments": setup.club_tournaments,
+        "tournament_status": tournament_status,
+    }
 
 
 def index_page(club: Club, me: Member, form: ImportForm, errors: tuple[str, ...] = ()) -> str:

@@ -3,16 +3,31 @@ unchanged, so polling costs almost nothing), and each entrant's history."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_login import current_user
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Tournament
+from ..models import Club, Tournament
+from ..permissions import can_view
 from ..services import tournament_standings as views
 from . import bp
 from .forms import SUIT_LABELS
 from .lookup import entrant, public_tournament
+
+
+def member_links(t: Tournament) -> dict[str, Any]:
+    """The club's slug for a signed-in member of the tournament's club, so the public pages link
+    back to the tournament page; anyone else gets no link (the club's pages are private: a link
+    would only lead to a login or a 404). The pages themselves stay public."""
+    if not current_user.is_authenticated:
+        return {"member_club_slug": None}
+    club = db.session.get(Club, t.club_id)
+    ok = club is not None and can_view(current_user, club)
+    return {"member_club_slug": club.slug if ok and club is not None else None}
 
 
 @bp.get("/standings/<int:tid>")
@@ -21,6 +36,7 @@ def standings(tid: int) -> ResponseReturnValue:
     return render_template(
         "tournaments/standings.html",
         projector=request.args.get("projector") == "1",
+        **member_links(t),
         **views.standings_page(t),
     )
 
@@ -42,5 +58,9 @@ def history(tid: int, eid: int) -> ResponseReturnValue:
     t = public_tournament(tid)
     e = entrant(t, eid)
     return render_template(
-        "tournaments/history.html", e=e, suit_labels=SUIT_LABELS, **views.history_page(t, e.name)
+        "tournaments/history.html",
+        e=e,
+        suit_labels=SUIT_LABELS,
+        **member_links(t),
+        **views.history_page(t, e.name),
     )
