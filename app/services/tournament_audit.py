@@ -3,13 +3,16 @@ to what)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import AuditEntry, Tournament, User, utcnow
+from ..models import AuditEntry, Round, Table, Tournament, User, utcnow
 
 
 @dataclass(frozen=True)
@@ -47,3 +50,183 @@ def audit_trail(t: Tournament) -> list[AuditEntry]:
             .order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
         )
     )
+
+
+# --- where a change happened, and its values, in the reader's language ------------------------
+
+_PLACE_KEYS = ("round", "table", "deal", "seat")
+
+
+def place(rnd: int, table: int | None = None, deal: int | None = None) -> str:
+    """A structured audit target (stored as JSON; worded when shown, in the reader's language).
+    ``deal`` is 1-based, as on the sheet."""
+    data = {"round": rnd}
+    if table is not None:
+        data["table"] = table
+    if deal is not None:
+        data["deal"] = deal
+    return json.dumps(data, separators=(",", ":"))
+
+
+def parse_place(target: str) -> dict[str, int] | None:
+    """The structured target of an entry, or None for a plain-text one (a name, or an older
+    entry's words)."""
+    if not target.startswith("{"):
+        return None
+    try:
+        data = json.loads(target)
+    except ValueError:
+        return None
+    if (
+        not isinstance(data, dict)
+        or "round" not in data
+        or not set(data) <= set(_PLACE_KEYS)
+        or not all(type(v) is int for v in data.values())
+    ):
+        return None
+    return data
+
+
+def place_text(target: str) -> str:
+    """An entry's target in the current language; older entries keep the words they were
+    written with."""
+    p = parse_place(target)
+    if p is None:
+        return target
+    r = p["round"]
+    if "table" not in p:
+        return _("round %(n)d", n=r)
+    if "deal" in p:
+        return _("round %(r)d, table %(t)d, deal %(d)d", r=r, t=p["table"], d=p["deal"])
+    if "seat" in p:
+        return _("round %(r)d, table %(t)d, seat %(s)d", r=r, t=p["table"], s=p["seat"])
+    return _("round %(r)d, table %(t)d", r=r, t=p["table"])
+
+
+KEY_LABELS: dict[str, Any] = {
+    "declarer": _l("Declarer"),
+    "dealer": _l("Dealer"),
+    "friend": _l("Friend"),
+    "friend_grabbed": _l("The friend grabbed (抢伴)"),
+    "trump": _l("Trump"),
+    "points": _l("Points"),
+    "kitty": _l("Kitty"),
+    "multiplier": _l("Kitty multiplier (抠底)"),
+    "level": _l("Level"),
+    "failed_throws": _l("failed throws (甩牌)"),
+    "misplays": _l("misplays (吃苍蝇)"),
+    "players": _l("players"),
+    "sides": _l("sides"),
+    "table": _l("Table"),
+    "variant": _l("Game"),
+    "pairing": _l("Pairing"),
+    "rounds": _l("Rounds"),
+    "forfeit": _l("Side that did not play"),
+    "finished": _l("finished"),
+}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One audit entry as shown: who, what, where and the values before and after, in words."""
+
+    entry: AuditEntry
+    target: str
+    before: str | None
+    after: str | None
+
+
+def _side_label(side: int) -> str:
+    return _("side %(s)s", s="AB"[side]) if side in (0, 1) else str(side)
+
+
+class _Names:
+    """Entrant and player names of the tables the trail mentions (looked up once each)."""
+
+    def __init__(self, t: Tournament) -> None:
+        self.t = t
+        self.cache: dict[tuple[int, int], tuple[list[str], list[str]] | None] = {}
+
+    def of(self, p: dict[str, int] | None) -> tuple[list[str], list[str]] | None:
+        if p is None or "table" not in p:
+            return None
+        key = (p["round"], p["table"])
+        if key not in self.cache:
+            self.cache[key] = self._load(*key)
+        return self.cache[key]
+
+    def _load(self, rnd: int, number: int) -> tuple[list[str], list[str]] | None:
+        from .tournament_rows import seat_names
+
+        tab = db.session.scalar(
+            select(Table)
+            .join(Round, Table.round_id == Round.id)
+            .where(Round.tournament_id == self.t.id, Round.number == rnd, Table.number == number)
+        )
+        return seat_names(tab) if tab is not None and tab.kind != "bye" else None
+
+
+def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -> str:
+    sides, seats = names if names is not None else ([], [])
+
+    def side(x: Any) -> str:
+        if type(x) is int and 0 <= x < len(sides):
+            return sides[x]
+        return _side_label(x) if type(x) is int else _words(None, x, None)
+
+    def seat(x: Any) -> str:
+        if type(x) is int and 0 <= x < len(seats):
+            return seats[x]
+        return _("seat %(n)d", n=x + 1) if type(x) is int else _words(None, x, None)
+
+    if key in ("declarer", "forfeit") and v is not None:
+        return side(v)
+    if key == "misplays" and isinstance(v, list):
+        return ", ".join(side(x) for x in v)
+    if key == "dealer" and v is not None:
+        return seat(v)
+    if key == "friend":
+        return _("alone (独打)") if v is None else seat(v)
+    if key == "trump":
+        return SUIT_SYMBOLS.get(v, str(v)) if v is not None else _("No trump (无主)")
+    if key == "failed_throws":
+        if isinstance(v, dict):
+            return _(
+                "declarers %(d)s, attackers %(a)s", d=v.get("declarer", 0), a=v.get("attackers", 0)
+            )
+        if isinstance(v, list):
+            return ", ".join(seat(x) for x in v)
+    if isinstance(v, bool):
+        return _("yes") if v else _("no")
+    if isinstance(v, dict):
+        return "; ".join(f"{_key_label(k)}: {_words(k, x, names)}" for k, x in v.items())
+    if isinstance(v, list):
+        return "[" + ", ".join(_words(None, x, names) for x in v) + "]"
+    if v is None:
+        return "—"
+    return str(v)
+
+
+def _key_label(k: str) -> str:
+    label = KEY_LABELS.get(k)
+    return str(label) if label is not None else k
+
+
+def audit_lines(t: Tournament, entries: list[AuditEntry] | None = None) -> list[AuditLine]:
+    """The trail worded for the reader: places in their language, sides as the entrants'
+    names (side A/B when the table is unknown), seats as the players, suits as ♠♥♦♣ / 无主."""
+    names = _Names(t)
+    out = []
+    for e in audit_trail(t) if entries is None else entries:
+        p = parse_place(e.target)
+        n = names.of(p)
+        out.append(
+            AuditLine(
+                e,
+                place_text(e.target),
+                None if e.before is None else _words(None, e.before, n),
+                None if e.after is None else _words(None, e.after, n),
+            )
+        )
+    return out

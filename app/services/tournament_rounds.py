@@ -15,7 +15,7 @@ from ..competition.standings import derive_table
 from ..extensions import db
 from ..models import Round, Table, TableSeat, Tournament
 from . import ServiceError
-from .tournament_audit import Actor, audit
+from .tournament_audit import Actor, audit, place
 from .tournament_rows import deal_row, load, load_uncached, rounds_of
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
@@ -83,7 +83,7 @@ def _seat(t: Tournament, actor: Actor, loaded: Any, action: str, before: Any) ->
         t,
         actor,
         action,
-        _("round %(n)d", n=plan.round),
+        place(plan.round),
         before,
         [_table_json(tab) for tab in plan.tables],
     )
@@ -159,7 +159,7 @@ def swap_entrants(t: Tournament, rnd: Round, a_id: int, b_id: int, actor: Actor)
     t.bump()
     names = list(before)
     after = {names[0]: before[names[1]], names[1]: before[names[0]]}
-    audit(t, actor, "swap", _("round %(n)d", n=rnd.number), before, after)
+    audit(t, actor, "swap", place(rnd.number), before, after)
 
 
 # --- closing --------------------------------------------------------------------------------------
@@ -181,7 +181,7 @@ def close_round(t: Tournament, rnd: Round, actor: Actor) -> None:
         )
     rnd.status = "closed"
     t.bump()
-    audit(t, actor, "close_round", _("round %(n)d", n=rnd.number), None, None)
+    audit(t, actor, "close_round", place(rnd.number), None, None)
 
 
 def reopen_round(t: Tournament, rnd: Round, actor: Actor) -> None:
@@ -189,4 +189,4 @@ def reopen_round(t: Tournament, rnd: Round, actor: Actor) -> None:
         raise ServiceError(_("Only the last round can be opened again."))
     rnd.status = "started" if round_has_results(rnd) else "seated"
     t.bump()
-    audit(t, actor, "reopen_round", _("round %(n)d", n=rnd.number), None, None)
+    audit(t, actor, "reopen_round", place(rnd.number), None, None)

@@ -14,7 +14,7 @@ from ..competition.tfile import dump_deal
 from ..extensions import db
 from ..models import Deal, Round, Table, Tournament, utcnow
 from . import ServiceError
-from .tournament_audit import Actor, audit
+from .tournament_audit import Actor, audit, place
 from .tournament_issues import issue_text, later_text
 from .tournament_rows import deal_columns, deal_from_row, deal_row, derive_row_table, variant_of
 
@@ -38,11 +38,8 @@ def may_edit(rnd: Round, actor: Actor) -> bool:
 
 
 def _where(tab: Table, deal_index: int | None = None) -> str:
-    if deal_index is None:
-        return _("round %(r)d, table %(t)d", r=tab.round.number, t=tab.number)
-    return _(
-        "round %(r)d, table %(t)d, deal %(d)d", r=tab.round.number, t=tab.number, d=deal_index + 1
-    )
+    """The audit target: stored as data, worded in the reader's language when shown."""
+    return place(tab.round.number, tab.number, None if deal_index is None else deal_index + 1)
 
 
 def _check_editable(tab: Table, actor: Actor) -> None:

@@ -44,6 +44,34 @@ def option_choice_label(name: str, value: Any) -> str:
     return str(label) if label is not None else str(value)
 
 
+def option_value_text(name: str, value: Any) -> str:
+    """One option's value in words: a choice's label, yes/no, points, levels."""
+    kind = option_spec(name).kind
+    if kind == "points_or_null":
+        return _("none") if value is None else _("%(n)d points", n=value)
+    if kind == "levels":
+        return ", ".join(value or [])
+    return option_choice_label(name, value)
+
+
+def option_summary(variant: str, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every rule option in force for a tournament (its own choices over the defaults), in plain
+    words: ``label``, ``value`` (words) and ``changed`` (not the default)."""
+    defaults = default_options(variant)
+    out = []
+    for name in option_names(variant):
+        value = options.get(name, defaults.get(name))
+        out.append(
+            {
+                "option": name,
+                "label": str(OPTION_LABELS.get(name, option_spec(name).help)),
+                "value": option_value_text(name, value),
+                "changed": name in options and value != defaults.get(name),
+            }
+        )
+    return out
+
+
 def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> list[dict[str, Any]]:
     """The option inputs of a variant (name, label, kind, choices, current value as text)."""
     out = []

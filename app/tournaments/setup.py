@@ -27,7 +27,7 @@ from . import bp
 from .actions import confirmed
 from .forms import VARIANT_LABELS, ConfirmForm, EntrantForm, ImportForm, TournamentForm
 from .lookup import actor, current, entrant, labels, tournament
-from .options import option_fields, parse_options
+from .options import option_fields, option_summary, parse_options
 
 
 def match_text(match: dict[str, Any]) -> str:
@@ -172,6 +172,7 @@ def _show_context(club: Club, me: Member, t: Tournament, **extra: Any) -> dict[s
         "me": me,
         "t": t,
         "loaded": rows.load(t),
+        "rule_options": option_summary(t.variant, t.options or {}),
         "rounds": rounds_of(t),
         "entrant_form": EntrantForm(formdata=None),
         "confirm_form": ConfirmForm(formdata=None),
@@ -264,5 +265,5 @@ def reinstate(club: Club, me: Member, tid: int, eid: int) -> ResponseReturnValue
 def audit(club: Club, me: Member, tid: int) -> ResponseReturnValue:
     t = tournament(club, tid)
     return render_template(
-        "tournaments/audit.html", club=club, me=me, t=t, entries=audits.audit_trail(t)
+        "tournaments/audit.html", club=club, me=me, t=t, entries=audits.audit_lines(t)
     )

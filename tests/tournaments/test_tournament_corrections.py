@@ -9,6 +9,7 @@ from tournament_helpers import add_entrants, create, fixed_deal, login, seat, sh
 
 from app.extensions import db
 from app.models import AuditEntry, Deal, Round
+from app.services.tournament_audit import parse_place
 
 
 def _setup(client, **kw):
@@ -48,7 +49,7 @@ def test_correction_rederives_later_deals_and_is_audited(client):
     last = entries[-1]
     assert last.before["points"] == 0 and last.after["points"] == 35
     assert last.actor == "Dora Director" and last.user_id == w.director.id
-    assert "deal 1" in last.target
+    assert parse_place(last.target) == {"round": rnd.number, "table": tab.number, "deal": 1}
     audit_page = client.get(f"/clubs/{w.club.slug}/tournaments/{t.id}/audit").get_data(as_text=True)
     assert "deal corrected" in audit_page and "Dora Director" in audit_page
 
