@@ -373,3 +373,32 @@ def test_a_closed_round_takes_no_more_moves(app: Flask, client) -> None:
     r = player.post(url, data=_choose(ow, html))
     assert r.status_code == 422 and "closed" in r.get_data(as_text=True)
     assert _state(ow) == before
+
+
+def test_two_writers_of_one_version_cannot_both_append(app: Flask, client) -> None:
+    """Compare and swap: a writer whose version was taken meanwhile writes nothing (Stale)."""
+    from sqlalchemy import update
+
+    from app.services import online_bridge as bridge
+
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    db.session.expire_all()
+    tab = db.session.get(Table, ow.tab.id)
+    assert tab is not None
+    with app.test_request_context():
+        live = bridge.load(tab)
+        assert live is not None and live.waiting_for() == 0
+        version = live.row.version
+        # another worker appended meanwhile (its own transaction moved the version on)
+        db.session.execute(
+            update(OnlineDeal)
+            .where(OnlineDeal.id == live.row.id)
+            .values(version=version + 1)
+            .execution_options(synchronize_session=False)
+        )
+        live.add({"kind": "continue", "seat": 0}, "seat 0")
+        with pytest.raises(bridge.Stale):
+            bridge._save(live)
+        db.session.rollback()
+    assert [d.version for d in ow.deals()] == [version]
