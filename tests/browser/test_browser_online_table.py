@@ -25,7 +25,7 @@ def _director_sets_up(page: Page, live_server: str) -> str:
     page.get_by_role("link", name="New tournament").click()
     page.get_by_label("Tournament name").fill("Online Cup 线上杯")
     page.get_by_label("Rounds").fill("1")
-    page.get_by_label("Deals or minutes").fill("1")
+    page.locator("#match_value").fill("1")  # the number of deals (its label follows the kind)
     page.get_by_role("button", name="Create the tournament").click()
     for a, b in [("李伟", "张敏"), ("Wang", "Zhao")]:
         page.get_by_label("Player 1").fill(a)
