@@ -16,7 +16,7 @@ from ..models import Club, Member, OnlineSeat, Table
 from ..permissions import club_route
 from ..services import ServiceError
 from ..services import online_bridge as bridge
-from ..tournaments.actions import attempt
+from ..tournaments.actions import attempt, confirmed
 from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor, round_, table, tournament
 
@@ -53,6 +53,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
         confirm_form=ConfirmForm(formdata=None),
         sheet_url=url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno),
         bots_url=url_for("online.bots", slug=club.slug, tid=t.id, n=n, tno=tno),
+        finish_url=url_for("online.finish", slug=club.slug, tid=t.id, n=n, tno=tno),
     )
 
 
@@ -76,6 +77,16 @@ def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnVa
             "success",
         )
     return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+
+
+@bp.post(TABLE_URL + "/finish")
+@club_route("director")
+def finish(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """Time is up for a timed match: the online table stops where it is."""
+    t = tournament(club, tid)
+    tab = table(round_(t, n), tno, bye=False)
+    here = url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno)
+    return confirmed(lambda: bridge.finish(t, tab, actor(me)), here, _("Table marked finished."))
 
 
 # --- a seat's link ----------------------------------------------------------------------------

@@ -49,6 +49,9 @@ from .tournament_sheets import may_edit, record_deal, sheet
 CONTINUE = "continue"
 TOKEN_BYTES = 18  # 144 bits: a seat's link cannot be guessed
 MAX_STEPS = 20_000  # a safety net for the bot loop (a whole 4-deck deal is ~300 steps)
+# A table of bots only would play a timed match forever in one request: after this many steps
+# no new deal is started until the next change at the table (a director's action).
+DEAL_BUDGET = 6_000
 GAME_ACTOR = Actor(label="online game")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -197,6 +200,22 @@ def set_bot(t: Tournament, tab: Table, seat: int, bot: bool, actor: Actor) -> No
     advance(t, tab)
 
 
+def finish(t: Tournament, tab: Table, actor: Actor) -> None:
+    """Time is up (a match of a time limit): the table stops; a deal in progress is not
+    counted, the deals recorded so far are the match."""
+    if tab.mode != "online":
+        raise ServiceError(_("This table is not played online."))
+    if not may_edit(tab.round, actor):
+        raise ServiceError(_("The round is closed: only the club's owner can correct it."))
+    if tab.finished:
+        return
+    tab.finished = True
+    if tab.round.status == "seated":
+        tab.round.status = "started"
+    t.bump()
+    audit(t, actor, "finish", _where(tab), {"finished": False}, {"finished": True})
+
+
 def _where(tab: Table, seat: int | None = None) -> str:
     if seat is None:
         return _("round %(r)d, table %(t)d", r=tab.round.number, t=tab.number)
@@ -333,12 +352,12 @@ def _save(live: Live) -> None:
 
 def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
     """Run draws and bots until a human must act; record finished deals and deal the next."""
-    if tab.mode != "online":
+    if tab.mode != "online" or tab.finished:
         return None
     if live is None:
         live = load(tab)
     steps = 0
-    while live is not None:
+    while live is not None and not tab.finished:
         while _step(live):
             steps += 1
             if steps > MAX_STEPS:  # pragma: no cover - a bug, not a game
@@ -350,6 +369,8 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
             written = record_deal(t, tab, sheet_deal(live.deal), GAME_ACTOR, source="online")
             live.row.sheet_index = written.index
             db.session.flush()
+        if steps > DEAL_BUDGET:
+            return live
         row = _start_next(t, tab, live)
         if row is None:
             return live
@@ -375,6 +396,8 @@ def act(
         raise IllegalMove(_("A bot plays this seat now."))
     if tab.round.status == "closed":
         raise IllegalMove(_("The round is closed: its tables play no more."))
+    if tab.finished:
+        raise IllegalMove(_("The match is over."))
     t = _tournament(tab)
     live = load(tab)
     if live is None or live.deal.outcome is not None:
@@ -441,6 +464,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     bots = {s.seat for s in seats if s.bot}
     live = load(tab)
     derived = sheet(t, tab)
+    over = live is None or live.deal.outcome is not None or tab.finished
     page: dict[str, Any] = {
         "token": state_token(tab),
         "seat": seat,
@@ -453,12 +477,14 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         "round": tab.round.number,
         "derived": derived,
         "fixed": isinstance(derived, FixedMatch),
-        "over": live is None or live.deal.outcome is not None,
+        "over": over,
         "bot_seat": seat_row.bot,
     }
     if live is None:
         return page
     deal = live.deal
+    if tab.finished and deal.outcome is None:
+        return page  # time was up during this deal: it is not played on
     view = seat_view(deal, seat)
     waiting = live.waiting_for()
     playable = set(view["playable"])
@@ -536,6 +562,7 @@ def director_page(tab: Table) -> dict[str, Any]:
         "names": names,
         "token": state_token(tab),
         "deal_number": None if live is None else live.row.number,
-        "waiting": None if live is None else live.waiting_for(),
-        "over": live is None or live.deal.outcome is not None,
+        "waiting": None if live is None or tab.finished else live.waiting_for(),
+        "over": live is None or live.deal.outcome is not None or tab.finished,
+        "timed": "minutes" in (_tournament(tab).match or {}),
     }

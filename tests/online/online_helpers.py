@@ -57,14 +57,18 @@ class OnlineWorld:
 
 
 def online_world(
-    client: FlaskClient, variant: str = "tractor-4p", deals: int = 1, tables: int = 1
+    client: FlaskClient,
+    variant: str = "tractor-4p",
+    deals: int = 1,
+    tables: int = 1,
+    kind: str = "deals",
 ) -> OnlineWorld:
     w = world()
     login(client, w.director)
     size = {"tractor-4p": 2, "red-five-5p": 1, "one-twenty-6p": 3}[variant]
     n = {"tractor-4p": 2, "red-five-5p": 5, "one-twenty-6p": 2}[variant] * tables
     pairing = "reseat" if variant == "red-five-5p" else "swiss"
-    t = create(client, w.club, variant=variant, match_value=deals, pairing=pairing)
+    t = create(client, w.club, variant=variant, match_kind=kind, match_value=deals, pairing=pairing)
     add_entrants(client, w.club, t, n, size)
     rnd = seat(client, w.club, t)
     tab = min((x for x in rnd.tables if x.kind != "bye"), key=lambda x: x.number)

@@ -404,3 +404,30 @@ def test_two_writers_of_one_version_cannot_both_append(app: Flask, client) -> No
             bridge._save(live)
         db.session.rollback()
     assert [d.version for d in ow.deals()] == [version]
+
+
+def test_a_timed_match_stops_when_the_director_says_time_is_up(app: Flask, client) -> None:
+    w = online_world(client, "tractor-4p", deals=30, kind="minutes")
+    w.bots(0, 1, 2, 3)  # bots only: a budget of deals per request, not an endless loop
+    played = _assert_rows_match_engine(w)
+    assert 1 <= played < 60
+    page = client.get(w.table_url).get_data(as_text=True)
+    assert "Time is up: stop the table" in page
+    token = w.seats()[0].token
+    w.director.post(w.table_url + "/bots", data={"seat": "0", "bot": "0"})  # seat 0 is human
+    before = _state(w)
+    assert before[2] >= played
+    r = client.post(w.table_url + "/finish")
+    assert r.status_code == 303
+    db.session.expire_all()
+    tab = db.session.get(Table, w.tab.id)
+    assert tab is not None and tab.finished
+    derived = derive_row_table(w.t, tab)
+    assert derived.counts  # the match counts with the deals recorded so far
+    player = app.test_client()
+    html = player.get(f"/play/{token}").get_data(as_text=True)
+    assert "The match is over." in html
+    r = player.post(f"/play/{token}", data=form(page_token(html), "pass"))
+    assert r.status_code == 422
+    w.bots(0)  # no bot moves at a finished table
+    assert _state(w) == before
