@@ -37,6 +37,13 @@ MATCH_LABELS = {
     "minutes": _l("A time limit (minutes)"),
     "to_a": _l("Play to A"),
 }
+# the number field of the match length, worded after the chosen kind
+MATCH_VALUE_LABELS = {"deals": _l("Number of deals"), "minutes": _l("Time limit (minutes)")}
+MATCH_VALUE_HINTS = {
+    "deals": _l("Deals each table plays in a match."),
+    "minutes": _l("Minutes of play; the director ends each match when time is up."),
+    "to_a": _l("A match ends when a side passes A (or when the director ends it)."),
+}
 SUIT_LABELS = {"S": _l("♠ Spades"), "H": _l("♥ Hearts"), "D": _l("♦ Diamonds"), "C": _l("♣ Clubs")}
 NO_TRUMP = "NT"
 
@@ -91,13 +98,24 @@ class TournamentForm(FlaskForm):
     )
     options_variant = StringField()  # which variant's option fields were shown
 
+    def follow_match_kind(self, kind: str | None = None) -> str:
+        """Word the number field after the chosen match length; returns the kind."""
+        kind = kind if kind in MATCH_LABELS else (self.match_kind.data or "deals")
+        if kind not in MATCH_LABELS:
+            kind = "deals"
+        self.match_value.label.text = str(MATCH_VALUE_LABELS.get(kind, MATCH_VALUE_LABELS["deals"]))
+        self.match_value.description = MATCH_VALUE_HINTS[kind]
+        return kind
+
     def check_match_value(self, field: IntegerField) -> None:
         if self.match_kind.data not in ("deals", "minutes"):
             field.errors[:] = []  # type: ignore[index]
             raise StopValidation()
         if not field.raw_data or not field.raw_data[0].strip():
             field.errors[:] = []  # type: ignore[index]
-            raise StopValidation(_l("Please give the number of deals or minutes."))
+            if self.match_kind.data == "minutes":
+                raise StopValidation(_l("Please give the time limit in minutes."))
+            raise StopValidation(_l("Please give the number of deals."))
 
 
 class EntrantForm(FlaskForm):

@@ -41,8 +41,24 @@ def seat_round(club: Club, me: Member, tid: int) -> ResponseReturnValue:
 
 
 def _seated(rnd: Round) -> list[tuple[int, str]]:
-    """Every entrant seated in the round (id, name), table by table: the swap form's choices."""
-    return [(s.entrant_id, s.entrant.name) for tab in rnd.tables for s in tab.seats]
+    """Every entrant seated in the round (id, name and table), table by table: the swap form's
+    choices."""
+    return [
+        (s.entrant_id, _("%(name)s (table %(n)d)", name=s.entrant.name, n=tab.number))
+        for tab in rnd.tables
+        for s in tab.seats
+    ]
+
+
+def _swap_defaults(rnd: Round) -> tuple[int | None, int | None]:
+    """Two different entrants to start the swap form from: the first seated one, and the first
+    one at another table (a swap is usually between tables), else the next one."""
+    seated = [(tab.number, s.entrant_id) for tab in rnd.tables for s in tab.seats]
+    if len(seated) < 2:
+        return (seated[0][1] if seated else None), None
+    first_table, first = seated[0]
+    other = next((e for n, e in seated if n != first_table), seated[1][1])
+    return first, other
 
 
 def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[str, Any]:
@@ -52,7 +68,8 @@ def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[st
         tables.append(
             {"table": tab, "entrants": [s.entrant for s in tab.seats], "derived": derived}
         )
-    swap_form = SwapForm(formdata=None)
+    first, second = _swap_defaults(rnd)
+    swap_form = SwapForm(formdata=None, first=first, second=second)
     swap_form.first.choices = choices(_seated(rnd))
     swap_form.second.choices = choices(_seated(rnd))
     return {

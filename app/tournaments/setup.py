@@ -25,7 +25,14 @@ from ..services.tournament_rows import rounds_of, side_size
 from ..web import show_service_error
 from . import bp
 from .actions import confirmed
-from .forms import VARIANT_LABELS, ConfirmForm, EntrantForm, ImportForm, TournamentForm
+from .forms import (
+    MATCH_LABELS,
+    VARIANT_LABELS,
+    ConfirmForm,
+    EntrantForm,
+    ImportForm,
+    TournamentForm,
+)
 from .lookup import actor, current, entrant, labels, tournament
 from .options import option_fields, option_summary, parse_options
 
@@ -107,6 +114,12 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
         form.variant.data = variant
         if variant == RED_FIVE:
             form.pairing.data = "reseat"
+        # the match length chosen (htmx swaps its number field in from this page)
+        if request.args.get("match_kind") in MATCH_LABELS:
+            form.match_kind.data = request.args["match_kind"]
+        raw = request.args.get("match_value", "")
+        if raw.isdigit() and len(raw) < 4:
+            form.match_value.data = int(raw)
     option_errors: dict[str, str] = {}
     form_data = request.form if request.method == "POST" else None
     if request.method == "POST" and form.options_variant.data != variant:
@@ -142,6 +155,7 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
         club=club,
         me=me,
         form=form,
+        match_kind=form.follow_match_kind(),
         variant=variant,
         options=option_fields(variant, form_data, default_options(variant)),
         option_errors=option_errors,

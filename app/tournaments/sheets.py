@@ -87,7 +87,29 @@ def _sheet_context(
         "relevant": set(form.relevant()),
         "variant_id": t.variant,
         "timed": "deals" not in t.match,
+        "finish_label": _finish_label(t, tab, derived),
+        "finish_confirm": (
+            _("Nobody has passed A yet. End this match now, with the levels as they are?")
+            if t.match.get("to_a") and not tab.finished
+            else ""
+        ),
     }
+
+
+def _finish_label(t: Tournament, tab: Table, derived: FixedMatch | RedFiveTable) -> str | None:
+    """The director's button that ends (or reopens) a match, when a match needs one: a time
+    limit ends when time is up; a match to A ends by itself when a side passes A, so the director
+    ends it only when play stops before that (the evening is over). A match of a number of deals
+    ends with its last deal: no button."""
+    if tab.finished:
+        return _("Open the match again")
+    if "minutes" in t.match:
+        return _("Time is up: match finished")
+    if t.match.get("to_a"):
+        if isinstance(derived, FixedMatch) and derived.passed_side is not None:
+            return None
+        return _("End the match here")
+    return None
 
 
 def _show_errors(form: DealForm, t: Tournament, error: sheets.DealErrors) -> str | None:

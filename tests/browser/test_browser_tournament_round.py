@@ -31,7 +31,7 @@ def test_director_enters_a_whole_round_on_a_phone(page: Page, live_server: str) 
     page.get_by_role("link", name="New tournament").click()
     page.get_by_label("Tournament name").fill("Phone Cup 手机杯")
     page.get_by_label("Rounds").fill("2")
-    page.get_by_label("Deals or minutes").fill("2")
+    page.get_by_label("Number of deals").fill("2")
     page.get_by_role("button", name="Create the tournament").click()
     expect(page.get_by_text("Tournament created")).to_be_visible()
 

@@ -73,7 +73,8 @@ def test_bad_set_up_input_is_shown_on_the_field(client):
     cases = [
         ({"name": ""}, "Please fill this in"),
         ({"rounds": 0}, "Between 1 and 50"),
-        ({"match_value": ""}, "number of deals or minutes"),
+        ({"match_value": ""}, "Please give the number of deals."),
+        ({"match_value": "", "match_kind": "minutes"}, "Please give the time limit in minutes."),
         ({"opt_must_play_levels": "5, Z"}, "Levels such as"),
         ({"opt_redeal_below": "12"}, "steps of 5"),
         ({"pairing": "reseat"}, "round robin or Swiss"),
