@@ -39,6 +39,7 @@ def app_config(**overrides: Any) -> dict[str, Any]:
         "WTF_CSRF_ENABLED": False,
         "PASSWORD_HASH_PROFILE": "fast",
         "SERVER_NAME": "localhost",
+        "ONLINE_SEED_BASE": 20261129,  # online tables shuffle the same way on every run
     }
     cfg.update(overrides)
     return cfg

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -225,11 +226,20 @@ def _where(tab: Table, seat: int | None = None) -> str:
 # --- deals one after another ------------------------------------------------------------------
 
 
+def _new_seed(tab: Table, number: int) -> int:
+    """A fresh unpredictable seed per deal; ``ONLINE_SEED_BASE`` in the config (tests only) makes
+    the shuffles repeatable, so a browser test plays the same deal on every run."""
+    base = current_app.config.get("ONLINE_SEED_BASE")
+    if base is None:
+        return secrets.randbits(48)
+    return int(base) + tab.id * 1000 + number
+
+
 def _start_next(t: Tournament, tab: Table, prev: Live | None) -> OnlineDeal | None:
     """Deal the table's next deal, or None when the match is complete."""
     v = variant_of(t)
-    seed = secrets.randbits(48)
     number = 1 if prev is None else prev.row.number + 1
+    seed = _new_seed(tab, number)
     setup: DealSetup | None
     if prev is None:
         setup = DealSetup(v.id, dict(t.options or {}), seed, ("2", "2"), None, True, False, 1)
