@@ -57,14 +57,18 @@ def audit_trail(t: Tournament) -> list[AuditEntry]:
 _PLACE_KEYS = ("round", "table", "deal", "seat")
 
 
-def place(rnd: int, table: int | None = None, deal: int | None = None) -> str:
+def place(
+    rnd: int, table: int | None = None, deal: int | None = None, seat: int | None = None
+) -> str:
     """A structured audit target (stored as JSON; worded when shown, in the reader's language).
-    ``deal`` is 1-based, as on the sheet."""
+    ``deal`` and ``seat`` are 1-based, as people count them."""
     data = {"round": rnd}
     if table is not None:
         data["table"] = table
     if deal is not None:
         data["deal"] = deal
+    if seat is not None:
+        data["seat"] = seat
     return json.dumps(data, separators=(",", ":"))
 
 

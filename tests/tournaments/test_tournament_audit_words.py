@@ -86,3 +86,20 @@ def test_old_text_targets_and_unknown_tables_still_show(client):
     assert "Declarer: side B" in old and "Trump: ♣" in old and "side A" in old
     gone = next(x for x in texts if "forfeit changed" in x)
     assert "round 3, table 4" in gone and "side A" in gone
+
+
+def test_places_are_data_worded_when_shown(app):
+    from flask_babel import force_locale
+
+    from app.services.tournament_audit import place, place_text
+
+    with app.test_request_context():
+        with force_locale("en"):
+            assert place_text(place(2)) == "round 2"
+            assert place_text(place(2, 3)) == "round 2, table 3"
+            assert place_text(place(2, 3, deal=4)) == "round 2, table 3, deal 4"
+            assert place_text(place(2, 3, seat=5)) == "round 2, table 3, seat 5"
+            assert place_text("Spring Cup") == "Spring Cup"  # a name stays a name
+            assert place_text('{"name": 1}') == '{"name": 1}'
+        with force_locale("zh"):
+            assert place_text(place(2, 3, deal=4)) == "第 2 轮第 3 桌第 4 副"
