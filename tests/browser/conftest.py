@@ -55,3 +55,17 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.shutdown()
         with application.app_context():
             db.engine.dispose()
+
+
+# A busy two-core CI machine can take longer than Playwright's 5 s default for an htmx swap;
+# the waits stay event-driven, only the ceiling is raised.
+BROWSER_TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(autouse=True)
+def _patient_waits(context: Any) -> Iterator[None]:
+    from playwright.sync_api import expect
+
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    expect.set_options(timeout=BROWSER_TIMEOUT_MS)
+    yield
