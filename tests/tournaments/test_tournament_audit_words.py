@@ -48,7 +48,7 @@ def test_fixed_side_deal_in_words_in_both_languages(client):
 
     client.post("/lang", data={"lang": "zh"})
     zh = _rows(client.get(audit).get_data(as_text=True))[0]
-    assert zh[2].endswith(f"第 1 轮第 {tab.number} 桌第 1 副")
+    assert zh[2].endswith(f"第 1 轮第 {tab.number} 桌第 1 局")
     assert "♥" in zh[3] and sides[0] in zh[3]
     assert "无主" in zh[4] and sides[1] in zh[4]
     assert "round 1" not in " ".join(zh)
@@ -102,4 +102,4 @@ def test_places_are_data_worded_when_shown(app):
             assert place_text("Spring Cup") == "Spring Cup"  # a name stays a name
             assert place_text('{"name": 1}') == '{"name": 1}'
         with force_locale("zh"):
-            assert place_text(place(2, 3, deal=4)) == "第 2 轮第 3 桌第 4 副"
+            assert place_text(place(2, 3, deal=4)) == "第 2 轮第 3 桌第 4 局"

@@ -52,7 +52,7 @@ def test_later_deal_broken_by_a_correction_in_chinese(client):
     r = client.post(url + "/deals/1", data=fixed_deal(0, 60))
     assert r.status_code == 422, r.status_code
     html = r.get_data(as_text=True)
-    assert "后面的第 2 副将不再成立：记分表上写的是 5，但这一方现在打 3。" in html
+    assert "后面的第 2 局将不再成立：记分表上写的是 5，但这一方现在打 3。" in html
     assert "the sheet says" not in html
 
 
