@@ -1,6 +1,7 @@
 """A tournament's CSV files (standings, every deal), safe to open in a spreadsheet: a cell that
 a spreadsheet would read as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab or carriage
-return) gets a leading apostrophe."""
+return) gets a leading apostrophe. Numbers the app computes (a negative 级差 or 积分) stay numbers,
+so a spreadsheet can sum and sort them; typed text such as a name ``-2`` is still neutralized."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def safe_cell(value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
     text = "" if value is None else str(value)
     if text.startswith(FORMULA_STARTS):
         return "'" + text

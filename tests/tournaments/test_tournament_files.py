@@ -7,6 +7,7 @@ import copy
 import csv
 import io
 import json
+import re
 from typing import Any
 
 import pypdf
@@ -17,6 +18,7 @@ from tournament_helpers import create, fixed_deal, login, seat, sheet_url, world
 from app.competition import tfile
 from app.extensions import db
 from app.models import Club, Tournament
+from app.services.tournament_csv import safe_cell
 
 # The example of shared/formats/TOURNAMENT.md, as written there.
 EXAMPLE_TEXT = """{
@@ -166,10 +168,28 @@ def test_csv_neutralizes_formulas(client):
         rows = list(csv.reader(io.StringIO(text)))
         cells = [c for row in rows for c in row]
         for c in cells:
+            if re.fullmatch(r"-[0-9]+", c):
+                continue  # a number the app computed (a negative 级差): kept a number
             assert not c.startswith(("=", "+", "-", "@", "\t", "\r")), c
         assert any(c.startswith("'=") for c in cells)
     standings = client.get(f"{base}/standings.csv").get_data(as_text=True)
     assert "'=HYPERLINK" in standings and "李伟" in standings
+
+
+def test_csv_keeps_negative_numbers_numbers(client):
+    """A spreadsheet sorts and sums the 级差 column: a loser's -N is a number, not the text '-N."""
+    w, t, base, rnd = _evil_tournament(client)
+    for tab in rnd.tables:
+        if tab.kind == "sides":  # second deal: the declarers (side 1) win, the match is 4 : 2
+            url = sheet_url(w.club, t, rnd, tab)
+            assert client.post(url, data=fixed_deal(1, 40)).status_code == 303
+    text = client.get(f"{base}/standings.csv").get_data(as_text=True).lstrip("\ufeff")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    diffs = [row["level_diff"] for row in rows]
+    assert any(d.startswith("-") for d in diffs), diffs
+    for d in diffs:
+        assert re.fullmatch(r"-?[0-9]+", d), d
+    assert safe_cell(-2) == "-2" and safe_cell("-2") == "'-2"  # typed text stays neutralized
 
 
 @pytest.mark.parametrize(
