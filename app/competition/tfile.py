@@ -135,6 +135,9 @@ def _bounds(doc: object) -> list[FileError]:
 class _Loader:
     def __init__(self) -> None:
         self.errors: list[FileError] = []
+        # Entrants named in the file whose own entry has an error (reported there): tables that
+        # seat them by name skip them quietly instead of adding "… is not an entrant".
+        self.flawed_entrants: set[str] = set()
 
     def err(self, path: str, message: str) -> None:
         self.errors.append(FileError(path, message))
@@ -324,6 +327,8 @@ class _Loader:
                 withdrawn = None
             if players is not None:
                 out.append(Entrant(name, players, withdrawn))
+            else:
+                self.flawed_entrants.add(name)
         return out
 
     def players(
@@ -434,6 +439,8 @@ class _Loader:
         by_name: dict[str, Entrant],
         seated: dict[str, str],
     ) -> str | None:
+        if isinstance(name, str) and name in self.flawed_entrants:
+            return None  # its entry's error is already reported
         if not isinstance(name, str) or name not in by_name:
             self.err(path, f"{_show(name)} is not an entrant")
             return None

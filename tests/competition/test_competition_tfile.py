@@ -358,7 +358,22 @@ def test_collects_every_error_at_once() -> None:
     assert f"{P}.deals[0].points: 87 is not a multiple of 5" in errors
     assert f"{P}.deals[1].kitty: 3 is not a multiple of 5" in errors
     assert any(e.startswith("entrants[2].players: has 1 players") for e in errors)
-    assert len(errors) >= 4
+    assert len(errors) == 4, errors  # the flawed entrant's bye is not reported a second time
+
+
+def test_flawed_entrant_is_still_named_an_entrant() -> None:
+    """An entrant whose players are wrong is reported once, on its players; the tables that seat
+    it by name do not add a misleading ''Chen & Liu' is not an entrant'."""
+    d = copy.deepcopy(EXAMPLE)
+    d["entrants"][2]["players"] = ["Chen Jie"]
+    d["entrants"][0]["players"] = ["Li Wei", ""]
+    errors = _errors(d)
+    assert errors == [
+        "entrants[0].players[1]: must be a non-empty name, not ''",
+        "entrants[2].players: has 1 players; an entrant here is a pair: 2 players",
+    ]
+    d["played"][0]["tables"][1]["bye"] = "Nobody"
+    assert "played[0].tables[1].bye: 'Nobody' is not an entrant" in _errors(d)
 
 
 def test_bad_deal_stops_level_checks_but_not_field_checks() -> None:
