@@ -13,6 +13,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.engine import make_url
+
 SUPPORTED_LOCALES: tuple[str, ...] = ("zh", "en")
 
 
@@ -22,6 +24,16 @@ def database_url(instance_path: str) -> str:
         return "sqlite:///" + str(Path(instance_path) / "shengji.db")
     if url.startswith("postgres://"):  # Heroku-style URLs
         url = "postgresql://" + url.removeprefix("postgres://")
+    try:
+        make_url(url).get_dialect()
+    except Exception as exc:  # ArgumentError (not a URL), NoSuchModuleError (unknown database)
+        scheme = url.split("://", 1)[0] if "://" in url else "no scheme"
+        raise ValueError(
+            f"DATABASE_URL is not a database URL this app can use ({scheme}: "
+            f"{type(exc).__name__}). Examples: sqlite:////absolute/path/shengji.db, "
+            "postgresql://user:password@host/dbname; leave it unset for the default SQLite "
+            "file in instance/."
+        ) from None
     return url
 
 

@@ -46,6 +46,17 @@ def test_heroku_style_postgres_url_is_normalized(monkeypatch):
     assert database_url("/nowhere") == "postgresql://u:p@db.example/shengji"
 
 
+@pytest.mark.parametrize("url", ["bogus://x", "not a url", "mysq1://u:secret@h/db"])
+def test_unusable_database_url_is_named_without_its_password(monkeypatch, url):
+    monkeypatch.setenv("DATABASE_URL", url)
+    with pytest.raises(ValueError) as err:
+        database_url("/nowhere")
+    message = str(err.value)
+    assert message.startswith("DATABASE_URL is not a database URL this app can use")
+    assert "sqlite:///" in message  # an example of a good one
+    assert "secret" not in message
+
+
 def test_sqlite_runs_in_wal_with_busy_timeout(app):
     with db.engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
