@@ -116,8 +116,19 @@ def deals_csv(club: Club, me: Member, tid: int) -> ResponseReturnValue:
     return _csv(csv_files.deals_csv(t), f"{_file_name(t)}-deals.csv")
 
 
+PAPER_SIZES = ("A4", "Letter")
+
+
 def _page_size() -> str:
-    return "Letter" if request.args.get("size") == "Letter" else "A4"
+    """``?size=`` A4 (the default) or Letter, in any letter case; anything else is refused."""
+    asked = request.args.get("size", "").strip()
+    if not asked:
+        return "A4"
+    for size in PAPER_SIZES:
+        if asked.lower() == size.lower():
+            return size
+    message = _("Paper size %(size)s is not available: choose A4 or Letter.", size=asked[:20])
+    abort(Response(message, status=400, mimetype="text/plain"))
 
 
 def _filled() -> bool:
