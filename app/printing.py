@@ -522,10 +522,12 @@ def _option_words(variant: str, options: Mapping[str, Any]) -> list[str]:
                 else f"对方手牌不足 {value} 分可拒打 Opponents may refuse if a hand holds < {value}"
             )
         elif name == "score_table":
-            words.append("积分表：每 60 分一级 Score table: units of 60 points")
+            words.append("积分表：每 60 分一个单位 Score table: units of 60 points")
         elif name == "must_play_levels":
             levels = " ".join(value)
             words.append(f"必打级 Must-play levels: {levels}")
+        else:  # an option without printed words yet: never leave a rule in force off the sheet
+            words.append(f"{name}: {value}")
     return words
 
 

@@ -153,12 +153,20 @@ def test_red_five_sheet_columns_and_scores() -> None:
         "-12",
         "Anna Schmidt",
         "座5 签名",
-        "units of 60 points",
+        "积分表：每 60 分一个单位 Score table: units of 60 points",
     ):
         assert expected in text, expected
     assert "甲方" not in text  # no fixed sides in red five
     # the total row sums each seat's changes: +6 +3 -10 -2 +3
     assert "+6\n+3\n-10\n-2\n+3\n积分合计 Score total" in text
+
+
+def test_an_option_without_printed_words_is_still_printed() -> None:
+    """A rule option added to the engine later is never left off the sheet's rules line."""
+    from app.printing import _option_words
+
+    words = _option_words("tractor-4p", {"decks": 2, "new_rule": "strict"})
+    assert words == ["2 副牌 2 decks", "new_rule: strict"]
 
 
 def test_four_decks_has_no_kitty_column() -> None:
