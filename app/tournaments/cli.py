@@ -52,11 +52,13 @@ def _find(name: str) -> Tournament:
 
 
 @bp.cli.command("import")
-@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("path", type=click.Path(allow_dash=True))  # unreadable paths: exit 1 below
 def import_command(path: str) -> None:
     """Import a tournament file (creates the club if new). All or nothing."""
     try:
-        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        # utf-8-sig: a byte order mark (Windows editors, spreadsheet tools) is not part of the text
+        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+        raw = raw.removeprefix("\ufeff")
     except OSError as error:
         _fail(f"error: cannot read {path}: {error.strerror or error}")
     except UnicodeDecodeError:

@@ -38,7 +38,7 @@ def _read_upload(club: Club) -> tuple[cm.Tournament | None, list[str]]:
     if len(raw) > MAX_UPLOAD:
         return None, [_("The file is too large.")]
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        doc = json.loads(raw.decode("utf-8-sig"))  # a byte order mark is not part of the text
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         # ValueError: also a number of more than 4300 digits; RecursionError: deep nesting
         why = "nested too deeply" if isinstance(error, RecursionError) else str(error)

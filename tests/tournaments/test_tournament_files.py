@@ -114,7 +114,26 @@ def test_import_lists_every_error_and_creates_nothing(runner, tmp_path):
     bad = _import(runner, tmp_path, "{not json")
     assert bad.exit_code == 1 and "not JSON" in bad.stderr
     missing = runner.invoke(args=["tournament", "import", str(tmp_path / "missing.json")])
-    assert missing.exit_code != 0
+    assert missing.exit_code == 1 and missing.stderr.startswith("error: cannot read")
+    folder = runner.invoke(args=["tournament", "import", str(tmp_path)])
+    assert folder.exit_code == 1 and folder.stderr.startswith("error: cannot read"), folder.output
+
+
+def test_import_accepts_a_byte_order_mark(runner, client, tmp_path):
+    """Windows editors and spreadsheet tools save UTF-8 with a BOM: such a file imports as is."""
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + EXAMPLE_TEXT.encode("utf-8"))
+    r = runner.invoke(args=["tournament", "import", str(path)])
+    assert r.exit_code == 0, r.output
+    w = world()
+    login(client, w.director)
+    doc = json.loads(EXAMPLE_TEXT)
+    doc["club"], doc["name"] = w.club.name, "Uploaded with a BOM"
+    body = b"\xef\xbb\xbf" + json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    url = f"/clubs/{w.club.slug}/tournaments/import"
+    r = client.post(url, data={"file": (io.BytesIO(body), "t.json")})
+    assert r.status_code == 303, r.get_data(as_text=True)
+    assert db.session.scalar(select(func.count(Tournament.id))) == 2
 
 
 def test_import_upload_form(client, tmp_path):
