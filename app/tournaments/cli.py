@@ -117,7 +117,7 @@ def standings_command(name: str, as_json: bool) -> None:
 @bp.cli.command("sheets")
 @click.argument("name")
 @click.option("--round", "round_no", type=int, required=True, help="Round number.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+@click.option("-o", "--output", type=click.Path(), required=True)  # unwritable: exit 1 below
 @click.option("--filled", is_flag=True, help="Print the recorded deals in the rows.")
 @click.option("--page-size", type=click.Choice(["A4", "Letter"]), default="A4")
 def sheets_command(name: str, round_no: int, output: str, filled: bool, page_size: str) -> None:
@@ -134,7 +134,10 @@ def sheets_command(name: str, round_no: int, output: str, filled: bool, page_siz
         data = pr.print_pack(pack, page_size=page_size, filled=filled)
     except pr.PrintError as error:
         _fail(f"error: {error}")
-    Path(output).write_bytes(data)
+    try:
+        Path(output).write_bytes(data)
+    except OSError as error:
+        _fail(f"error: cannot write {output}: {error.strerror or error}")
     click.echo(f"Wrote {output} ({len(pack.sheets)} tables).", err=True)
 
 

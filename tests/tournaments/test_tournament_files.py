@@ -244,6 +244,9 @@ def test_cli_sheets_writes_the_pack(client, runner, tmp_path):
     assert "李伟" in text
     r = runner.invoke(args=["tournament", "sheets", t.name, "--round", "7", "-o", str(out)])
     assert r.exit_code == 1 and "no round 7" in r.stderr
+    for where in (tmp_path / "no-such-folder" / "pack.pdf", tmp_path):  # unwritable: exit 1
+        r = runner.invoke(args=["tournament", "sheets", t.name, "--round", "1", "-o", str(where)])
+        assert r.exit_code == 1 and r.stderr.startswith(f"error: cannot write {where}"), r.output
     r = runner.invoke(args=["tournament", "csv", t.name, "--what", "deals"])
     assert r.exit_code == 0 and "'=1+2" in r.stdout
 
