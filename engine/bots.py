@@ -20,23 +20,44 @@ from . import combos
 from . import play as rules
 from .cards import HJ, LJ, RANKS, card_points
 from .deal import BURY, CALLS, FRIEND, OVERCALL, PLAY, REDEAL, Deal, Record
-from .errors import IllegalAction
+from .errors import EngineError, IllegalAction
 
 Action = tuple[Any, ...]
 
 
+def _check(deal: object, seat: object) -> Deal:
+    """A bot is asked about a real deal and one of its seats."""
+    if not isinstance(deal, Deal):
+        raise EngineError(f"bots play a Deal, not {deal!r}")
+    deal._seat(seat)
+    return deal
+
+
+def _check_turn(deal: object, seat: object, phase: str, what: str) -> Deal:
+    d = _check(deal, seat)
+    if d.phase != phase or d.to_act != seat:
+        raise IllegalAction(f"seat {seat} has no {what} to choose now (phase {d.phase})")
+    return d
+
+
 def possible_calls(deal: Deal, seat: int) -> list[list[int]]:
     """Every call shape the seat's hand could show now (see ``Deal.call_options``)."""
-    return deal.call_options(seat)
+    return _check(deal, seat).call_options(seat)
 
 
 def legal_calls(deal: Deal, seat: int) -> list[list[int]]:
-    return deal.legal_calls(seat)
+    return _check(deal, seat).legal_calls(seat)
 
 
 def perform(deal: Deal, action: Action) -> Record:
     """Apply a bot action ``(kind, seat, *args)`` to the deal."""
+    if not isinstance(deal, Deal):
+        raise EngineError(f"actions are applied to a Deal, not {deal!r}")
+    if not isinstance(action, tuple | list) or len(action) < 2:
+        raise IllegalAction(f"a bot action is a tuple (kind, seat, *args), not {action!r}")
     kind, seat = action[0], action[1]
+    if kind in ("call", "bury", "friend", "play") and len(action) != 3:
+        raise IllegalAction(f"a {kind!r} action is (kind, seat, cards), not {action!r}")
     if kind == "call":
         return deal.call(seat, action[2])
     if kind == "pass":
@@ -129,11 +150,19 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int = 0, call_rate: float = 0.5, throw_rate: float = 0.1) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise EngineError(f"a bot's seed is a whole number, not {seed!r}")
+        for name, rate in (("call_rate", call_rate), ("throw_rate", throw_rate)):
+            if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+                raise EngineError(f"{name} is a probability between 0 and 1, not {rate!r}")
         self.rng = random.Random(seed)
         self.call_rate = call_rate
         self.throw_rate = throw_rate
 
     def on_draw(self, deal: Deal, seat: int) -> list[int] | None:
+        _check(deal, seat)
+        if not deal.hands[seat]:
+            return None
         card = deal.hands[seat][-1]
         lv = deal._call_level(seat)
         if card < LJ and RANKS[card % 13] != lv:
@@ -144,6 +173,9 @@ class RandomBot:
         return None
 
     def act(self, deal: Deal, seat: int) -> Action:
+        _check(deal, seat)
+        if deal.to_act != seat:
+            raise IllegalAction(f"it is not seat {seat}'s turn to act (phase {deal.phase})")
         ph = deal.phase
         rng = self.rng
         if ph in (CALLS, OVERCALL):
@@ -166,6 +198,7 @@ class RandomBot:
         raise IllegalAction(f"seat {seat} has nothing to do in phase {ph}")
 
     def choose_play(self, deal: Deal, seat: int) -> list[int]:
+        _check_turn(deal, seat, PLAY, "play")
         assert deal.trick is not None and deal.ctx is not None
         rng = self.rng
         hand = deal.hands[seat]
@@ -194,6 +227,9 @@ class HeuristicBot(RandomBot):
     name = "heuristic"
 
     def on_draw(self, deal: Deal, seat: int) -> list[int] | None:
+        _check(deal, seat)
+        if not deal.hands[seat]:
+            return None
         card = deal.hands[seat][-1]
         lv = deal._call_level(seat)
         if card < LJ and RANKS[card % 13] != lv:
@@ -214,6 +250,9 @@ class HeuristicBot(RandomBot):
         return None
 
     def act(self, deal: Deal, seat: int) -> Action:
+        _check(deal, seat)
+        if deal.to_act != seat:
+            raise IllegalAction(f"it is not seat {seat}'s turn to act (phase {deal.phase})")
         ph = deal.phase
         if ph in (CALLS, OVERCALL):
             calls = legal_calls(deal, seat)
@@ -234,6 +273,7 @@ class HeuristicBot(RandomBot):
         return (1 if ctx.is_trump(card) else 0, card_points(card), ctx.strength(card))
 
     def choose_bury(self, deal: Deal, seat: int) -> list[int]:
+        _check_turn(deal, seat, BURY, "burial")
         assert deal.ctx is not None
         ctx = deal.ctx
         hand = deal.hands[seat]
@@ -252,6 +292,7 @@ class HeuristicBot(RandomBot):
         return sorted(hand, key=key)[: deal.kitty_size]
 
     def choose_friend(self, deal: Deal, seat: int) -> int | None:
+        _check_turn(deal, seat, FRIEND, "friend card")
         assert deal.ctx is not None
         hand = deal.hands[seat]
         for s in range(4):
@@ -265,6 +306,7 @@ class HeuristicBot(RandomBot):
         return HJ if hand.count(HJ) < 2 else None
 
     def choose_play(self, deal: Deal, seat: int) -> list[int]:
+        _check_turn(deal, seat, PLAY, "play")
         assert deal.trick is not None and deal.ctx is not None
         if not deal.trick.plays:
             return self._lead(deal, seat)
@@ -381,6 +423,10 @@ def _keep_back_friend_card(deal: Deal, seat: int) -> bool:
 
 def make_bots(kind: str, players: int, seed: int = 0) -> list[RandomBot]:
     """One bot per seat: ``kind`` is ``random`` or ``heuristic``."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 6:
+        raise EngineError(f"a table has 1 to 6 players, not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise EngineError(f"a seed is a whole number, not {seed!r}")
     if kind == "random":
         return [RandomBot(seed * 1000 + s) for s in range(players)]
     if kind == "heuristic":
@@ -390,6 +436,10 @@ def make_bots(kind: str, players: int, seed: int = 0) -> list[RandomBot]:
 
 def play_deal(deal: Deal, bots: Sequence[RandomBot]) -> Deal:
     """Run the deal to its end with one bot per seat."""
+    if not isinstance(deal, Deal):
+        raise EngineError(f"bots play a Deal, not {deal!r}")
+    if not isinstance(bots, Sequence) or not all(isinstance(b, RandomBot) for b in bots):
+        raise EngineError(f"bots are a list of bots (make_bots), not {bots!r}")
     if len(bots) != deal.n:
         raise IllegalAction(f"{deal.variant.id} needs {deal.n} bots, not {len(bots)}")
     while deal.outcome is None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import HJ, LJ, RANKS, SUITS, check_copies
+from .cards import HJ, LJ, RANKS, SUITS, check_card, check_copies
 from .errors import EngineError
 from .variants import RED_FIVE, TRACTOR, Variant
 
@@ -66,7 +66,12 @@ def _check_level(level: object) -> str:
 
 def call_shape(variant: Variant, level: str, cards: Sequence[int]) -> CallShape | str:
     """Read ``cards`` as a call at ``level``; return the shape, or a plain reason it is none."""
+    if not isinstance(variant, Variant):
+        raise EngineError(f"a call is read for a variant (make_variant), not {variant!r}")
     lv = RANKS.index(_check_level(level))
+    if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
+        raise EngineError(f"a call is a list of cards, not {cards!r}")
+    cards = [check_card(c) for c in cards]
     n = len(cards)
     if n == 0:
         return "a call shows at least one card"
@@ -121,6 +126,8 @@ class CallBook:
     """
 
     def __init__(self, variant: Variant, level: str) -> None:
+        if not isinstance(variant, Variant):
+            raise EngineError(f"a call book is kept for a variant (make_variant), not {variant!r}")
         self.variant = variant
         self.level = _check_level(level)
         self.calls: list[Call] = []
@@ -138,6 +145,7 @@ class CallBook:
 
         ``level`` overrides the book's level for this call (a 120分 race: each side shows its own).
         """
+        _check_seat(self.variant, seat, "a call")
         shape = call_shape(self.variant, level or self.level, cards)
         if isinstance(shape, str):
             return shape
@@ -185,6 +193,7 @@ class CallBook:
         Returns whether it now stands. Raises ``EngineError`` for a malformed call, or for a call
         that does not beat the standing one when calls are open.
         """
+        _check_seat(self.variant, seat, "a call")
         shape = call_shape(self.variant, level or self.level, cards)
         if isinstance(shape, str):
             raise EngineError(shape)
@@ -226,6 +235,8 @@ def replay_calls(
     may call only as an overcall right after the deal (a call must already stand; not with 4
     decks, which have no overcalls after the deal).
     """
+    if not isinstance(variant, Variant):
+        raise EngineError(f"calls are replayed for a variant (make_variant), not {variant!r}")
     _check_level(level)
     if variant.id == RED_FIVE and level != "2":
         raise EngineError(f"red five is always played at level 2, not {level}")
@@ -234,6 +245,8 @@ def replay_calls(
     side: set[int] | None = None
     if dealer_side is not None:
         side = set()
+        if isinstance(dealer_side, str | bytes) or not isinstance(dealer_side, Sequence):
+            raise EngineError(f"dealer_side is a list of seats, not {dealer_side!r}")
         for s in dealer_side:
             side.add(_check_seat(variant, s, "dealer_side"))
     if not isinstance(calls, list):
@@ -244,6 +257,8 @@ def replay_calls(
         if not isinstance(item, tuple | list) or len(item) != 2:
             raise EngineError(f"call {i + 1} is not a seat and a list of cards")
         seat = _check_seat(variant, item[0], f"call {i + 1}")
+        if isinstance(item[1], str | bytes) or not isinstance(item[1], Sequence):
+            raise EngineError(f"call {i + 1} shows a list of cards, not {item[1]!r}")
         cards = list(item[1])
         check_copies(cards, variant.decks, f"the cards of call {i + 1}")
         if len(cards) > variant.hand:

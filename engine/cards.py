@@ -29,8 +29,17 @@ _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _RANK_ALIASES = {"T": "10", "1": "A"}
 
 
+def check_card(card: object) -> int:
+    """``card`` itself if it is a card number ``0..53``; raise ``CardError`` otherwise."""
+    if type(card) is not int or not 0 <= card < CARDS_PER_DECK:
+        raise CardError(f"{card!r} is not a card (a card is a number 0..53, or text such as '10H')")
+    return card
+
+
 def make_card(rank: str, suit: str) -> int:
     """The card of ``rank`` (``"2"`` … ``"A"``) and ``suit`` (``"S" "H" "D" "C"``)."""
+    if not isinstance(rank, str) or not isinstance(suit, str):
+        raise CardError(f"rank and suit are text such as '10' and 'H', not {rank!r} and {suit!r}")
     try:
         return _SUIT_INDEX[suit] * 13 + _RANK_INDEX[rank]
     except KeyError:
@@ -63,43 +72,48 @@ def parse_cards(texts: object) -> list[int]:
 
 
 def card_str(card: int) -> str:
+    check_card(card)
     if card == HJ:
         return "HJ"
     if card == LJ:
         return "LJ"
-    if not 0 <= card < 52:
-        raise CardError(f"{card!r} is not a card")
     return RANKS[card % 13] + SUITS[card // 13]
 
 
+def _iter_cards(cards: object) -> list[int]:
+    if isinstance(cards, str | bytes | dict) or not isinstance(cards, Iterable):
+        raise CardError(f"a list of cards is expected, not {cards!r}")
+    return [check_card(c) for c in cards]
+
+
 def cards_str(cards: Iterable[int]) -> list[str]:
-    return [card_str(c) for c in cards]
+    return [card_str(c) for c in _iter_cards(cards)]
 
 
 def is_joker(card: int) -> bool:
-    return card >= LJ
+    return check_card(card) >= LJ
 
 
 def suit_of(card: int) -> str | None:
     """The printed suit of a card, ``None`` for a joker (trump membership is not decided here)."""
-    return None if card >= LJ else SUITS[card // 13]
+    return None if check_card(card) >= LJ else SUITS[card // 13]
 
 
 def rank_of(card: int) -> str | None:
     """The printed rank of a card, ``None`` for a joker."""
-    return None if card >= LJ else RANKS[card % 13]
+    return None if check_card(card) >= LJ else RANKS[card % 13]
 
 
 def rank_index(card: int) -> int:
     """``0`` for a 2 … ``12`` for an ace; jokers have none (raises)."""
-    if card >= LJ:
+    if check_card(card) >= LJ:
         raise CardError("a joker has no rank")
     return card % 13
 
 
 def card_points(card: int) -> int:
     """5 → 5, 10 → 10, K → 10, every other card 0 (RULES.md §1)."""
-    if card >= LJ:
+    if check_card(card) >= LJ:
         return 0
     r = card % 13
     if r == 3:  # a 5
@@ -110,19 +124,21 @@ def card_points(card: int) -> int:
 
 
 def points_of(cards: Iterable[int]) -> int:
-    return sum(card_points(c) for c in cards)
+    return sum(card_points(c) for c in _iter_cards(cards))
 
 
 def full_pack(decks: int) -> list[int]:
     """Every card of ``decks`` decks, in a fixed order (shuffle it with a seeded ``Random``)."""
-    if decks < 1:
-        raise CardError("a pack needs at least one deck")
+    if type(decks) is not int or not 1 <= decks <= 8:
+        raise CardError(f"a pack has 1 to 8 decks, not {decks!r}")
     return [c for c in range(CARDS_PER_DECK) for _ in range(decks)]
 
 
 def check_copies(cards: Iterable[int], decks: int, what: str = "these cards") -> None:
     """Raise ``CardError`` if ``cards`` hold more copies of a card than ``decks`` decks have."""
-    for card, n in Counter(cards).items():
+    if type(decks) is not int or decks < 1:
+        raise CardError(f"a number of decks is a whole number 1 or more, not {decks!r}")
+    for card, n in Counter(_iter_cards(cards)).items():
         if n > decks:
             raise CardError(
                 f"{what} hold {n} copies of {card_str(card)}, but {decks} decks have only {decks}"

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .cards import card_str
-from .errors import IllegalAction
+from .errors import CardError, EngineError, IllegalAction
 from .order import EFF_SUITS, TRUMP, TrumpContext
 
 SINGLE = "single"
@@ -85,12 +85,36 @@ class Classification:
     components: tuple[Component, ...]
 
 
+def _check_ctx(ctx: object) -> TrumpContext:
+    if not isinstance(ctx, TrumpContext):
+        raise EngineError(f"a TrumpContext(variant, level, trump) is expected, not {ctx!r}")
+    return ctx
+
+
+def _check_cards(cards: object, ctx: object) -> None:
+    """Public entry points: a real context and a list of cards, no more copies than the decks."""
+    _check_ctx(ctx)
+    if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
+        raise CardError(f"a list of cards is expected, not {cards!r}")
+    for c in cards:
+        if type(c) is not int or not 0 <= c < 54:
+            raise CardError(f"{c!r} is not a card (a card is a number 0..53)")
+    decks = ctx.variant.decks  # type: ignore[attr-defined]
+    if len(cards) > decks:
+        for c, k in Counter(cards).items():
+            if k > decks:
+                raise CardError(f"{k} copies of {card_str(c)}, but {decks} decks have only {decks}")
+
+
 def suit_name(ctx: TrumpContext, suit_index: int) -> str:
+    if type(suit_index) is not int or not 0 <= suit_index <= TRUMP:
+        raise EngineError(f"{suit_index!r} is not a suit index (0..3, or {TRUMP} for trump)")
     return "trump" if suit_index == TRUMP else EFF_SUITS[suit_index]
 
 
 def common_suit(cards: Iterable[int], ctx: TrumpContext) -> int | None:
     """The effective-suit index shared by all cards, or ``None`` if they span several suits."""
+    _check_cards(cards, ctx)
     st = ctx.suit_tab
     s = -1
     for c in cards:
@@ -114,6 +138,11 @@ def _chain(units: Sequence[tuple[int, int]], ctx: TrumpContext) -> Component:
 
 def chain_widths_ok(widths: Sequence[int], ctx: TrumpContext) -> bool:
     """May units of these widths (2 or more of them, consecutive) form one tractor?"""
+    _check_ctx(ctx)
+    if isinstance(widths, str | bytes) or not isinstance(widths, Sequence):
+        raise EngineError(f"widths are a list of unit widths such as [2, 2], not {widths!r}")
+    if not all(type(w) is int for w in widths):
+        raise EngineError(f"widths are whole numbers such as [2, 2], not {widths!r}")
     if len(widths) < 2 or min(widths) < 2:
         return False
     ws = set(widths)
@@ -178,6 +207,7 @@ def _chains_from(
 
 def decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
     """Read same-suit ``cards`` as the fewest, largest components (largest first)."""
+    _check_cards(cards, ctx)
     cnt = Counter(cards)
     if not cnt:
         return []
@@ -277,6 +307,7 @@ def _greedy(
 def lead_components(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
     """The components of a lead, largest first; raises ``IllegalAction`` for no cards or
     cards of several suits."""
+    _check_cards(cards, ctx)
     if not cards:
         raise IllegalAction("a lead needs at least one card")
     if common_suit(cards, ctx) is None:
@@ -290,6 +321,7 @@ def lead_components(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
 
 def classify(cards: Sequence[int], ctx: TrumpContext) -> Classification:
     """What ``cards`` are as a lead: suit and combination (see FORMAT.md ``classify``)."""
+    _check_cards(cards, ctx)
     if not cards:
         raise IllegalAction("there are no cards to classify")
     s = common_suit(cards, ctx)

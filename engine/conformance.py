@@ -19,7 +19,7 @@ from . import calls as calls_mod
 from . import scoring
 from .cards import RANKS, card_str, check_copies, parse_cards, points_of
 from .combos import HANDLED, TRACTOR, classify, largest_component_cards
-from .errors import EngineError
+from .errors import EngineError, OptionError
 from .order import TrumpContext
 from .play import can_follow, check_throw, lead_components_checked, trick_winner
 from .variants import (
@@ -42,6 +42,13 @@ class CaseError(EngineError):
 
 class MissingContext(CaseError):
     """The case has no ``trump`` or ``level`` field; the answer may not depend on it."""
+
+
+def _check_case(case: object, variant: object) -> None:
+    if not isinstance(case, dict):
+        raise CaseError(f"a case is a JSON object, not {case!r}")
+    if not isinstance(variant, Variant):
+        raise CaseError(f"a case is answered for a variant (make_variant), not {variant!r}")
 
 
 def _field(case: dict[str, Any], name: str) -> Any:
@@ -112,7 +119,7 @@ def _own_options(vid: str, options: dict[str, Any]) -> dict[str, Any]:
             continue
         try:
             option_spec(name)
-        except KeyError:
+        except OptionError:
             kept[name] = value  # not an option of any variant: make_variant names the problem
             continue
         if name == "decks" and value != 3:
@@ -146,6 +153,7 @@ def _copies(cards: Sequence[int], variant: Variant, what: str) -> None:
 
 
 def q_classify(case: dict[str, Any], variant: Variant) -> Answer:
+    _check_case(case, variant)
     ctx = _context(case, variant)
     cards = _cards(case, "cards")
     if not cards:
@@ -162,6 +170,7 @@ def q_classify(case: dict[str, Any], variant: Variant) -> Answer:
 
 
 def q_trick(case: dict[str, Any], variant: Variant) -> Answer:
+    _check_case(case, variant)
     ctx = _context(case, variant)
     plays = _card_lists(case, "plays")
     if not plays:
@@ -174,6 +183,7 @@ def q_trick(case: dict[str, Any], variant: Variant) -> Answer:
 
 
 def q_follow(case: dict[str, Any], variant: Variant) -> Answer:
+    _check_case(case, variant)
     ctx = _context(case, variant)
     lead = _cards(case, "lead")
     hand = _cards(case, "hand")
@@ -192,6 +202,7 @@ def q_follow(case: dict[str, Any], variant: Variant) -> Answer:
 
 
 def q_throw(case: dict[str, Any], variant: Variant) -> Answer:
+    _check_case(case, variant)
     ctx = _context(case, variant)
     cards = _cards(case, "cards")
     others = _card_lists(case, "others")
@@ -208,6 +219,7 @@ def q_throw(case: dict[str, Any], variant: Variant) -> Answer:
 
 
 def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
+    _check_case(case, variant)
     # Only what the answer needs is required: without a `last` lead the kitty's cards, the trump
     # and the level do not matter; without a kitty (4 decks) neither does `last`. Impossible
     # totals (more points than the decks hold) are still read off the tables: the answer does
@@ -272,6 +284,7 @@ def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
 
 
 def q_advance(case: dict[str, Any], variant: Variant) -> Answer:
+    _check_case(case, variant)
     start = _field(case, "from")
     gain = _field(case, "gain")
     to, passed = scoring.advance(start, gain, variant.must_play_levels)
@@ -279,6 +292,7 @@ def q_advance(case: dict[str, Any], variant: Variant) -> Answer:
 
 
 def q_declare(case: dict[str, Any], variant: Variant) -> Answer:
+    _check_case(case, variant)
     level = _level(case)
     raw = _field(case, "calls")
     if not isinstance(raw, list):

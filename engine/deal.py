@@ -95,6 +95,8 @@ class Record:
         if not isinstance(cards, list):
             raise EngineError(f"the cards of an action are a list, not {cards!r}")
         played = d.get("played")
+        if played is not None and not isinstance(played, list):
+            raise EngineError(f"the cards really played are a list, not {played!r}")
         return Record(
             kind,
             seat,
@@ -200,6 +202,8 @@ class Deal:
     actions (``draw``, ``call``, ``pass_``, ``redeal``, ``bury``, ``call_friend``, ``play``)."""
 
     def __init__(self, setup: DealSetup) -> None:
+        if not isinstance(setup, DealSetup):
+            raise EngineError(f"a deal is built from a DealSetup, not {setup!r}")
         self.setup = setup
         if not isinstance(setup.options, dict):
             raise EngineError(
@@ -314,6 +318,7 @@ class Deal:
 
     def side_of(self, seat: int) -> int:
         """Fixed sides: 0 or 1. Red five: 0 for the dealer's side (dealer and friend), 1 else."""
+        seat = self._seat(seat)
         if self.variant.fixed_sides:
             return seat % 2
         return 0 if seat == self.dealer or (seat == self.friend and seat is not None) else 1
@@ -321,6 +326,7 @@ class Deal:
     def is_attacker(self, seat: int) -> bool:
         """Is ``seat`` on the attacking side as far as the engine knows (red five: once the
         friend is known; before that only the dealer is sure to be a declarer)."""
+        seat = self._seat(seat)
         if self.dealer is None:
             return False
         if self.variant.fixed_sides:
@@ -928,6 +934,7 @@ class Deal:
     def playable_cards(self, seat: int) -> list[int]:
         """The cards of ``seat``'s hand that may be part of a legal play now (a client greys out
         the rest); empty when it is not that seat's turn to play."""
+        seat = self._seat(seat)
         if self.phase != PLAY or self.to_act != seat:
             return []
         assert self.trick is not None and self.ctx is not None
@@ -938,8 +945,10 @@ class Deal:
 
     def throw_outcome(self, seat: int, cards: Sequence[int]) -> tuple[bool, tuple[int, ...]]:
         """For a lead: (does it stand, the cards really played). A single combination stands."""
-        assert self.ctx is not None
-        cs = list(cards)
+        seat = self._seat(seat)
+        cs = self._cards(cards)
+        if self.ctx is None:
+            raise IllegalAction("the trump is not settled yet: there is no lead to judge")
         if len(combos.lead_components(cs, self.ctx)) == 1:
             return True, tuple(cs)
         others = [h for s, h in enumerate(self.hands) if s != seat]
@@ -1146,13 +1155,19 @@ def new_deal(
 ) -> Deal:
     """A fresh deal: ``new_deal("tractor-4p", seed=7)`` (first deal of a game), or with
     ``levels=("5", "3"), dealer=2, first=False`` for a later deal."""
-    if "levels" in setup:
+    if not isinstance(options, dict | None):
+        raise EngineError(f"options are an object of option names to values, not {options!r}")
+    if "levels" in setup and isinstance(setup["levels"], list):
         setup["levels"] = tuple(setup["levels"])
     return Deal(DealSetup(variant, dict(options or {}), seed, **setup))
 
 
 def apply(deal: Deal, rec: Record) -> Record:
     """Perform a logged action on ``deal`` (replay); the drawn card must match the shuffle."""
+    if not isinstance(deal, Deal):
+        raise EngineError(f"actions are applied to a Deal, not {deal!r}")
+    if not isinstance(rec, Record):
+        rec = Record.from_json(rec)
     k = rec.kind
     if k == "draw":
         seat = deal.next_drawer

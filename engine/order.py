@@ -13,9 +13,10 @@ tractor is a run of adjacent positions, one card identity per position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from .cards import HJ, LJ, RANKS, SUITS
-from .errors import OptionError
+from .errors import CardError, EngineError, OptionError
 from .variants import RED_FIVE, Variant
 
 TRUMP = 4  # effective-suit index of the trump suit
@@ -27,6 +28,10 @@ RED_FIVE_CARD = 1 * 13 + 3  # 5H
 
 def _card(suit: int, rank: int) -> int:
     return suit * 13 + rank
+
+
+def _not_a_card(card: object) -> NoReturn:
+    raise CardError(f"{card!r} is not a card (a card is a number 0..53)")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -49,9 +54,13 @@ class TrumpContext:
 
     def __post_init__(self) -> None:
         variant, level, trump = self.variant, self.level, self.trump
-        if level not in RANKS:
+        if not isinstance(variant, Variant):
+            raise OptionError(
+                f"a TrumpContext is built for a variant (make_variant), not {variant!r}"
+            )
+        if not isinstance(level, str) or level not in RANKS:
             raise OptionError(f"unknown level {level!r}; a level is one of {' '.join(RANKS)}")
-        if trump is not None and trump not in SUITS:
+        if trump is not None and (not isinstance(trump, str) or trump not in SUITS):
             raise OptionError(f"unknown trump suit {trump!r}; write S, H, D, C or null (no trump)")
         red_five = variant.id == RED_FIVE
         if red_five and level != "2":
@@ -128,14 +137,20 @@ class TrumpContext:
 
     # -- per-card queries -------------------------------------------------------------------
     def is_trump(self, card: int) -> bool:
+        if type(card) is not int or not 0 <= card < 54:
+            _not_a_card(card)
         return self.trump_tab[card]
 
     def eff_suit(self, card: int) -> str:
         """``"S" "H" "D" "C"`` for a side card, ``"T"`` for any trump."""
+        if type(card) is not int or not 0 <= card < 54:
+            _not_a_card(card)
         return EFF_SUITS[self.suit_tab[card]]
 
     def suit_index(self, card: int) -> int:
         """``0..3`` for the side suits S H D C, ``4`` (``TRUMP``) for trumps."""
+        if type(card) is not int or not 0 <= card < 54:
+            _not_a_card(card)
         return self.suit_tab[card]
 
     def strength(self, card: int) -> int:
@@ -143,18 +158,33 @@ class TrumpContext:
 
         Side cards of different suits never beat each other: compare only within a suit or
         against trumps."""
+        if type(card) is not int or not 0 <= card < 54:
+            _not_a_card(card)
         return self.strength_tab[card]
 
     def chain_pos(self, card: int) -> int:
         """Position of the card in its effective suit's consecutive chain (0 = weakest)."""
+        if type(card) is not int or not 0 <= card < 54:
+            _not_a_card(card)
         return self.pos_tab[card]
 
     def adjacent(self, low: int, high: int) -> bool:
         """True when ``high`` is the next position above ``low`` in the same effective suit."""
+        for card in (low, high):
+            if type(card) is not int or not 0 <= card < 54:
+                _not_a_card(card)
         return (
             self.suit_tab[low] == self.suit_tab[high]
             and self.pos_tab[high] == self.pos_tab[low] + 1
         )
 
     def cards_at(self, suit_index: int, pos: int) -> tuple[int, ...]:
-        return self.positions[suit_index][pos]
+        """The cards at chain position ``pos`` of effective suit ``suit_index`` (4: trumps)."""
+        if type(suit_index) is not int or not 0 <= suit_index < len(self.positions):
+            raise EngineError(f"{suit_index!r} is not a suit index (0..3, or {TRUMP} for trump)")
+        chain = self.positions[suit_index]
+        if type(pos) is not int or not 0 <= pos < len(chain):
+            raise EngineError(
+                f"{pos!r} is not a position of that suit's chain (0..{len(chain) - 1})"
+            )
+        return chain[pos]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .cards import card_str
 from .combos import KIND_RANK, SINGLE, Component, common_suit, decompose, suit_name
-from .errors import CardError, IllegalAction
+from .errors import CardError, EngineError, IllegalAction
 from .order import TRUMP, TrumpContext
 
 # A demand: ("chain", widths sorted high→low) or ("unit", (width,)).
@@ -232,8 +232,29 @@ def _describe(demands: Sequence[Demand]) -> str:
 # --- public: leading ----------------------------------------------------------------------------
 
 
+def _args(ctx: object, *lists: object) -> None:
+    """Public entry points: a real ``TrumpContext`` and lists of cards (not text, not a number)."""
+    if not isinstance(ctx, TrumpContext):
+        raise EngineError(f"a TrumpContext(variant, level, trump) is expected, not {ctx!r}")
+    for cards in lists:
+        if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
+            raise CardError(f"a list of cards is expected, not {cards!r}")
+
+
+def _given_comps(lead: Sequence[int], ctx: TrumpContext, comps: object) -> None:
+    """A caller that passes the lead's components still passes a real lead with them."""
+    _counter(lead, "the lead", ctx.variant.decks)
+    if isinstance(comps, str | bytes) or not isinstance(comps, Sequence):
+        raise EngineError(f"lead_comps are the lead's components (lead_components), not {comps!r}")
+    if not comps or not all(isinstance(c, Component) for c in comps):
+        raise EngineError(f"lead_comps are the lead's components (lead_components), not {comps!r}")
+
+
 def _counter(cards: Sequence[int], what: str, decks: int = 0) -> Counter[int]:
     """Count ``cards``; refuse non-cards and, with ``decks``, more copies than the decks hold."""
+    for c in cards:
+        if type(c) is not int or not 0 <= c < 54:
+            raise CardError(f"{what} hold {c!r}, which is not a card")
     cnt = Counter(cards)
     for c, k in cnt.items():
         if type(c) is not int or not 0 <= c < 54:
@@ -263,6 +284,7 @@ def verify_lead(cards: Sequence[int], hand: Sequence[int], ctx: TrumpContext) ->
     """A lead must be one or more cards of the hand, all of one suit (trumps are one suit).
 
     Returns the lead's components, largest first. Whether a throw stands is ``check_throw``."""
+    _args(ctx, cards, hand)
     if not cards:
         raise IllegalAction("a lead needs at least one card")
     _check_in_hand(cards, hand, "the lead")
@@ -307,6 +329,8 @@ def check_throw(
     A single combination always stands. A throw fails when one other player holds, in its
     suit, a same-kind higher combination than one of its components; the leader then plays the
     failing component with the most cards (the lowest of those)."""
+    _args(ctx, cards, other_hands)
+    _args(ctx, *other_hands)
     comps = lead_components_checked(cards, ctx)
     everything = list(cards)
     for h in other_hands:
@@ -333,6 +357,7 @@ def check_throw(
 
 def lead_components_checked(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
     """``combos.lead_components`` plus checks of the cards themselves (not cards, copies)."""
+    _args(ctx, cards)
     if not cards:
         raise IllegalAction("a lead needs at least one card")
     _counter(cards, "the lead", ctx.variant.decks)
@@ -365,8 +390,11 @@ def verify_follow(
 
     ``hand`` is the follower's whole hand before playing (it includes ``play``). Pass
     ``lead_comps`` (from ``lead_components``) to skip re-reading the lead."""
+    _args(ctx, lead, hand, play)
     if lead_comps is None:
         lead_comps = lead_components_checked(lead, ctx)
+    else:
+        _given_comps(lead, ctx, lead_comps)
     n = len(lead)
     if len(play) != n:
         raise IllegalAction(f"the lead has {n} cards, so play {n}, not {len(play)}")
@@ -436,9 +464,15 @@ def playable_cards(
 
     Greying out the rest is exact: every card returned is in at least one legal play, and a
     legal play uses only returned cards. ``lead_comps`` skips re-reading the lead."""
+    _args(ctx, hand, *([] if lead is None else [lead]))
     if not lead:
-        return set(hand)
-    comps = lead_components_checked(lead, ctx) if lead_comps is None else lead_comps
+        return set(_counter(hand, "the hand"))
+    comps: Sequence[Component]
+    if lead_comps is None:
+        comps = lead_components_checked(lead, ctx)
+    else:
+        _given_comps(lead, ctx, lead_comps)
+        comps = lead_comps
     n = len(lead)
     st = ctx.suit_tab
     s = st[lead[0]]
@@ -537,10 +571,17 @@ def trick_winner(
     """Index into ``plays`` (leader first) of the play that wins the trick.
 
     ``lead_comps`` (the lead's ``lead_components``) skips re-reading the lead."""
+    _args(ctx, plays)
+    _args(ctx, *plays)
     if not plays:
         raise IllegalAction("a trick needs at least the lead")
     lead = plays[0]
-    comps = lead_components_checked(lead, ctx) if lead_comps is None else lead_comps
+    comps: Sequence[Component]
+    if lead_comps is None:
+        comps = lead_components_checked(lead, ctx)
+    else:
+        _given_comps(lead, ctx, lead_comps)
+        comps = lead_comps
     n = len(lead)
     everything: list[int] = []
     for i, p in enumerate(plays):

@@ -57,7 +57,7 @@ def level_value(level: str, passed: bool = False) -> int:
 
 
 def _check_must_play(must_play: Iterable[str]) -> set[int]:
-    if isinstance(must_play, str):
+    if isinstance(must_play, str | bytes | Mapping) or not isinstance(must_play, Iterable):
         raise EngineError(
             f'must_play_levels is a list of levels such as ["5", "A"], not {must_play!r}'
         )
@@ -91,13 +91,16 @@ def advance(level: str, gain: int, must_play: Sequence[str] = ("A",)) -> tuple[s
 # --- kitty ------------------------------------------------------------------------------------
 
 KITTY_MODES = ("by_shape", "power", "double")
+MAX_HAND = 54 * 4 // 4  # the largest hand of any variant (4 decks, 4 players, no kitty)
 
 
 def kitty_multiplier(mode: str, largest_component_cards: int) -> int:
     """The kitty factor for a last lead whose largest component holds that many cards."""
     n = largest_component_cards
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise EngineError(f"a lead's largest component holds at least 1 card, not {n!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_HAND:
+        raise EngineError(
+            f"a lead's largest component holds 1 … {MAX_HAND} cards (a hand), not {n!r}"
+        )
     if mode == "by_shape":
         return 2 * n
     if mode == "power":
@@ -107,6 +110,18 @@ def kitty_multiplier(mode: str, largest_component_cards: int) -> int:
     raise EngineError(f"unknown kitty_multiplier {mode!r}; it is one of {', '.join(KITTY_MODES)}")
 
 
+def _check_variant(variant: object) -> Variant:
+    if not isinstance(variant, Variant):
+        raise EngineError(f"a variant (make_variant) is expected, not {variant!r}")
+    return variant
+
+
+def _check_total(total: object) -> int:
+    if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+        raise EngineError(f"the attackers' total is a whole number 0 or more, not {total!r}")
+    return total
+
+
 def component_sizes(variant: Variant) -> set[int]:
     """Card counts a single component of a lead can have in this variant.
 
@@ -114,7 +129,7 @@ def component_sizes(variant: Variant) -> set[int]:
     triples (6, 9 … with ``triple_tractors``), of quads (4 decks), and red five's handled
     tractors (at least one pair and one triple: 5, 7, 8 …) — never more cards than a hand holds.
     """
-    hand = variant.hand
+    hand = _check_variant(variant).hand
     sizes = {1, 2}
     widths = [2]
     if variant.triples:
@@ -141,6 +156,7 @@ def allowed_multipliers(variant: Variant) -> set[int]:
 
 def allowed_multiplier_set(variant: Variant) -> frozenset[int]:
     """``allowed_multipliers`` as a cached frozenset (no copy: for checks in a loop)."""
+    _check_variant(variant)
     mode = variant.options.get("kitty_multiplier", "by_shape")
     key = (
         variant.id,
@@ -167,6 +183,7 @@ _MULTIPLIER_CACHE: dict[tuple[Any, ...], frozenset[int]] = {}
 
 def max_kitty_points(variant: Variant) -> int:
     """The most card points a kitty of the variant's size can hold (10s and Ks first, then 5s)."""
+    _check_variant(variant)
     tens = 8 * variant.decks  # 10 and K of four suits, per deck
     fives = 4 * variant.decks
     k = variant.kitty
@@ -184,7 +201,7 @@ def _check_int(name: str, value: object) -> int:
 
 def check_points(variant: Variant, points: object) -> int:
     p = _check_int("points", points)
-    total = variant.total_points
+    total = _check_variant(variant).total_points
     if p < 0 or p > total:
         raise EngineError(f"points {p} is outside 0 … {total} (100 per deck)")
     if p % 5:
@@ -193,6 +210,8 @@ def check_points(variant: Variant, points: object) -> int:
 
 
 def check_kitty_points(variant: Variant, kitty_points: object, points: int = 0) -> int:
+    _check_variant(variant)
+    points = _check_int("points", points)
     k = _check_int("kitty points", kitty_points)
     if k < 0:
         raise EngineError(f"kitty points {k} is below 0")
@@ -275,7 +294,7 @@ def _red_five_throws(failed_throws: object, players: int) -> list[int]:
 
 def throw_penalty_points(variant: Variant, failed_throws: object) -> int:
     """tractor-4p: +10 per failed throw of the declarer side, −10 per attacker's, 3 per side."""
-    if variant.id != TRACTOR:
+    if _check_variant(variant).id != TRACTOR:
         return 0
     declarer, attackers = _tractor_throws(failed_throws)
     if variant.options.get("throw_penalty", "ten_per_attempt") == "none":
@@ -328,6 +347,9 @@ class DealResult:
 
 def tractor_table(total: int, decks: int = 2) -> tuple[str, int]:
     """RULES §2: (winner, levels) by the attackers' total; 4 decks doubles every step."""
+    total = _check_total(total)
+    if decks not in (2, 4) or isinstance(decks, bool):
+        raise EngineError(f"tractor-4p is played with 2 or 4 decks, not {decks!r}")
     step = 40 * (decks // 2)
     if total == 0:
         return DECLARER, 3
@@ -346,6 +368,7 @@ def tractor_table(total: int, decks: int = 2) -> tuple[str, int]:
 
 def one_twenty_table(total: int) -> tuple[str, int]:
     """RULES §4: (winner, levels) by the opponents' total."""
+    total = _check_total(total)
     if total < 60:
         return DECLARER, 2
     if total < 120:
@@ -359,6 +382,7 @@ def one_twenty_table(total: int) -> tuple[str, int]:
 
 def red_five_units(total: int) -> tuple[str, int]:
     """RULES §3 (``units60``): (winner, units) by the attackers' total."""
+    total = _check_total(total)
     if total == 0:
         return DECLARER, 3
     if total < 60:
@@ -380,6 +404,16 @@ def red_five_scores(
     friend_grabbed: bool = False,
 ) -> list[int]:
     """Each seat's 积分 change for one red five deal (zero-sum)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
+        raise EngineError(f"a table has 2 to 6 players, not {players!r}")
+    if winner not in (DECLARER, ATTACKERS):
+        raise EngineError(f"the winner is 'declarer' or 'attackers', not {winner!r}")
+    if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 4:
+        raise EngineError(f"red five units are a whole number 0 … 4, not {units!r}")
+    dealer = _check_seat("the dealer", dealer, players)
+    if friend is not None:
+        friend = _check_seat("the friend", friend, players)
+    failed_throws = _red_five_throws(failed_throws, players)
     sign = 1 if winner == DECLARER else -1
     scores = [-sign * units] * players
     if friend is None:
@@ -419,6 +453,7 @@ def deal_result(
     throwers' seats; not used in 120分 (misplays are handled by ``next_levels``).
     Red five needs ``dealer`` and ``friend`` (None when the dealer played alone).
     """
+    _check_variant(variant)
     total = attackers_total(variant, points, kitty_points, multiplier, failed_throws)
     if variant.id == TRACTOR:
         winner, levels = tractor_table(total, variant.decks)
@@ -486,8 +521,12 @@ def next_levels(
     more level, in the same move (so a must-play level or A still stops it). Passing A needs a
     win as the declaring side at A.
     """
-    if len(levels) != 2:
-        raise EngineError("a fixed-side deal has exactly two sides' levels")
+    if isinstance(levels, str) or not isinstance(levels, Sequence) or len(levels) != 2:
+        raise EngineError(f"a fixed-side deal has exactly two sides' levels, not {levels!r}")
+    if not isinstance(result, DealResult):
+        raise EngineError(f"a deal result (deal_result) is expected, not {result!r}")
+    if isinstance(misplays, str) or not isinstance(misplays, Iterable):
+        raise EngineError(f"misplays are a list of sides 0 or 1, not {misplays!r}")
     if declarer not in (0, 1) or isinstance(declarer, bool):
         raise EngineError(f"the declaring side is 0 or 1, not {declarer!r}")
     if result.levels is None:
@@ -530,7 +569,7 @@ def next_dealer(
     player after the declarer. Red five: the first to show a 2 in the next deal, else the
     previous dealer (``winner`` does not matter).
     """
-    n = variant.players
+    n = _check_variant(variant).players
     d = _check_seat("the dealer", dealer, n)
     if winner not in (DECLARER, ATTACKERS):
         raise EngineError(f"the winner is 'declarer' or 'attackers', not {winner!r}")
@@ -545,6 +584,10 @@ def next_dealer(
 
 def next_declaring_side(declarer: int, result: DealResult) -> int:
     """Fixed sides: the side that won the deal declares the next one."""
+    if declarer not in (0, 1) or isinstance(declarer, bool):
+        raise EngineError(f"the declaring side is 0 or 1, not {declarer!r}")
+    if not isinstance(result, DealResult):
+        raise EngineError(f"a deal result (deal_result) is expected, not {result!r}")
     return declarer if result.winner == DECLARER else 1 - declarer
 
 

@@ -20,6 +20,8 @@ SCHEMA = 1
 
 
 def to_json(deal: Deal) -> dict[str, Any]:
+    if not isinstance(deal, Deal):
+        raise EngineError(f"to_json writes a Deal, not {deal!r}")
     return {
         "schema": SCHEMA,
         "setup": deal.setup.to_json(),
@@ -39,6 +41,8 @@ def _records(log: Iterable[Any]) -> list[Record]:
 
 
 def replay_setup(setup: DealSetup, log: Iterable[Any]) -> Deal:
+    if isinstance(setup, dict):
+        setup = DealSetup.from_json(setup)
     deal = Deal(setup)
     for i, rec in enumerate(_records(log)):
         try:
@@ -59,7 +63,9 @@ def replay(
 ) -> Deal:
     """Rebuild a deal: ``setup`` takes the other ``DealSetup`` fields (levels, dealer, first,
     race, deal_no) for later deals."""
-    if "levels" in setup:
+    if not isinstance(options, dict | None):
+        raise EngineError(f"options are an object of option names to values, not {options!r}")
+    if "levels" in setup and isinstance(setup["levels"], list):
         setup["levels"] = tuple(setup["levels"])
     return replay_setup(DealSetup(variant, dict(options or {}), seed, **setup), log)
 
@@ -87,6 +93,8 @@ def from_json(data: Any) -> Deal:
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """A game: its rules, seed and every deal's log (the source of truth), plus its state."""
+    if not isinstance(game, Game):
+        raise EngineError(f"game_to_json writes a Game, not {game!r}")
     return {
         "schema": SCHEMA,
         "game": {"variant": game.variant.id, "options": dict(game.options), "seed": game.seed},

@@ -91,12 +91,18 @@ def option_names(variant_id: str) -> tuple[str, ...]:
 
 
 def option_spec(name: str) -> OptionSpec:
+    if not isinstance(name, str) or name not in _SPECS:
+        raise OptionError(f"unknown option {name!r}; the options are {', '.join(_SPECS)}")
     return _SPECS[name]
 
 
 def default_options(variant_id: str, decks: int | None = None) -> dict[str, Any]:
     """The defaults of RULES.md ("Options at a glance"); some depend on the number of decks."""
     _check_id(variant_id)
+    if variant_id != TRACTOR:
+        decks = None  # only tractor-4p has a choice of decks
+    elif decks is not None:
+        decks = _check_option(TRACTOR, "decks", decks)
     if variant_id == TRACTOR:
         d = decks or 2
         return {
@@ -148,16 +154,26 @@ class Variant:
     def must_play_levels(self) -> tuple[str, ...]:
         return tuple(self.options.get("must_play_levels", ["A"]))
 
+    def check_seat(self, seat: object) -> int:
+        """``seat`` itself if it is a seat of this variant; raise ``OptionError`` otherwise."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise OptionError(f"{seat!r} is not a seat: seats are 0..{self.players - 1}")
+        return seat
+
     def side_of(self, seat: int) -> int:
         """Fixed sides alternate: {0,2(,4)} is side 0, {1,3(,5)} side 1."""
         if not self.fixed_sides:
             raise OptionError("red five has no fixed sides")
-        return seat % 2
+        return self.check_seat(seat) % 2
 
     def side_seats(self, side: int) -> tuple[int, ...]:
+        if side not in (0, 1) or isinstance(side, bool):
+            raise OptionError(f"{side!r} is not a side: the sides are 0 and 1")
         return tuple(s for s in range(self.players) if s % 2 == side)
 
     def option(self, name: str) -> Any:
+        if not isinstance(name, str) or name not in self.options:
+            raise OptionError(f"{self.id} has no option {name!r}")
         return self.options[name]
 
     def to_json(self) -> dict[str, Any]:
@@ -165,14 +181,14 @@ class Variant:
 
 
 def _check_id(variant_id: str) -> None:
-    if variant_id not in _VARIANT_OPTIONS:
+    if not isinstance(variant_id, str) or variant_id not in _VARIANT_OPTIONS:
         raise OptionError(
             f"unknown variant {variant_id!r}; the variants are {', '.join(VARIANT_IDS)}"
         )
 
 
 def _check_option(variant_id: str, name: str, value: Any) -> Any:
-    if name not in _VARIANT_OPTIONS[variant_id]:
+    if not isinstance(name, str) or name not in _VARIANT_OPTIONS[variant_id]:
         allowed = ", ".join(_VARIANT_OPTIONS[variant_id])
         raise OptionError(f"{variant_id} has no option {name!r}; its options are {allowed}")
     spec = _SPECS[name]
@@ -212,9 +228,9 @@ def _check_option(variant_id: str, name: str, value: Any) -> Any:
 def make_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> Variant:
     """Build a validated variant; unknown options or bad values raise ``OptionError``."""
     _check_id(variant_id)
-    given = dict(options or {})
     if not isinstance(options, (Mapping, type(None))):
         raise OptionError(f"options must be an object of option names to values, not {options!r}")
+    given = dict(options or {})
     decks = given.get("decks", 2) if variant_id == TRACTOR else 3
     if variant_id == TRACTOR:
         decks = _check_option(variant_id, "decks", decks)

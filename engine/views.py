@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import LJ, cards_str, points_of
 from .deal import DONE, DRAW, Deal, Record
+from .errors import EngineError
 
 
 def _visible_calls(deal: Deal, seat: int | None) -> list[dict[str, Any]]:
@@ -121,8 +122,14 @@ def _view(deal: Deal, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def _check_deal(deal: object) -> None:
+    if not isinstance(deal, Deal):
+        raise EngineError(f"a view is of a Deal, not {deal!r}")
+
+
 def seat_view(deal: Deal, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may see, and nothing more."""
+    _check_deal(deal)
     deal._seat(seat)
     view = _view(deal, seat)
     view["hand"] = sorted(cards_str(deal.hands[seat]))
@@ -136,6 +143,7 @@ def seat_view(deal: Deal, seat: int) -> dict[str, Any]:
 
 def spectator_view(deal: Deal) -> dict[str, Any]:
     """The public table: no hand, no buried kitty before it is revealed."""
+    _check_deal(deal)
     view = _view(deal, None)
     view["hand"] = None
     view["playable"] = []
