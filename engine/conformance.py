@@ -404,6 +404,8 @@ def _answer_with_context(
 def run(stream: TextIO, out: TextIO) -> int:
     cases: list[Any] = []
     for lineno, line in enumerate(stream, 1):
+        if lineno == 1:
+            line = line.removeprefix("\ufeff")  # a byte order mark some editors write
         if not line.strip():
             continue
         try:
