@@ -3,8 +3,8 @@
     python -m engine.selfplay --variant tractor-4p --deals 10 --seed 1 [--bots heuristic]
                               [--log FILE] [--game] [--options JSON]
 
-One line per deal: dealer, trump, level, the attackers' points, the result and the levels (red
-five: units and 积分); then totals. ``--log FILE`` writes every deal's setup and action log as
+One line per deal: the declarer (dealer) seat, trump, level, the attackers' points, the result
+and both sides' levels before -> after (red five: units and 积分); then totals. ``--log FILE`` writes every deal's setup and action log as
 JSON lines, which ``engine.serialize.replay_setup`` reads back into the identical deals.
 ``--game`` plays games to A (up to ``--deals`` deals in all).
 """
@@ -22,6 +22,7 @@ from .bots import make_bots, play_deal
 from .deal import Deal, DealSetup
 from .errors import EngineError
 from .game import Game
+from .scoring import next_levels
 from .variants import VARIANT_IDS
 
 
@@ -39,7 +40,7 @@ def describe(deal: Deal) -> str:
         return head + f"{deal.outcome}{who}"
     r = deal.result
     assert r is not None
-    parts = [f"dealer {deal.dealer}", f"trump {_trump(deal)}", f"level {deal.level}"]
+    parts = [f"declarer {deal.dealer}", f"trump {_trump(deal)}", f"level {deal.level}"]
     if deal.friend_card is not None or deal.variant.id == "red-five-5p":
         friend = f"friend {deal.friend if deal.friend is not None else 'none'}"
         if deal.friend_grabbed and deal.friend is not None:
@@ -52,7 +53,14 @@ def describe(deal: Deal) -> str:
     if deal.failed_throws:
         parts.append(f"failed throws {deal.failed_throws}")
     if r.levels is not None:
-        parts.append(f"-> {r.winner} +{r.levels}")
+        assert deal.dealer is not None
+        side = deal.dealer % 2
+        before = deal.setup.levels
+        after = next_levels(before, side, r, deal.misplays(), deal.variant.must_play_levels)
+        parts.append(
+            f"-> {r.winner} +{r.levels}, levels {before[0]}:{before[1]} -> "
+            f"{after.levels[0]}:{after.levels[1]}"
+        )
     else:
         parts.append(f"-> {r.winner} {r.units} units, scores {r.scores}")
     return head + ", ".join(parts)
@@ -69,11 +77,11 @@ def _deals(args: argparse.Namespace, options: dict[str, Any]) -> Iterator[tuple[
             while not game.over and done < n:
                 deal = game.next_deal()
                 play_deal(deal, make_bots(args.bots, deal.n, deal.setup.seed))
-                s = game.record(deal)
+                game.record(deal)
                 done += 1
-                extra = f"  levels {s.levels_after[0]}:{s.levels_after[1]}"
+                extra = ""
                 if game.over:
-                    extra += f"  side {game.passed_by} passes A: game over ({yield_game})"
+                    extra = f"  side {game.passed_by} passes A: game over ({yield_game})"
                 if deal.variant.id == "red-five-5p":
                     extra = f"  total 积分 {game.scores}"
                 yield deal, extra
