@@ -522,6 +522,7 @@ class Deal:
 
     def legal_calls(self, seat: int) -> list[list[int]]:
         """The calls ``seat`` may make right now (a client offers these as buttons)."""
+        seat = self._seat(seat)
         if self.phase not in (DRAW, CALLS, OVERCALL):
             return []
         return [c for c in self.call_options(seat) if self.can_call(seat, c)]
