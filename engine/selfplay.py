@@ -111,7 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("--options must be a JSON object")
     if not isinstance(options, dict):
         p.error("--options must be a JSON object")
-    out = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
+    try:
+        out = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
+    except OSError as e:
+        print(f"error: cannot write the log {args.log}: {e.strerror or e}", file=sys.stderr)
+        return 2
     outcomes: Counter[str] = Counter()
     winners: Counter[str] = Counter()
     points = 0

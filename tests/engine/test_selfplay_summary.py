@@ -4,6 +4,7 @@ after, with 120分 misplays); red five shows units and 积分; the last line tot
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +37,17 @@ def test_misplays_move_the_other_side_in_the_summary(capsys: pytest.CaptureFixtu
     assert main(["--variant", "one-twenty-6p", "--deals", "4", "--seed", "3", "--game"]) == 0
     line = capsys.readouterr().out.splitlines()[3]
     assert "failed throws [0]" in line and "-> attackers +0, levels 5:7 -> 5:8" in line
+
+
+def test_unwritable_log_is_an_error_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = f"{tmp_path}/no/such/dir/log.jsonl"
+    assert main(["--variant", "tractor-4p", "--deals", "1", "--log", where]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot write the log") and "Traceback" not in err
+
+
+def test_bad_options_are_an_error_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--variant", "tractor-4p", "--deals", "1", "--options", '{"decks": 3}']) == 1
+    assert "option decks takes one of 2, 4, not 3" in capsys.readouterr().err
