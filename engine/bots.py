@@ -194,11 +194,15 @@ class RandomBot:
             choices += [s * 13 + r for s in range(4) for r in (11, 12)]
             return ("friend", seat, rng.choice(choices))
         if ph == PLAY:
-            return ("play", seat, self.choose_play(deal, seat))
+            return ("play", seat, self._choose_play(deal, seat))
         raise IllegalAction(f"seat {seat} has nothing to do in phase {ph}")
 
     def choose_play(self, deal: Deal, seat: int) -> list[int]:
+        """The cards this bot plays now (``seat`` must be the seat to play)."""
         _check_turn(deal, seat, PLAY, "play")
+        return self._choose_play(deal, seat)
+
+    def _choose_play(self, deal: Deal, seat: int) -> list[int]:
         assert deal.trick is not None and deal.ctx is not None
         rng = self.rng
         hand = deal.hands[seat]
@@ -262,9 +266,9 @@ class HeuristicBot(RandomBot):
         if ph == REDEAL:
             return ("redeal", seat) if deal.can_redeal(seat) else ("pass", seat)
         if ph == BURY:
-            return ("bury", seat, self.choose_bury(deal, seat))
+            return ("bury", seat, self._choose_bury(deal, seat))
         if ph == FRIEND:
-            return ("friend", seat, self.choose_friend(deal, seat))
+            return ("friend", seat, self._choose_friend(deal, seat))
         return super().act(deal, seat)
 
     def _value(self, deal: Deal, card: int) -> tuple[int, int, int]:
@@ -274,6 +278,9 @@ class HeuristicBot(RandomBot):
 
     def choose_bury(self, deal: Deal, seat: int) -> list[int]:
         _check_turn(deal, seat, BURY, "burial")
+        return self._choose_bury(deal, seat)
+
+    def _choose_bury(self, deal: Deal, seat: int) -> list[int]:
         assert deal.ctx is not None
         ctx = deal.ctx
         hand = deal.hands[seat]
@@ -293,6 +300,9 @@ class HeuristicBot(RandomBot):
 
     def choose_friend(self, deal: Deal, seat: int) -> int | None:
         _check_turn(deal, seat, FRIEND, "friend card")
+        return self._choose_friend(deal, seat)
+
+    def _choose_friend(self, deal: Deal, seat: int) -> int | None:
         assert deal.ctx is not None
         hand = deal.hands[seat]
         for s in range(4):
@@ -305,8 +315,7 @@ class HeuristicBot(RandomBot):
                 return ace
         return HJ if hand.count(HJ) < 2 else None
 
-    def choose_play(self, deal: Deal, seat: int) -> list[int]:
-        _check_turn(deal, seat, PLAY, "play")
+    def _choose_play(self, deal: Deal, seat: int) -> list[int]:
         assert deal.trick is not None and deal.ctx is not None
         if not deal.trick.plays:
             return self._lead(deal, seat)

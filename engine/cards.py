@@ -81,6 +81,9 @@ def card_str(card: int) -> str:
 
 
 def _iter_cards(cards: object) -> list[int]:
+    t = type(cards)
+    if t is list or t is tuple:  # the usual case, without the slower ABC check
+        return [check_card(c) for c in cards]  # type: ignore[attr-defined]
     if isinstance(cards, str | bytes | dict) or not isinstance(cards, Iterable):
         raise CardError(f"a list of cards is expected, not {cards!r}")
     return [check_card(c) for c in cards]
@@ -113,7 +116,9 @@ def rank_index(card: int) -> int:
 
 def card_points(card: int) -> int:
     """5 → 5, 10 → 10, K → 10, every other card 0 (RULES.md §1)."""
-    if check_card(card) >= LJ:
+    if type(card) is not int or not 0 <= card < CARDS_PER_DECK:
+        check_card(card)  # raises
+    if card >= LJ:
         return 0
     r = card % 13
     if r == 3:  # a 5
@@ -123,8 +128,12 @@ def card_points(card: int) -> int:
     return 0
 
 
+_POINTS = tuple(5 if r == 3 else 10 if r in (8, 11) else 0 for _ in range(4) for r in range(13))
+_POINTS += (0, 0)  # the jokers
+
+
 def points_of(cards: Iterable[int]) -> int:
-    return sum(card_points(c) for c in _iter_cards(cards))
+    return sum(_POINTS[c] for c in _iter_cards(cards))
 
 
 def full_pack(decks: int) -> list[int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from .cards import card_str
 from .errors import CardError, EngineError, IllegalAction
@@ -94,14 +95,20 @@ def _check_ctx(ctx: object) -> TrumpContext:
 def _check_cards(cards: object, ctx: object) -> None:
     """Public entry points: a real context and a list of cards, no more copies than the decks."""
     _check_ctx(ctx)
-    if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
+    t = type(cards)
+    if (
+        t is not list
+        and t is not tuple
+        and (isinstance(cards, str | bytes) or not isinstance(cards, Sequence))
+    ):
         raise CardError(f"a list of cards is expected, not {cards!r}")
-    for c in cards:
+    seq = cast(Sequence[int], cards)
+    for c in seq:
         if type(c) is not int or not 0 <= c < 54:
             raise CardError(f"{c!r} is not a card (a card is a number 0..53)")
     decks = ctx.variant.decks  # type: ignore[attr-defined]
-    if len(cards) > decks:
-        for c, k in Counter(cards).items():
+    if len(seq) > decks:
+        for c, k in Counter(seq).items():
             if k > decks:
                 raise CardError(f"{k} copies of {card_str(c)}, but {decks} decks have only {decks}")
 

@@ -237,14 +237,21 @@ def _args(ctx: object, *lists: object) -> None:
     if not isinstance(ctx, TrumpContext):
         raise EngineError(f"a TrumpContext(variant, level, trump) is expected, not {ctx!r}")
     for cards in lists:
+        t = type(cards)
+        if t is list or t is tuple:  # the usual case, without the slower ABC check
+            continue
         if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
             raise CardError(f"a list of cards is expected, not {cards!r}")
 
 
 def _given_comps(lead: Sequence[int], ctx: TrumpContext, comps: object) -> None:
     """A caller that passes the lead's components still passes a real lead with them."""
-    _counter(lead, "the lead", ctx.variant.decks)
-    if isinstance(comps, str | bytes) or not isinstance(comps, Sequence):
+    for c in lead:
+        if type(c) is not int or not 0 <= c < 54:
+            raise CardError(f"the lead holds {c!r}, which is not a card")
+    if type(comps) is list:
+        pass
+    elif isinstance(comps, str | bytes) or not isinstance(comps, Sequence):
         raise EngineError(f"lead_comps are the lead's components (lead_components), not {comps!r}")
     if not comps or not all(isinstance(c, Component) for c in comps):
         raise EngineError(f"lead_comps are the lead's components (lead_components), not {comps!r}")
@@ -252,10 +259,10 @@ def _given_comps(lead: Sequence[int], ctx: TrumpContext, comps: object) -> None:
 
 def _counter(cards: Sequence[int], what: str, decks: int = 0) -> Counter[int]:
     """Count ``cards``; refuse non-cards and, with ``decks``, more copies than the decks hold."""
-    for c in cards:
-        if type(c) is not int or not 0 <= c < 54:
-            raise CardError(f"{what} hold {c!r}, which is not a card")
-    cnt = Counter(cards)
+    try:
+        cnt = Counter(cards)
+    except TypeError:  # an unhashable element such as a list: not a card
+        raise CardError(f"{what} hold something that is not a card: {cards!r}") from None
     for c, k in cnt.items():
         if type(c) is not int or not 0 <= c < 54:
             raise CardError(f"{what} hold {c!r}, which is not a card")
