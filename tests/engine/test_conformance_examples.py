@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_files import conformance_examples
+
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = Path("/work/shared/conformance/examples.jsonl")
-if not EXAMPLES.exists():  # a checkout next to shared/
-    EXAMPLES = ROOT.parent / "shared" / "conformance" / "examples.jsonl"
+EXAMPLES = conformance_examples()
 
 
 def run_cli(text: str) -> subprocess.CompletedProcess[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,9 @@ from engine.scoring import (
     kitty_multiplier,
 )
 from engine.variants import make_variant
+from tests.shared_files import conformance_examples
 
-EXAMPLES = Path("/work/shared/conformance/examples.jsonl")
+EXAMPLES = conformance_examples()
 TRACTOR = make_variant("tractor-4p")
 TRACTOR4 = make_variant("tractor-4p", {"decks": 4})
 RED = make_variant("red-five-5p")
