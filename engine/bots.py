@@ -33,6 +33,20 @@ def _check(deal: object, seat: object) -> Deal:
     return deal
 
 
+def _calls_after_draw(deal: object, seat: int) -> list[list[int]]:
+    """The calls ``seat`` may make right after drawing (none when the hand is empty or the card
+    just drawn, being neither a level card nor a joker, cannot have made a new call possible)."""
+    d = _check(deal, seat)
+    hand = d.hands[seat]
+    if not hand:
+        return []
+    card = hand[-1]
+    lv = d._call_level(seat)
+    if card < LJ and RANKS[card % 13] != lv:
+        return []  # only a level card or a joker can make a new call possible
+    return legal_calls(d, seat)
+
+
 def _check_turn(deal: object, seat: object, phase: str, what: str) -> Deal:
     d = _check(deal, seat)
     if d.phase != phase or d.to_act != seat:
@@ -160,14 +174,7 @@ class RandomBot:
         self.throw_rate = throw_rate
 
     def on_draw(self, deal: Deal, seat: int) -> list[int] | None:
-        _check(deal, seat)
-        if not deal.hands[seat]:
-            return None
-        card = deal.hands[seat][-1]
-        lv = deal._call_level(seat)
-        if card < LJ and RANKS[card % 13] != lv:
-            return None  # only a level card or a joker can make a new call possible
-        calls = legal_calls(deal, seat)
+        calls = _calls_after_draw(deal, seat)
         if calls and self.rng.random() < self.call_rate:
             return self.rng.choice(calls)
         return None
@@ -231,14 +238,7 @@ class HeuristicBot(RandomBot):
     name = "heuristic"
 
     def on_draw(self, deal: Deal, seat: int) -> list[int] | None:
-        _check(deal, seat)
-        if not deal.hands[seat]:
-            return None
-        card = deal.hands[seat][-1]
-        lv = deal._call_level(seat)
-        if card < LJ and RANKS[card % 13] != lv:
-            return None
-        calls = legal_calls(deal, seat)
+        calls = _calls_after_draw(deal, seat)
         if not calls:
             return None
         hand = deal.hands[seat]
