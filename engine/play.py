@@ -257,6 +257,17 @@ def _given_comps(lead: Sequence[int], ctx: TrumpContext, comps: object) -> None:
         raise EngineError(f"lead_comps are the lead's components (lead_components), not {comps!r}")
 
 
+def _lead_comps(
+    lead: Sequence[int], ctx: TrumpContext, lead_comps: Sequence[Component] | None
+) -> Sequence[Component]:
+    """The lead's components: read from ``lead`` (checked), or the caller's ``lead_comps``
+    once they are shown to be real components of a real lead."""
+    if lead_comps is None:
+        return lead_components_checked(lead, ctx)
+    _given_comps(lead, ctx, lead_comps)
+    return lead_comps
+
+
 def _counter(cards: Sequence[int], what: str, decks: int = 0) -> Counter[int]:
     """Count ``cards``; refuse non-cards and, with ``decks``, more copies than the decks hold."""
     try:
@@ -398,10 +409,7 @@ def verify_follow(
     ``hand`` is the follower's whole hand before playing (it includes ``play``). Pass
     ``lead_comps`` (from ``lead_components``) to skip re-reading the lead."""
     _args(ctx, lead, hand, play)
-    if lead_comps is None:
-        lead_comps = lead_components_checked(lead, ctx)
-    else:
-        _given_comps(lead, ctx, lead_comps)
+    lead_comps = _lead_comps(lead, ctx, lead_comps)
     n = len(lead)
     if len(play) != n:
         raise IllegalAction(f"the lead has {n} cards, so play {n}, not {len(play)}")
@@ -474,12 +482,7 @@ def playable_cards(
     _args(ctx, hand, *([] if lead is None else [lead]))
     if not lead:
         return set(_counter(hand, "the hand"))
-    comps: Sequence[Component]
-    if lead_comps is None:
-        comps = lead_components_checked(lead, ctx)
-    else:
-        _given_comps(lead, ctx, lead_comps)
-        comps = lead_comps
+    comps = _lead_comps(lead, ctx, lead_comps)
     n = len(lead)
     st = ctx.suit_tab
     s = st[lead[0]]
@@ -583,12 +586,7 @@ def trick_winner(
     if not plays:
         raise IllegalAction("a trick needs at least the lead")
     lead = plays[0]
-    comps: Sequence[Component]
-    if lead_comps is None:
-        comps = lead_components_checked(lead, ctx)
-    else:
-        _given_comps(lead, ctx, lead_comps)
-        comps = lead_comps
+    comps = _lead_comps(lead, ctx, lead_comps)
     n = len(lead)
     everything: list[int] = []
     for i, p in enumerate(plays):
