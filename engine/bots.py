@@ -47,6 +47,14 @@ def _calls_after_draw(deal: object, seat: int) -> list[list[int]]:
     return legal_calls(d, seat)
 
 
+def _check_acting(deal: object, seat: object) -> Deal:
+    """A bot is asked to act on a real deal for the seat whose turn it is."""
+    d = _check(deal, seat)
+    if d.to_act != seat:
+        raise IllegalAction(f"it is not seat {seat}'s turn to act (phase {d.phase})")
+    return d
+
+
 def _check_turn(deal: object, seat: object, phase: str, what: str) -> Deal:
     d = _check(deal, seat)
     if d.phase != phase or d.to_act != seat:
@@ -180,9 +188,7 @@ class RandomBot:
         return None
 
     def act(self, deal: Deal, seat: int) -> Action:
-        _check(deal, seat)
-        if deal.to_act != seat:
-            raise IllegalAction(f"it is not seat {seat}'s turn to act (phase {deal.phase})")
+        _check_acting(deal, seat)
         ph = deal.phase
         rng = self.rng
         if ph in (CALLS, OVERCALL):
@@ -254,9 +260,7 @@ class HeuristicBot(RandomBot):
         return None
 
     def act(self, deal: Deal, seat: int) -> Action:
-        _check(deal, seat)
-        if deal.to_act != seat:
-            raise IllegalAction(f"it is not seat {seat}'s turn to act (phase {deal.phase})")
+        _check_acting(deal, seat)
         ph = deal.phase
         if ph in (CALLS, OVERCALL):
             calls = legal_calls(deal, seat)
