@@ -10,31 +10,20 @@ Prints one line per figure (medians). Targets: page < 100 ms, next round < 1 s.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from standings_pairing import build  # noqa: E402
+from standings_pairing import build, median_ms  # noqa: E402
 
 from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Tournament  # noqa: E402
 from app.services import tournaments as svc  # noqa: E402
-
-
-def median_ms(fn, runs: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
