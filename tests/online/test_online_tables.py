@@ -210,7 +210,7 @@ def test_stale_or_repeated_moves_change_nothing(app: Flask, client) -> None:
 
 
 def _labels(cards: list[int]) -> set[str]:
-    from app.services.online_bridge import card_face
+    from app.services.online.bridge import card_face
 
     return {card_face(c)["label"] for c in cards}
 
@@ -335,7 +335,7 @@ def test_a_human_calls_trump_while_the_cards_are_dealt(
     app: Flask, client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # shuffle 1 gives seat 0 a call during the draw; the bots keep quiet
-    monkeypatch.setattr("app.services.online_bridge.secrets.randbits", lambda _bits: 1)
+    monkeypatch.setattr("app.services.online.bridge.secrets.randbits", lambda _bits: 1)
     monkeypatch.setattr(HeuristicBot, "on_draw", lambda self, deal, seat: None)
     ow = online_world(client, "tractor-4p")
     ow.bots(1, 2, 3)
@@ -381,7 +381,7 @@ def test_two_writers_of_one_version_cannot_both_append(app: Flask, client) -> No
     """Compare and swap: a writer whose version was taken meanwhile writes nothing (Stale)."""
     from sqlalchemy import update
 
-    from app.services import online_bridge as bridge
+    from app.services.online import bridge
 
     ow = online_world(client, "tractor-4p")
     ow.bots(1, 2, 3)

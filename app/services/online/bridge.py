@@ -38,17 +38,17 @@ from engine.scoring import next_dealer
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
 from engine.views import seat_view
 
-from ..competition import model as cm
-from ..competition.matches import FixedMatch
-from ..extensions import db
-from ..models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament
-from . import ServiceError
-from .tournament_audit import Actor, audit
-from .tournament_rows import seat_names, variant_of
-from .tournament_sheets import may_edit, record_deal, sheet
+from ...competition import model as cm
+from ...competition.matches import FixedMatch
+from ...extensions import db
+from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament
+from .. import ServiceError
+from ..tournament_audit import Actor, audit
+from ..tournament_rows import variant_of
+from ..tournament_sheets import may_edit, record_deal, sheet
+from .seats import new_token, seats_of
 
 CONTINUE = "continue"
-TOKEN_BYTES = 18  # 144 bits: a seat's link cannot be guessed
 MAX_STEPS = 20_000  # a safety net for the bot loop (a whole 4-deck deal is ~300 steps)
 # A table of bots only would play a timed match forever in one request: after this many steps
 # no new deal is started until the next change at the table (a director's action).
@@ -117,20 +117,6 @@ def current_row(tab: Table) -> OnlineDeal | None:
     )
 
 
-def seats_of(tab: Table) -> list[OnlineSeat]:
-    return list(
-        db.session.scalars(
-            select(OnlineSeat).where(OnlineSeat.table_id == tab.id).order_by(OnlineSeat.seat)
-        )
-    )
-
-
-def seat_by_token(token: str) -> OnlineSeat | None:
-    if not token or len(token) > 40:
-        return None
-    return db.session.scalar(select(OnlineSeat).where(OnlineSeat.token == token))
-
-
 def _humans(tab: Table) -> frozenset[int]:
     return frozenset(s.seat for s in seats_of(tab) if not s.bot)
 
@@ -154,7 +140,7 @@ def load(tab: Table) -> Live | None:
 # --- the director's side ----------------------------------------------------------------------
 
 
-def _tournament(tab: Table) -> Tournament:
+def tournament_of(tab: Table) -> Tournament:
     t = db.session.get(Tournament, tab.round.tournament_id)
     assert t is not None
     return t
@@ -174,9 +160,7 @@ def switch_online(t: Tournament, tab: Table, actor: Actor) -> None:
         raise ServiceError(_("The round is closed: only the club's owner can correct it."))
     tab.mode = "online"
     for seat in range(variant_of(t).players):
-        db.session.add(
-            OnlineSeat(table_id=tab.id, seat=seat, token=secrets.token_urlsafe(TOKEN_BYTES))
-        )
+        db.session.add(OnlineSeat(table_id=tab.id, seat=seat, token=new_token()))
     db.session.flush()
     t.bump()
     audit(t, actor, "online", _where(tab), {"mode": "paper"}, {"mode": "online"})
@@ -408,7 +392,7 @@ def act(
         raise IllegalMove(_("The round is closed: its tables play no more."))
     if tab.finished:
         raise IllegalMove(_("The match is over."))
-    t = _tournament(tab)
+    t = tournament_of(tab)
     live = load(tab)
     if live is None or live.deal.outcome is not None:
         raise IllegalMove(_("The match is over."))
@@ -452,127 +436,23 @@ def card_face(card: int) -> dict[str, Any]:
     return {"code": text, "label": text[:-1] + SUIT_SYMBOLS[suit], "red": suit in ("H", "D")}
 
 
-def _sorted(deal: Deal, cards: list[int]) -> list[int]:
+def face_of(code: str) -> dict[str, Any]:
+    """The face of a card given by its code (``"10H"``)."""
+    return card_face(parse_card(code))
+
+
+def sorted_cards(deal: Deal, cards: list[int]) -> list[int]:
     ctx = deal.ctx
     if ctx is None:
         return sorted(cards, key=lambda c: (c >= LJ, c // 13, c % 13, c))
     return sorted(cards, key=lambda c: (ctx.suit_index(c), ctx.strength(c), c))
 
 
-def _faces(deal: Deal, cards: Sequence[str]) -> list[dict[str, Any]]:
-    return [card_face(c) for c in _sorted(deal, [parse_card(x) for x in cards])]
+def faces(deal: Deal, cards: Sequence[str]) -> list[dict[str, Any]]:
+    """Card codes as faces, in the deal's order (trumps grouped once trump is known)."""
+    return [card_face(c) for c in sorted_cards(deal, [parse_card(x) for x in cards])]
 
 
-def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
-    """Everything the seat's page shows: this seat's view (never another hand) and the sheet."""
-    tab = db.session.get(Table, seat_row.table_id)
-    assert tab is not None
-    t = _tournament(tab)
-    seat = seat_row.seat
-    sides, names = seat_names(tab)
-    seats = seats_of(tab)
-    bots = {s.seat for s in seats if s.bot}
-    live = load(tab)
-    derived = sheet(t, tab)
-    over = live is None or live.deal.outcome is not None or tab.finished
-    page: dict[str, Any] = {
-        "token": state_token(tab),
-        "seat": seat,
-        "names": names,
-        "sides": sides,
-        "bots": bots,
-        "variant": t.variant,
-        "tournament": t.name,
-        "table": tab.number,
-        "round": tab.round.number,
-        "derived": derived,
-        "fixed": isinstance(derived, FixedMatch),
-        "over": over,
-        "bot_seat": seat_row.bot,
-    }
-    if live is None:
-        return page
-    deal = live.deal
-    if tab.finished and deal.outcome is None:
-        return page  # time was up during this deal: it is not played on
-    view = seat_view(deal, seat)
-    waiting = live.waiting_for()
-    playable = set(view["playable"])
-    hand = _sorted(deal, [parse_card(c) for c in view["hand"]])
-    actions: list[str] = []
-    calls = view["legal_calls"]
-    if deal.phase == DRAW:
-        if waiting == seat:
-            actions = ["call", CONTINUE]
-        else:
-            calls = []
-    elif not seat_row.bot:
-        actions = list(view["actions"])
-    trick = view["trick"]
-    last = view["tricks"][-1] if view["tricks"] else None
-    shown = trick if trick and trick["plays"] else last
-    page.update(
-        {
-            "view_phase": view["phase"],
-            "deal_number": live.row.number,
-            "waiting": waiting,
-            "hand": [dict(card_face(c), playable=card_str(c) in playable) for c in hand],
-            "actions": [] if seat_row.bot else actions,
-            "calls": [_faces(deal, c) for c in calls],
-            "trump": view["trump"],
-            "trump_known": view["trump_known"],
-            "level": view["level"],
-            "levels": view["levels"],
-            "dealer": view["dealer"],
-            "attackers_points": view["attackers_points"],
-            "won": view["won"],
-            "hand_sizes": view["hand_sizes"],
-            "friend_card": (
-                None if view["friend_card"] is None else card_face(parse_card(view["friend_card"]))
-            ),
-            "friend": view["friend"],
-            "kitty_size": view["kitty"]["size"],
-            "my_kitty": (
-                _faces(deal, view["kitty"]["cards"])
-                if view["kitty"]["cards"] and view["kitty"]["owner"] == seat
-                else []
-            ),
-            "trick": None
-            if shown is None
-            else {
-                "current": shown is trick,
-                "winner": shown.get("winner"),
-                "plays": [
-                    {"seat": p["seat"], "cards": _faces(deal, p["cards"])} for p in shown["plays"]
-                ],
-            },
-            "result": view["result"],
-            "outcome": view["outcome"],
-            "calls_made": [
-                {"seat": c["seat"], "cards": _faces(deal, c["cards"])} for c in view["calls"]
-            ],
-            "friend_choices": _friend_choices() if "friend" in actions else [],
-        }
-    )
-    return page
-
-
-def _friend_choices() -> list[dict[str, Any]]:
-    codes = ["5H", "HJ"] + [r + s for r in ("A", "K") for s in ("S", "H", "D", "C")]
-    return [card_face(parse_card(c)) for c in codes]
-
-
-def director_page(tab: Table) -> dict[str, Any]:
-    """The director's view of an online table: seats with their links and bot marks, the state
-    token, whose turn it is (no hand)."""
-    _sides, names = seat_names(tab)
-    live = load(tab)
-    return {
-        "seats": seats_of(tab),
-        "names": names,
-        "token": state_token(tab),
-        "deal_number": None if live is None else live.row.number,
-        "waiting": None if live is None or tab.finished else live.waiting_for(),
-        "over": live is None or live.deal.outcome is not None or tab.finished,
-        "timed": "minutes" in (_tournament(tab).match or {}),
-    }
+def view(live: Live, seat: int) -> dict[str, Any]:
+    """The engine's view of the deal for one seat: never another seat's hand."""
+    return seat_view(live.deal, seat)
