@@ -30,6 +30,11 @@ class OnlineSeat(Base):
     seat: Mapped[int] = mapped_column()  # the engine's seat 0 … players-1
     token: Mapped[str] = mapped_column(String(40), unique=True)
     bot: Mapped[bool] = mapped_column(default=False)
+    # A seat bound to a club member with an account: that member plays it from their home page,
+    # without the link. None: the seat is played by whoever holds the link (a guest).
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="SET NULL"), index=True
+    )
 
 
 class OnlineDeal(Base):

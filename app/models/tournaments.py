@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Base
@@ -38,6 +38,9 @@ class Tournament(Base):
     match: Mapped[dict[str, Any]] = mapped_column(JSON)  # {"deals": n} | {"minutes": n} | …
     points: Mapped[dict[str, Any]] = mapped_column(JSON)  # win, draw, loss[, bye, forfeit…]
     version: Mapped[int] = mapped_column(default=1)
+    # online tables: seconds after a deal's end before the next deal starts without every human
+    # seat having pressed "continue"
+    online_pause: Mapped[int] = mapped_column(default=30, server_default="30")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 
@@ -138,6 +141,9 @@ class Table(Base):
     forfeit: Mapped[int | None] = mapped_column()  # the side index that did not play
     finished: Mapped[bool] = mapped_column(default=False)
     code: Mapped[str | None] = mapped_column(String(32), unique=True)
+    paused: Mapped[bool] = mapped_column(
+        default=False, server_default=false()
+    )  # online: the director paused play
 
     round: Mapped[Round] = relationship(back_populates="tables")
     seats: Mapped[list[TableSeat]] = relationship(
