@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 FLASK  := $(VENV)/bin/flask --app app
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint fmt typecheck pytest system-deps bench clean i18n
+.PHONY: run serve test lint fmt typecheck pytest system-deps bench clean i18n
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ run: $(STAMP)
 	$(FLASK) db upgrade
 	$(FLASK) demo --if-empty
 	$(FLASK) run --host 127.0.0.1 --port 5000
+
+## Serve with gunicorn (gunicorn.conf.py: workers, threads, timeouts) on DATABASE_URL (default SQLite).
+serve: $(STAMP)
+	$(FLASK) db upgrade
+	$(VENV)/bin/gunicorn -c gunicorn.conf.py "app:create_app()"
 
 ## Install what the tests need (Python packages, Debian's chromium, fonts, poppler) and run them all.
 test: $(STAMP) system-deps lint typecheck pytest

@@ -59,6 +59,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"] = app_config.database_url(app.instance_path)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = app_config.secret_key(app.instance_path)
+    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # a server database may restart: test each pooled connection before use, so requests
+        # after an outage reconnect by themselves instead of failing on a dead connection
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+            "pool_pre_ping": True,
+            **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
+        }
 
     _init_extensions(app)
     for name in BLUEPRINTS:
@@ -67,6 +74,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _register_error_handlers(app)
     _register_template_globals(app)
     _register_security_headers(app)
+    from . import serving
+
+    serving.init_app(app)
 
     from .cli import register_cli
 
@@ -162,9 +172,17 @@ def _register_security_headers(app: Flask) -> None:
             headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         # A club laptop is shared: pages seen while logged in stay out of the browser's cache
         # (the back button after logging out shows nothing private). Static files keep theirs.
-        if request.endpoint != "static" and current_user.is_authenticated:
+        if request.endpoint not in ("static", "assets") and _logged_in(current_user):
             headers.setdefault("Cache-Control", "private, no-store")
         return response
+
+
+def _logged_in(user: Any) -> bool:
+    """Whether the request is logged in; False when the user cannot be loaded (database away)."""
+    try:
+        return bool(user.is_authenticated)
+    except Exception:  # noqa: BLE001 - an error page must still get its headers
+        return False
 
 
 def _register_template_globals(app: Flask) -> None:

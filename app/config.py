@@ -3,7 +3,9 @@
 ``DATABASE_URL``  SQLAlchemy URL; default: SQLite file ``instance/shengji.db``.
 ``SECRET_KEY``    signs sessions and CSRF tokens; default: generated once and kept in
                   ``instance/secret_key`` (so restarts keep people logged in).
-``SESSION_COOKIE_SECURE=1`` when served over HTTPS.
+``SESSION_COOKIE_SECURE=1`` when served over HTTPS (the session and remember cookies are then
+                  ``Secure`` and responses carry HSTS).
+``TRUST_PROXY=1`` behind one reverse proxy that sets ``X-Forwarded-For``/``-Proto``.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ def defaults() -> dict[str, Any]:
         "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
         "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
         # Tournament pages stay open all evening: CSRF tokens live as long as the session.
         "WTF_CSRF_TIME_LIMIT": None,
         "BABEL_DEFAULT_LOCALE": "en",
@@ -82,4 +85,6 @@ def defaults() -> dict[str, Any]:
         # argon2id cost; "fast" is for tests only.
         "PASSWORD_HASH_PROFILE": "default",
         "INVITE_DAYS": 14,
+        # Behind a reverse proxy (nginx, a load balancer): trust its X-Forwarded-* headers.
+        "TRUST_PROXY": os.environ.get("TRUST_PROXY", "") == "1",
     }

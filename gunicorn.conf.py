@@ -1,0 +1,38 @@
+"""gunicorn settings for `make serve` (read by gunicorn -c gunicorn.conf.py).
+
+Workers are stateless: every request reads what it needs from the database (an online deal's
+state is rebuilt from its log and checked by version), so any number of workers, on one machine
+or several behind a load balancer, share one PostgreSQL database. Each setting can be overridden
+from the environment:
+
+    WEB_WORKERS   processes (default: 2 × cores + 1, at most 9)
+    WEB_THREADS   threads per process (default 4: polls are short, a thread never waits long)
+    WEB_TIMEOUT   seconds before a stuck worker is restarted (default 30; the largest request, a
+                  PDF of a 50-table round, takes well under a second)
+    BIND          address (default 127.0.0.1:8000; put a reverse proxy with HTTPS in front)
+
+On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
+lets readers run beside the one writer, and writers queue on BEGIN IMMEDIATE (see app/db.py).
+"""
+
+import multiprocessing
+import os
+
+import gunicorn
+
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 9)))
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", 4))
+timeout = int(os.environ.get("WEB_TIMEOUT", 30))
+graceful_timeout = 20
+keepalive = 5
+max_requests = 5000  # recycle workers now and then (bounded memory)
+max_requests_jitter = 500
+accesslog = "-"
+errorlog = "-"
+# Only a proxy on this machine may set X-Forwarded-*; the app trusts them only with TRUST_PROXY=1.
+forwarded_allow_ips = "127.0.0.1"
+# No server version banner: the Server header says only what the software is, not its version.
+gunicorn.SERVER = "shengji"
+gunicorn.SERVER_SOFTWARE = "shengji"
