@@ -18,7 +18,12 @@ from app import create_app
 from tests.conftest import app_config
 
 ROOT = Path(__file__).resolve().parents[2]
-HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy")
+HEADERS = (
+    "Content-Security-Policy",
+    "X-Content-Type-Options",
+    "X-Frame-Options",
+    "Referrer-Policy",
+)
 
 
 def _asset_urls(html: str) -> list[str]:
@@ -74,7 +79,7 @@ def test_an_unexpected_error_shows_the_generic_page_without_a_traceback(tmp_path
         assert h in r.headers
 
 
-def test_database_away_answers_503_then_recovers_by_itself(tmp_path, make_user=None):
+def test_database_away_answers_503_then_recovers_by_itself(tmp_path):
     from app.extensions import db
     from app.models import User
     from app.passwords import hash_password
