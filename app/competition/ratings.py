@@ -1,0 +1,108 @@
+"""Club ratings: every member's strength across every recorded match, re-derived from results
+(never stored as counters). Pure: no Flask, no database; the rating maths is OpenSkill's
+(Plackett–Luce, the ``openskill`` package), which rates partnerships and teams natively.
+
+* A fixed-side match (升级 pairs, 120分 trios) is one game between two teams: the side with the
+  higher final level wins, equal levels draw.
+* A red five deal is one game of the dealer's side (dealer and friend, or the dealer alone)
+  against the attackers (the other seats): the side that won the deal wins.
+
+Games are applied in time order; games with the same time keep the order they were given in
+(their recorded order), so the result is stable. The rating shown is OpenSkill's conservative
+*ordinal* (μ − 3σ) scaled to a familiar range: ``DISPLAY_BASE + DISPLAY_SCALE × ordinal``, so a
+new player (μ 25, σ 25/3, ordinal 0) shows 1000 and the number rises as results confirm strength.
+
+A bridge-style cumulative award (league points, 积分榜) is kept beside it: each match won earns
+``AWARD_WIN`` points, a draw ``AWARD_DRAW``, each red five deal won ``AWARD_DEAL_WIN``; points
+never go down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from openskill.models import PlackettLuce
+
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+AWARD_WIN = 3
+AWARD_DRAW = 1
+AWARD_DEAL_WIN = 1
+
+
+@dataclass(frozen=True)
+class Game:
+    """One rated game: two teams of player names; ``winner`` 0, 1, or None for a draw."""
+
+    when: str  # ISO date-time (or date) of the match; ties keep the given order
+    teams: tuple[tuple[str, ...], tuple[str, ...]]
+    winner: int | None
+    label: str = ""  # what the game was (tournament, round, table, deal)
+    kind: str = "match"  # "match" (fixed sides) or "deal" (red five)
+
+
+@dataclass
+class PlayerRating:
+    player: str
+    mu: float
+    sigma: float
+    games: int = 0
+    matches: int = 0
+    award: int = 0
+    history: list[tuple[str, int]] = field(default_factory=list)  # (when, display) after each
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def display(self) -> int:
+        return display(self.mu, self.sigma)
+
+
+def display(mu: float, sigma: float) -> int:
+    """The single conservative number shown to people."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+def rate(games: Sequence[Game]) -> dict[str, PlayerRating]:
+    """Every player's rating after ``games`` (applied in time order, stable for equal times)."""
+    model = PlackettLuce()
+    ratings: dict[str, PlayerRating] = {}
+    ordered = sorted(enumerate(games), key=lambda ig: (ig[1].when, ig[0]))
+
+    def get(name: str) -> PlayerRating:
+        if name not in ratings:
+            ratings[name] = PlayerRating(name, model.mu, model.sigma)
+        return ratings[name]
+
+    for _i, game in ordered:
+        a, b = game.teams
+        if not a or not b or set(a) & set(b):
+            continue  # not a game between two sides (bad data): rates nobody
+        team_a = [model.create_rating([get(p).mu, get(p).sigma], name=p) for p in a]
+        team_b = [model.create_rating([get(p).mu, get(p).sigma], name=p) for p in b]
+        ranks = [0, 0] if game.winner is None else ([0, 1] if game.winner == 0 else [1, 0])
+        new_a, new_b = model.rate([team_a, team_b], ranks=ranks)
+        for side, new in ((0, new_a), (1, new_b)):
+            names = (a, b)[side]
+            for name, r in zip(names, new, strict=True):
+                pr = get(name)
+                pr.mu, pr.sigma = float(r.mu), float(r.sigma)
+                pr.games += 1
+                if game.kind == "match":
+                    pr.matches += 1
+                    if game.winner == side:
+                        pr.award += AWARD_WIN
+                    elif game.winner is None:
+                        pr.award += AWARD_DRAW
+                elif game.winner == side:
+                    pr.award += AWARD_DEAL_WIN
+                pr.history.append((game.when, pr.display))
+    return ratings
+
+
+def table(ratings: dict[str, PlayerRating]) -> list[PlayerRating]:
+    """Best first: the displayed rating, then more games, then the name."""
+    return sorted(ratings.values(), key=lambda r: (-r.display, -r.games, r.player))
