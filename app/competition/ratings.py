@@ -83,7 +83,9 @@ def rate(games: Sequence[Game]) -> dict[str, PlayerRating]:
             continue  # not a game between two sides (bad data): rates nobody
         team_a = [model.create_rating([get(p).mu, get(p).sigma], name=p) for p in a]
         team_b = [model.create_rating([get(p).mu, get(p).sigma], name=p) for p in b]
-        ranks = [0, 0] if game.winner is None else ([0, 1] if game.winner == 0 else [1, 0])
+        ranks: list[float] = (
+            [0.0, 0.0] if game.winner is None else ([0.0, 1.0] if game.winner == 0 else [1.0, 0.0])
+        )
         new_a, new_b = model.rate([team_a, team_b], ranks=ranks)
         for side, new in ((0, new_a), (1, new_b)):
             names = (a, b)[side]
