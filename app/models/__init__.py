@@ -7,6 +7,7 @@ Add a concept as a new module (``app/models/tournaments.py``), import its classe
 from ._common import utcnow
 from .clubs import ROLE_RANK, ROLES, Club, Invite, Member
 from .online import OnlineAction, OnlineDeal, OnlineSeat
+from .seasons import Division, Season
 from .tournaments import (
     AuditEntry,
     Deal,
@@ -31,6 +32,8 @@ __all__ = [
     "ROLES",
     "ROLE_RANK",
     "Club",
+    "Division",
+    "Season",
     "Invite",
     "LoginAttempt",
     "OnlineAction",

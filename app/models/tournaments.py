@@ -11,6 +11,7 @@ or recorded by the engine at an online table (``source="online"``): one row per 
 
 from __future__ import annotations
 
+from datetime import date as date_type
 from datetime import datetime
 from typing import Any
 
@@ -41,6 +42,18 @@ class Tournament(Base):
     # online tables: seconds after a deal's end before the next deal starts without every human
     # seat having pressed "continue"
     online_pause: Mapped[int] = mapped_column(default=30, server_default="30")
+    # a night of a club league: when and where it was played, and the season it counts in
+    date: Mapped[date_type | None] = mapped_column("date")
+    venue: Mapped[str | None] = mapped_column(String(120))
+    season_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seasons.id", ondelete="SET NULL"), index=True
+    )
+    division_id: Mapped[int | None] = mapped_column(
+        ForeignKey("divisions.id", ondelete="SET NULL"), index=True
+    )
+    # who sees the standings: "club" (members only) or "public" (anyone with public_token's link)
+    visibility: Mapped[str] = mapped_column(String(10), default="club", server_default="club")
+    public_token: Mapped[str | None] = mapped_column(String(40), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 
