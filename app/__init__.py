@@ -28,7 +28,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # Blueprints, registered in this order. Add yours here (see README, CONTRIBUTING).
 MAX_REQUEST_BYTES = 6 * 1024 * 1024
 
-BLUEPRINTS: tuple[str, ...] = ("app.main", "app.auth", "app.clubs", "app.tournaments", "app.online")
+BLUEPRINTS: tuple[str, ...] = (
+    "app.main",
+    "app.auth",
+    "app.clubs",
+    "app.tournaments",
+    "app.online",
+    "app.seasons",
+)
 
 
 def select_locale() -> str:

@@ -159,6 +159,9 @@ class Tournament:
     options: Mapping[str, Any] = field(default_factory=dict)
     entrants: tuple[Entrant, ...] = ()
     played: tuple[Round, ...] = ()
+    date: str | None = None  # ISO 8601 date of the night ("2026-12-04")
+    venue: str | None = None
+    season: str | None = None  # the name of a season of the same club
 
     @cached_property
     def rules(self) -> Variant:

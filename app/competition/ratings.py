@@ -19,10 +19,13 @@ never go down.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
+
+from .matches import derive_fixed, derive_red_five
+from .model import Tournament
 
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 40
@@ -108,3 +111,43 @@ def rate(games: Sequence[Game]) -> dict[str, PlayerRating]:
 def table(ratings: dict[str, PlayerRating]) -> list[PlayerRating]:
     """Best first: the displayed rating, then more games, then the name."""
     return sorted(ratings.values(), key=lambda r: (-r.display, -r.games, r.player))
+
+
+def games_of(t: Tournament, when: str, player_names: Mapping[str, str] | None = None) -> list[Game]:
+    """The rated games of one tournament night: each counted fixed-side match (forfeits rate
+    nobody: nothing was played), each red five deal. ``when`` orders nights (ISO date or time);
+    within a night, rounds then tables then deals keep their recorded order."""
+    rename = player_names or {}
+    variant = t.rules
+    entrants = t.entrant_map
+
+    def players(name: str) -> tuple[str, ...]:
+        e = entrants.get(name)
+        names = e.players if e is not None and e.players else (name,)
+        return tuple(rename.get(p, p) for p in names)
+
+    out: list[Game] = []
+    for rnd in t.played:
+        for tab in rnd.tables:
+            label = f"{t.name} · R{rnd.round} · T{tab.table}"
+            stamp = f"{when}#{rnd.round:04d}.{tab.table:04d}"
+            if tab.sides is not None:
+                if tab.forfeit is not None:
+                    continue
+                m = derive_fixed(variant, t.match, tab)
+                if not m.counts:
+                    continue
+                diff = m.level_diff(0)
+                winner = None if diff == 0 else (0 if diff > 0 else 1)
+                teams = (players(tab.sides[0]), players(tab.sides[1]))
+                out.append(Game(stamp, teams, winner, label, "match"))
+            elif tab.players is not None:
+                seats = [players(p)[0] for p in tab.players]
+                red = derive_red_five(variant, t.match, tab)
+                for row in red.rows:
+                    dealer_side = {row.dealer} | ({row.friend} if row.friend is not None else set())
+                    a = tuple(seats[s] for s in sorted(dealer_side))
+                    b = tuple(seats[s] for s in range(len(seats)) if s not in dealer_side)
+                    winner = 0 if row.winner == "declarer" else 1
+                    out.append(Game(f"{stamp}.{row.number:04d}", (a, b), winner, label, "deal"))
+    return out

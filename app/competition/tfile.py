@@ -15,6 +15,7 @@ always written.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
@@ -44,6 +45,9 @@ TOP_KEYS = (
     "format",
     "club",
     "name",
+    "date",
+    "venue",
+    "season",
     "variant",
     "options",
     "pairing",
@@ -89,6 +93,16 @@ class TournamentFileError(ValueError):
     def __init__(self, errors: list[FileError]) -> None:
         self.errors = errors
         super().__init__("\n".join(str(e) for e in errors))
+
+
+def _iso_date(text: str) -> bool:
+    if len(text) != 10:
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_int(v: object) -> TypeGuard[int]:
@@ -210,6 +224,7 @@ class _Loader:
             arr = self.array(d["played"], "played", "the rounds played")
             if arr is not None and entrants is not None:
                 played = self.played(arr, variant, match, entrants, rounds)
+        night = self.night(d)
         if self.errors:
             return None
         assert variant is not None and match is not None and entrants is not None
@@ -226,7 +241,26 @@ class _Loader:
             options=options,
             entrants=tuple(entrants),
             played=tuple(played),
+            **night,
         )
+
+    def night(self, d: Mapping[str, Any]) -> dict[str, str]:
+        """The optional ``date`` (ISO 8601), ``venue`` and ``season`` of a league night."""
+        out: dict[str, str] = {}
+        if "date" in d:
+            v = d["date"]
+            if not isinstance(v, str) or not _iso_date(v):
+                self.err("date", f"must be a date written YYYY-MM-DD, not {_show(v)}")
+            else:
+                out["date"] = v
+        for key in ("venue", "season"):  # lengths are checked with every text (``_bounds``)
+            if key in d:
+                v = d[key]
+                if not _text(v):
+                    self.err(key, f"must be a non-empty text, not {_show(v)}")
+                else:
+                    out[key] = v
+        return out
 
     def variant(self, variant_id: str, options: dict[str, Any]) -> Variant | None:
         ok = True
@@ -676,8 +710,12 @@ def dump(t: Tournament) -> dict[str, Any]:
         "format": FORMAT_ID,
         "club": t.club,
         "name": t.name,
-        "variant": t.variant,
     }
+    for key in ("date", "venue", "season"):
+        value = getattr(t, key)
+        if value is not None:
+            doc[key] = value
+    doc["variant"] = t.variant
     if t.options:
         doc["options"] = dict(t.options)
     doc["pairing"] = t.pairing

@@ -33,9 +33,7 @@ class Season(Base):
     min_nights: Mapped[int] = mapped_column(default=1, server_default="1")
     places: Mapped[list[int]] = mapped_column(JSON, default=list)  # league points per place
     # the season this one follows (its divisions' movement seeds this one's)
-    previous_id: Mapped[int | None] = mapped_column(
-        ForeignKey("seasons.id", ondelete="SET NULL")
-    )
+    previous_id: Mapped[int | None] = mapped_column(ForeignKey("seasons.id", ondelete="SET NULL"))
     visibility: Mapped[str] = mapped_column(String(10), default="club", server_default="club")
     public_token: Mapped[str | None] = mapped_column(String(40), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -56,9 +54,7 @@ class Division(Base):
     __table_args__ = (UniqueConstraint("season_id", "position"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    season_id: Mapped[int] = mapped_column(
-        ForeignKey("seasons.id", ondelete="CASCADE"), index=True
-    )
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(40))
     position: Mapped[int] = mapped_column()  # 0 = the top division
     carry_factor: Mapped[float | None] = mapped_column(Float)  # e.g. 1.15, 0.90

@@ -4,6 +4,7 @@ and exporting a tournament as one. Reading and checking the file is ``app.compet
 from __future__ import annotations
 
 import json
+from datetime import date
 
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -13,6 +14,7 @@ from ..competition.tfile import dump
 from ..extensions import db
 from ..models import Club, Tournament, User
 from . import ServiceError
+from .seasons.manage import ensure_season
 from .tournament_audit import Actor, audit
 from .tournament_rounds import store_round, unfinished_tables
 from .tournament_rows import load, points_json
@@ -44,6 +46,7 @@ def import_tournament(
         match=comp.match.as_json(),
         points=points_json(comp.points),
     )
+    _night_of(t, club, comp)
     members = member_ids(club)
     ids: dict[str, int] = {}
     for pos, e in enumerate(comp.entrants, 1):
@@ -64,6 +67,15 @@ def import_tournament(
         {"rounds": len(comp.played), "entrants": len(comp.entrants)},
     )
     return t
+
+
+def _night_of(t: Tournament, club: Club, comp: cm.Tournament) -> None:
+    """The file's optional ``date``, ``venue`` and ``season`` (created in the club if new)."""
+    if comp.date:
+        t.date = date.fromisoformat(comp.date)
+    t.venue = comp.venue
+    if comp.season:
+        t.season_id = ensure_season(club, comp.season).id
 
 
 def _imported_status(comp: cm.Tournament, rnd: cm.Round) -> str:

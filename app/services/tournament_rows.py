@@ -20,7 +20,17 @@ from ..competition.matches import FixedMatch, RedFiveTable
 from ..competition.standings import FixedStanding, RedFiveStanding, derive_table, standings
 from ..competition.tfile import SIDE_SIZE
 from ..extensions import db
-from ..models import Club, Deal, Entrant, EntrantPlayer, Round, Table, TableSeat, Tournament
+from ..models import (
+    Club,
+    Deal,
+    Entrant,
+    EntrantPlayer,
+    Round,
+    Season,
+    Table,
+    TableSeat,
+    Tournament,
+)
 
 # --- settings stored as JSON on the tournament ----------------------------------------------------
 
@@ -361,8 +371,17 @@ def load_uncached(t: Tournament) -> Loaded:
         options=dict(t.options or {}),
         entrants=entrants,
         played=played,
+        date=t.date.isoformat() if t.date else None,
+        venue=t.venue or None,
+        season=season_name(t),
     )
     return Loaded(comp, t.version, entrant_ids, {n: st for _rid, n, st in rounds}, table_ids)
+
+
+def season_name(t: Tournament) -> str | None:
+    if t.season_id is None:
+        return None
+    return db.session.connection().scalar(select(Season.name).where(Season.id == t.season_id))
 
 
 def club_name(t: Tournament) -> str:

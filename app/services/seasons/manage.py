@@ -1,0 +1,192 @@
+"""Creating a season, putting nights in it, its rule and divisions, and the end-of-season
+promotion and relegation that seeds the next season. Services never commit (see
+``app.services``); they raise ``ServiceError`` with a translated sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ...competition.seasons import (
+    SeasonRuleError,
+    carry_over,
+    parse_rule,
+    promote_relegate,
+)
+from ...extensions import db
+from ...models import Club, Division, Season, Tournament
+from .. import ServiceError
+from ..text import clean_name
+
+MAX_DIVISIONS = 8
+
+
+def seasons_of(club: Club) -> list[Season]:
+    rows = db.session.scalars(select(Season).where(Season.club_id == club.id))
+    return sorted(rows, key=lambda s: (s.starts_on or date.max, s.id), reverse=True)
+
+
+def season_by_name(club: Club, name: str) -> Season | None:
+    return db.session.scalar(select(Season).where(Season.club_id == club.id, Season.name == name))
+
+
+def _rule_error(e: SeasonRuleError) -> ServiceError:
+    text = str(e)
+    if "best:N" in text:
+        return ServiceError(_("Best N nights needs a whole number of nights from 1."), "best")
+    if "minimum" in text:
+        return ServiceError(
+            _("The minimum number of nights is a whole number from 1."), "min_nights"
+        )
+    if "places" in text or "place" in text:
+        return ServiceError(
+            _("League points per place: whole numbers from 0, separated by commas (10, 7, 5 …)."),
+            "places",
+        )
+    return ServiceError(_("Choose one of the rules offered."), "rule")
+
+
+def check_rule(rule: str, min_nights: int, places: Sequence[int]) -> None:
+    try:
+        parse_rule(rule, min_nights, list(places))
+    except SeasonRuleError as e:
+        raise _rule_error(e) from None
+
+
+def create_season(
+    club: Club,
+    name: str,
+    starts_on: date | None = None,
+    ends_on: date | None = None,
+    rule: str = "total",
+    min_nights: int = 1,
+    places: Sequence[int] = (),
+    previous: Season | None = None,
+) -> Season:
+    name = clean_name(name, "name", 120)
+    if season_by_name(club, name) is not None:
+        raise ServiceError(_("The club already has a season named %(name)s.", name=name), "name")
+    if starts_on and ends_on and ends_on < starts_on:
+        raise ServiceError(_("The season cannot end before it starts."), "ends_on")
+    check_rule(rule, min_nights, places)
+    if previous is not None and previous.club_id != club.id:
+        raise ServiceError(_("The previous season must be one of this club's."), "previous")
+    season = Season(
+        club_id=club.id,
+        name=name,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        rule=rule,
+        min_nights=min_nights,
+        places=list(places),
+        previous_id=previous.id if previous else None,
+    )
+    db.session.add(season)
+    db.session.flush()
+    return season
+
+
+def ensure_season(club: Club, name: str) -> Season:
+    """The club's season of that name, created (rule ``total``) when new: the tournament file's
+    ``season`` key."""
+    return season_by_name(club, name) or create_season(club, name)
+
+
+def set_rule(season: Season, rule: str, min_nights: int, places: Sequence[int]) -> None:
+    """The owner changes how the season is counted; the standings are re-derived at once."""
+    check_rule(rule, min_nights, places)
+    season.rule = rule
+    season.min_nights = min_nights
+    season.places = list(places)
+    db.session.flush()
+
+
+def set_night(t: Tournament, season: Season | None, division: Division | None = None) -> None:
+    """Put a tournament night in a season (or take it out with ``season=None``)."""
+    if season is not None and season.club_id != t.club_id:
+        raise ServiceError(_("A night can only count in a season of its own club."), "season")
+    if division is not None and (season is None or division.season_id != season.id):
+        raise ServiceError(_("That division is not part of the season."), "division")
+    t.season_id = season.id if season else None
+    t.division_id = division.id if division else None
+    t.bump()
+    db.session.flush()
+
+
+def add_division(
+    season: Season, name: str, players: Sequence[str] = (), carry_factor: float | None = None
+) -> Division:
+    name = clean_name(name, "name", 40)
+    if len(season.divisions) >= MAX_DIVISIONS:
+        raise ServiceError(_("A season has at most %(n)d divisions.", n=MAX_DIVISIONS), "name")
+    if any(d.name == name for d in season.divisions):
+        raise ServiceError(_("The season already has a division named %(name)s.", name=name))
+    if carry_factor is not None and not 0 < carry_factor <= 10:
+        raise ServiceError(_("A carry-over factor is a number above 0, such as 1.15 or 0.9."))
+    div = Division(
+        season_id=season.id,
+        name=name,
+        position=len(season.divisions),
+        carry_factor=carry_factor,
+        players=_unique([clean_name(p, "players") for p in players if p and p.strip()]),
+    )
+    db.session.add(div)
+    db.session.flush()
+    db.session.refresh(season)
+    return div
+
+
+def _unique(names: list[str]) -> list[str]:
+    return list(dict.fromkeys(names))
+
+
+def apply_movement(season: Season, k: int, next_season: Season) -> list[Division]:
+    """End of season: the top ``k`` of each lower division go up, the bottom ``k`` of each upper
+    division go down, by the final standings of each division; the result seeds the divisions
+    of ``next_season`` (same names and carry-over factors), which must have none yet."""
+    from .standings import standings
+
+    if next_season.id == season.id or next_season.club_id != season.club_id:
+        raise ServiceError(_("Choose another season of this club to seed."), "next_season")
+    if not season.divisions:
+        raise ServiceError(_("This season has no divisions."))
+    if next_season.divisions:
+        raise ServiceError(_("The next season already has its divisions."), "next_season")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0 or k > 100:
+        raise ServiceError(_("Choose how many players go up and down (0 to 100)."), "k")
+    final: list[list[str]] = []
+    for div in season.divisions:
+        rows = standings(season, division_id=div.id)
+        ranked = [r.player for r in rows if r.ranked]
+        listed = [p for p in div.players if p not in ranked]
+        final.append(ranked + listed)  # players seeded but absent all season stay at the bottom
+    moved = promote_relegate(final, k)
+    next_season.previous_id = season.id
+    created = []
+    for div, players in zip(season.divisions, moved.divisions, strict=True):
+        created.append(add_division(next_season, div.name, players, div.carry_factor))
+    db.session.flush()
+    return created
+
+
+def carried_points(season: Season, division_id: int | None = None) -> dict[str, float]:
+    """What each player brings from the previous season: its score there × the factor of the
+    division the player is seeded into now. Nothing without a previous season or factors."""
+    from .standings import standings
+
+    if season.previous_id is None or not season.divisions:
+        return {}
+    previous = db.session.get(Season, season.previous_id)
+    if previous is None or previous.id == season.id:
+        return {}
+    seeded = {p: d.position for d in season.divisions for p in d.players}
+    factors = [d.carry_factor or 0.0 for d in season.divisions]
+    carried = carry_over(standings(previous), seeded, factors)
+    if division_id is not None:
+        mine = next((d for d in season.divisions if d.id == division_id), None)
+        keep = set(mine.players) if mine else set()
+        carried = {p: v for p, v in carried.items() if p in keep}
+    return carried
