@@ -1,5 +1,256 @@
-"""The season pages of a club (list, create, a season's standings and ratings)."""
+"""The season pages of a club: the list (and creating one), a season's standings under its rule
+(switchable, always re-derived), its nights, divisions and ratings, and a projector view."""
 
 from __future__ import annotations
 
-from . import bp  # noqa: F401
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ..competition.seasons import SeasonRuleError
+from ..extensions import db
+from ..forms_common import choices
+from ..models import Club, Division, Member, Season, Tournament
+from ..permissions import club_route, get_in_club_or_404
+from ..services import ServiceError
+from ..services.ratings.club import club_ratings
+from ..services.seasons import manage
+from ..services.seasons.standings import nights_of, rule_of, standings
+from ..tournaments.forms import ConfirmForm
+from ..web import show_service_error
+from . import bp
+from .forms import RULE_LABELS, DivisionForm, MovementForm, NightForm, RuleForm, SeasonForm
+
+BASE = "/clubs/<slug>/seasons"
+
+
+def _season(club: Club, sid: int) -> Season:
+    return get_in_club_or_404(Season, club, sid)
+
+
+@bp.route(BASE, methods=["GET", "POST"])
+@club_route("player")
+def index(club: Club, me: Member) -> ResponseReturnValue:
+    form = SeasonForm(formdata=request.form if request.method == "POST" else None)
+    if request.method == "POST":
+        if me.role != "owner":
+            abort(403)
+        if form.validate():
+            try:
+                season = manage.create_season(
+                    club,
+                    form.name.data or "",
+                    form.starts_on.data,
+                    form.ends_on.data,
+                    form.rule_text(),
+                    form.min_nights.data or 1,
+                    form.places_list(),
+                )
+            except ServiceError as e:
+                db.session.rollback()
+                show_service_error(form, e)
+            else:
+                db.session.commit()
+                flash(_("Season created: now put its nights in it."), "success")
+                return redirect(url_for("seasons.season", slug=club.slug, sid=season.id), 303)
+    status = 422 if request.method == "POST" else 200
+    return (
+        render_template(
+            "seasons/index.html",
+            club=club,
+            me=me,
+            seasons=manage.seasons_of(club),
+            form=form,
+        ),
+        status,
+    )
+
+
+def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any]:
+    rule_text = request.args.get("rule") or None
+    error = None
+    try:
+        rule = rule_of(season, rule_text)
+    except SeasonRuleError:
+        error = _("That way of counting cannot be used here; the season's own rule is shown.")
+        rule = rule_of(season)
+    rows = standings(season, rule)
+    nights = nights_of(season)
+    divisions = season.divisions
+    by_division = [(d, standings(season, rule, d.id)) for d in divisions]
+    players = {r.player for r in rows}
+    ratings = [r for r in club_ratings(club) if r.player in players]
+    in_season = {t.id for t in nights}
+    candidates = [
+        t
+        for t in db.session.scalars(
+            select(Tournament).where(Tournament.club_id == club.id, Tournament.season_id.is_(None))
+        )
+        if t.id not in in_season
+    ]
+    rule_form = forms.get("rule_form") or RuleForm(
+        formdata=None,
+        rule=season.rule.split(":")[0],
+        best=int(season.rule.split(":")[1]) if season.rule.startswith("best:") else 5,
+        min_nights=season.min_nights,
+        places=", ".join(str(p) for p in season.places) if season.places else None,
+    )
+    night_form = forms.get("night_form") or NightForm(formdata=None)
+    night_form.tournament.choices = choices([(t.id, t.name) for t in candidates])
+    night_form.division.choices = choices([(0, "—")] + [(d.id, d.name) for d in divisions])
+    movement_form = forms.get("movement_form") or MovementForm(formdata=None)
+    movement_form.next_season.choices = choices(
+        [(s.id, s.name) for s in manage.seasons_of(club) if s.id != season.id]
+    )
+    return {
+        "club": club,
+        "me": me,
+        "season": season,
+        "rule": rule,
+        "rule_error": error,
+        "rows": rows,
+        "nights": nights,
+        "divisions": divisions,
+        "by_division": by_division,
+        "ratings": ratings,
+        "candidates": candidates,
+        "rule_labels": RULE_LABELS,
+        "rule_form": rule_form,
+        "night_form": night_form,
+        "division_form": forms.get("division_form") or DivisionForm(formdata=None),
+        "movement_form": movement_form,
+        "confirm_form": ConfirmForm(formdata=None),
+        "projector": request.args.get("view") == "projector",
+    }
+
+
+@bp.get(BASE + "/<int:sid>")
+@club_route("player")
+def season(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    return render_template("seasons/season.html", **_page(club, me, s))
+
+
+def _back(club: Club, s: Season) -> ResponseReturnValue:
+    return redirect(url_for("seasons.season", slug=club.slug, sid=s.id), 303)
+
+
+@bp.post(BASE + "/<int:sid>/rule")
+@club_route("owner")
+def set_rule(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    form = RuleForm()
+    if form.validate_on_submit():
+        try:
+            manage.set_rule(s, form.rule_text(), form.min_nights.data or 1, form.places_list())
+        except ServiceError as e:
+            db.session.rollback()
+            show_service_error(form, e)
+        else:
+            db.session.commit()
+            flash(
+                _("The season is now counted this way; the table below is re-derived."), "success"
+            )
+            return _back(club, s)
+    return render_template("seasons/season.html", **_page(club, me, s, rule_form=form)), 422
+
+
+@bp.post(BASE + "/<int:sid>/nights")
+@club_route("director")
+def add_night(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    form = NightForm()
+    form.tournament.choices = choices(
+        [
+            (t.id, t.name)
+            for t in db.session.scalars(select(Tournament).where(Tournament.club_id == club.id))
+        ]
+    )
+    form.division.choices = choices([(0, "—")] + [(d.id, d.name) for d in s.divisions])
+    if form.validate_on_submit():
+        t = get_in_club_or_404(Tournament, club, form.tournament.data)
+        division = db.session.get(Division, form.division.data) if form.division.data else None
+        try:
+            if t.season_id is not None and t.season_id != s.id:
+                raise ServiceError(
+                    _("That night already counts in another season: take it out there first."),
+                    "tournament",
+                )
+            if form.date.data:
+                t.date = form.date.data
+            if form.venue.data:
+                t.venue = form.venue.data.strip()
+            manage.set_night(t, s, division)
+        except ServiceError as e:
+            db.session.rollback()
+            show_service_error(form, e)
+        else:
+            db.session.commit()
+            flash(_("%(name)s now counts in this season.", name=t.name), "success")
+            return _back(club, s)
+    return render_template("seasons/season.html", **_page(club, me, s, night_form=form)), 422
+
+
+@bp.post(BASE + "/<int:sid>/nights/<int:tid>/remove")
+@club_route("director")
+def remove_night(club: Club, me: Member, sid: int, tid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    t = get_in_club_or_404(Tournament, club, tid)
+    if not ConfirmForm().validate_on_submit() or t.season_id != s.id:
+        abort(404)
+    manage.set_night(t, None)
+    db.session.commit()
+    flash(_("%(name)s no longer counts in this season.", name=t.name), "success")
+    return _back(club, s)
+
+
+@bp.post(BASE + "/<int:sid>/divisions")
+@club_route("owner")
+def add_division(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    form = DivisionForm()
+    if form.validate_on_submit():
+        try:
+            manage.add_division(
+                s,
+                form.name.data or "",
+                (form.players.data or "").splitlines(),
+                form.carry_factor.data,
+            )
+        except ServiceError as e:
+            db.session.rollback()
+            show_service_error(form, e)
+        else:
+            db.session.commit()
+            flash(_("Division added."), "success")
+            return _back(club, s)
+    return render_template("seasons/season.html", **_page(club, me, s, division_form=form)), 422
+
+
+@bp.post(BASE + "/<int:sid>/movement")
+@club_route("owner")
+def movement(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    form = MovementForm()
+    form.next_season.choices = choices([(x.id, x.name) for x in manage.seasons_of(club)])
+    if form.validate_on_submit():
+        nxt = _season(club, form.next_season.data)
+        try:
+            manage.apply_movement(s, form.k.data or 0, nxt)
+        except ServiceError as e:
+            db.session.rollback()
+            show_service_error(form, e)
+        else:
+            db.session.commit()
+            flash(
+                _(
+                    "Promotion and relegation applied: %(name)s starts with these divisions.",
+                    name=nxt.name,
+                ),
+                "success",
+            )
+            return redirect(url_for("seasons.season", slug=club.slug, sid=nxt.id), 303)
+    return render_template("seasons/season.html", **_page(club, me, s, movement_form=form)), 422
