@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import RadioField, SelectField, StringField
+from wtforms import RadioField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from ..forms_common import TOO_LONG, choices
@@ -31,6 +31,14 @@ class AddMemberForm(FlaskForm):
         _l("Role"),
         choices=choices([("player", ROLE_LABELS["player"]), ("director", ROLE_LABELS["director"])]),
         default="player",
+    )
+
+
+class BulkMembersForm(FlaskForm):
+    members = TextAreaField(
+        _l("Names, one a line (or CSV: name, contact)"),
+        validators=[DataRequired(_l("Please fill this in.")), Length(max=60000, message=TOO_LONG)],
+        description=_l("Paste a list from a chat group or a spreadsheet; you see a preview first."),
     )
 
 
@@ -63,6 +71,7 @@ class ConfirmForm(FlaskForm):
 __all__ = [
     "AcceptInviteForm",
     "AddMemberForm",
+    "BulkMembersForm",
     "ClubForm",
     "ConfirmForm",
     "InviteForm",

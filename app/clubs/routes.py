@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
@@ -11,12 +12,14 @@ from ..models import Club, Invite, Member, User
 from ..permissions import club_route, get_in_club_or_404, membership
 from ..services import ServiceError
 from ..services import clubs as svc
+from ..services.text import sorted_names
 from ..web import show_service_error
 from . import bp
 from .forms import (
     ROLE_LABELS,
     AcceptInviteForm,
     AddMemberForm,
+    BulkMembersForm,
     ClubForm,
     ConfirmForm,
     InviteForm,
@@ -56,7 +59,7 @@ def _members_context(club: Club, me: Member, add_form: AddMemberForm | None = No
     return {
         "club": club,
         "me": me,
-        "members": club.members,
+        "members": sorted_names(list(club.members), lambda m: m.display_name, str(get_locale())),
         "add_form": add_form or AddMemberForm(formdata=None),
         "role_labels": ROLE_LABELS,
         "confirm_form": ConfirmForm(formdata=None),
@@ -94,6 +97,39 @@ def add_member(club: Club, me: Member) -> ResponseReturnValue:
         flash(added, "success")
         return redirect(url_for("clubs.members", slug=club.slug))
     return render_template("clubs/members.html", **_members_context(club, me, form)), 422
+
+
+@bp.route("/clubs/<slug>/members/bulk", methods=["GET", "POST"])
+@club_route("owner")
+def bulk_members(club: Club, me: Member) -> ResponseReturnValue:
+    """Paste a list of names (or CSV lines name, contact): a preview first, then add the lines
+    marked new; names already in the club or twice in the list are refused by name."""
+    form = BulkMembersForm(formdata=request.form if request.method == "POST" else None)
+    lines: list[svc.MemberLine] = []
+    status = 200
+    if request.method == "POST":
+        if not form.validate():
+            status = 422
+        else:
+            lines = svc.parse_member_list(club, form.members.data or "")
+            if request.form.get("action") == "add" and any(x.problem is None for x in lines):
+                added = svc.add_members(club, lines)
+                db.session.commit()
+                flash(
+                    ngettext("%(num)d member added.", "%(num)d members added.", len(added)),
+                    "success",
+                )
+                return redirect(url_for("clubs.members", slug=club.slug), 303)
+            if not any(x.problem is None for x in lines):
+                status = 422
+    return render_template(
+        "clubs/bulk_members.html",
+        club=club,
+        me=me,
+        form=form,
+        lines=lines,
+        new=sum(1 for x in lines if x.problem is None),
+    ), status
 
 
 @bp.post("/clubs/<slug>/members/<int:member_id>/role")

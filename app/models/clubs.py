@@ -55,6 +55,7 @@ class Member(Base):
         ForeignKey("users.id", ondelete="SET NULL"), index=True
     )
     display_name: Mapped[str] = mapped_column(String(80))
+    contact: Mapped[str | None] = mapped_column(String(120))  # phone, WeChat id, e-mail …
     role: Mapped[str] = mapped_column(String(16), default="player")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -6,8 +6,11 @@ these functions keep the club's own invariants (unique names, at least one owner
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import secrets
+import unicodedata
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app
@@ -222,3 +225,87 @@ def clubs_of(user: User) -> list[tuple[Club, Member]]:
         .order_by(Club.name)
     )
     return [(row[0], row[1]) for row in rows]
+
+
+# --- adding many members at once ------------------------------------------------------------
+
+MAX_BULK_LINES = 500
+
+
+@dataclass(frozen=True)
+class MemberLine:
+    """One line of a pasted member list, as the preview shows it."""
+
+    number: int  # 1-based line number in what was pasted
+    name: str
+    contact: str | None
+    problem: str | None  # why the line is not added (translated), or None: it will be added
+
+
+def parse_member_list(club: Club, text: str) -> list[MemberLine]:
+    """Read a pasted list: one name a line, or CSV lines ``name, contact`` (a header line
+    ``name,contact`` / ``姓名,联系方式`` is skipped). Names already in the club, or twice in the
+    list, are refused by name (case-blind), and so is anything ``clean_name`` refuses."""
+    taken = {
+        n.lower()
+        for n in db.session.scalars(select(Member.display_name).where(Member.club_id == club.id))
+    }
+    seen: set[str] = set()
+    out: list[MemberLine] = []
+    raw_lines = (text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, raw in enumerate(raw_lines, 1):
+        if not raw.strip():
+            continue
+        if len(out) >= MAX_BULK_LINES:
+            out.append(
+                MemberLine(
+                    number,
+                    raw.strip()[:80],
+                    None,
+                    _(
+                        "At most %(n)d members at once: add the rest in another paste.",
+                        n=MAX_BULK_LINES,
+                    ),
+                )
+            )
+            break
+        cells = next(csv.reader([raw.replace("\t", ",").replace("，", ",")]), [])
+        name_cell = cells[0] if cells else ""
+        contact = ",".join(cells[1:]).strip() or None
+        if not out and number == 1 and name_cell.strip().lower() in ("name", "姓名", "名字"):
+            continue  # a header line
+        problem: str | None = None
+        name = name_cell.strip()
+        try:
+            name = clean_name(name_cell, "members")
+        except ServiceError as e:
+            problem = e.message
+        if problem is None and contact is not None and len(contact) > 120:
+            problem = _("The contact is longer than 120 characters.")
+        elif (
+            problem is None
+            and contact is not None
+            and any(unicodedata.category(ch).startswith("C") for ch in contact)
+        ):
+            problem = _("The contact contains invisible control characters.")
+        if problem is None and name.lower() in taken:
+            problem = _("Already a member of the club.")
+        elif problem is None and name.lower() in seen:
+            problem = _("Twice in this list.")
+        if problem is None:
+            seen.add(name.lower())
+        out.append(MemberLine(number, name[:80], contact, problem))
+    return out
+
+
+def add_members(club: Club, lines: list[MemberLine]) -> list[Member]:
+    """Add every line without a problem (as players without an account); nothing else."""
+    added = []
+    for line in lines:
+        if line.problem is not None:
+            continue
+        member = Member(club=club, display_name=line.name, contact=line.contact, role="player")
+        db.session.add(member)
+        added.append(member)
+    db.session.flush()
+    return added
