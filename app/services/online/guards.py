@@ -23,14 +23,14 @@ from ...competition.tfile import dump_deal
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, Table, Tournament
 from .. import ServiceError
-from ..tournament_audit import Actor, audit, place
+from ..tournament_audit import ONLINE_LOG, Actor, audit, place
 from ..tournament_rows import deal_from_row
 from ..tournament_sheets import may_edit
 from . import bridge
 from .seats import seats_of
 
 CHANCE = "chance"
-LOG_KEY = "online_log"  # the audit data key of the discarded online logs
+LOG_KEY = ONLINE_LOG  # the audit data key of the discarded online logs
 
 
 @dataclass(frozen=True)
