@@ -130,7 +130,7 @@ KEY_LABELS: dict[str, Any] = {
     "finished": _l("finished"),
     "sheet_deals": _l("Recorded deals"),
     "tables": _l("Tables"),
-    "mode": _l("Played"),
+    "mode": _l("Mode of play"),
     "online_log": _l("Online game"),
 }
 # The audit data key under which a discarded online game's whole log is kept (each deal's seed,
