@@ -52,12 +52,13 @@ def round_has_results(rnd: Round) -> bool:
 
 
 def paper_results(rnd: Round) -> bool:
-    """A result pairing again may not discard: a typed deal, a forfeit, a paper match marked
-    finished. (An online game's deals and finish may go, with confirmation: see ``repair_round``.)"""
+    """A result pairing again may not discard: a forfeit, or any deal or finish of a table
+    played on paper (deals recorded online stay results once the table moves to paper). An
+    online game's deals and finish may go, with confirmation: see ``repair_round``."""
     return any(
         tab.forfeit is not None
+        or (tab.mode != "online" and (bool(tab.deals) or tab.finished))
         or any(d.source != "online" for d in tab.deals)
-        or (tab.finished and tab.mode != "online")
         for tab in rnd.tables
     )
 

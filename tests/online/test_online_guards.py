@@ -291,6 +291,11 @@ def test_playing_on_paper_keeps_the_recorded_deals_and_the_log(app, client, monk
     rows_after = _sheet_rows(ow)
     assert [d.source for d in rows_after] == ["online", "online", "paper"]
     assert sheet(ow.t, db.session.get(Table, ow.tab.id)).counts  # type: ignore[arg-type]
+    # the deals recorded online are results of a paper table now: no pairing again over them
+    kept = _snapshot(ow)
+    r = client.post(_round_url(ow) + "/repair", data={"confirm": "1"}, follow_redirects=True)
+    assert "A result is already entered: the round cannot be paired again." in _flashes(r)
+    assert _snapshot(ow) == kept
 
 
 def test_playing_on_paper_before_any_move_needs_no_confirmation(app, client) -> None:
@@ -304,3 +309,19 @@ def test_playing_on_paper_before_any_move_needs_no_confirmation(app, client) -> 
     # and online again: the table had no deal, so it may go online once more
     assert client.post(ow.table_url).status_code == 303
     assert [d.number for d in ow.deals()] == [1]
+
+
+def test_the_refusal_speaks_the_directors_language(app, client, monkeypatch) -> None:
+    ow = online_world(client, "tractor-4p", deals=3)
+    _play_two_deals_and_start_a_third(ow, monkeypatch)
+    before = _snapshot(ow)
+    zh = {"Accept-Language": "zh-CN,zh;q=0.9"}
+    r = client.post(_round_url(ow) + "/repair", headers=zh, follow_redirects=True)
+    page = _flashes(r)
+    assert (
+        "第 1 桌有一场线上对局，已打完 2 局，另有一局正在进行：重新编排将丢弃这场对局。"
+        "确认后才会丢弃；其对局记录保留在修改记录中。"
+    ) in page
+    r = client.post(ow.table_url + "/paper", headers=zh, follow_redirects=True)
+    assert "改为纸面记分时，已记录的牌局留在记分表上" in _flashes(r)
+    assert _snapshot(ow) == before

@@ -183,7 +183,8 @@ def switch_paper(t: Tournament, tab: Table, actor: Actor, confirm: bool = False)
     for s in seats_of(tab):
         db.session.delete(s)
     tab.mode = "paper"
-    tab.finished = False if "minutes" not in (t.match or {}) else tab.finished
+    if tab.forfeit is not None:
+        tab.finished = False  # set only to stop the online game (``forfeit_online``)
     t.bump()
     db.session.flush()
     where = place(tab.round.number, tab.number)
