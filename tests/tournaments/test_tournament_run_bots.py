@@ -153,3 +153,14 @@ def test_run_bots_refuses_with_a_sentence(app, client, runner, args, message) ->
     assert result.stderr.strip() == message
     assert result.stdout == ""
     assert db.session.scalar(select(AuditEntry).where(AuditEntry.action == "deal")) is None
+
+
+def test_run_bots_refuses_matches_of_a_time_limit(app, client, runner) -> None:
+    ow = online_world(client, "tractor-4p", deals=30, kind="minutes")
+    result = runner.invoke(args=["tournament", "run-bots", ow.t.name])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "error: The matches have a time limit: bots would play on forever. Stop the tables."
+    )
+    db.session.expire_all()
+    assert not db.session.get(Table, ow.tab.id).deals  # type: ignore[union-attr]
