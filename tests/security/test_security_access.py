@@ -144,6 +144,7 @@ EXPECT: dict[str, Expect] = {
     "online.table_page": Expect("director", BOTH),
     "online.bots": Expect("director", POST, lambda _o: {"seat": "0", "bot": "1"}),
     "online.finish": Expect("director", POST),
+    "online.paper": Expect("director", POST),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
 }
