@@ -137,6 +137,7 @@ def test_pairing_again_refuses_then_discards_the_game_and_keeps_its_log(
     page = _flashes(client.get(_round_url(ow)))
     warning = f"{GAME}: pairing again would discard it. {KEPT}"
     assert warning in page and 'name="confirm"' in page and "Pair again" in page
+    assert 'data-confirm="Pair round 1 again?' in page
     assert "Swap entrants before the round starts" not in page
     states = _engine_states(ow)
     points = [d.points for d in _sheet_rows(ow)]
@@ -252,6 +253,7 @@ def test_playing_on_paper_keeps_the_recorded_deals_and_the_log(app, client, monk
     )
     page = _flashes(client.get(ow.table_url))
     assert warning in page and "Play on paper instead" in page and 'name="confirm"' in page
+    assert 'data-confirm="Play this table on paper from now on? The seat links stop working."' in page
     states = _engine_states(ow)
     rows = [(d.index, d.points, d.declarer, d.source) for d in _sheet_rows(ow)]
     token = ow.seats()[0].token
