@@ -253,7 +253,9 @@ def test_playing_on_paper_keeps_the_recorded_deals_and_the_log(app, client, monk
     )
     page = _flashes(client.get(ow.table_url))
     assert warning in page and "Play on paper instead" in page and 'name="confirm"' in page
-    assert 'data-confirm="Play this table on paper from now on? The seat links stop working."' in page
+    assert (
+        'data-confirm="Play this table on paper from now on? The seat links stop working."' in page
+    )
     states = _engine_states(ow)
     rows = [(d.index, d.points, d.declarer, d.source) for d in _sheet_rows(ow)]
     token = ow.seats()[0].token
