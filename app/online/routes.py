@@ -12,7 +12,7 @@ from ..extensions import db, htmx
 from ..models import Club, Member, OnlineSeat, Table
 from ..permissions import club_route
 from ..services import ServiceError
-from ..services.online import bridge, pages, seats
+from ..services.online import bridge, guards, pages, seats
 from ..tournaments.actions import attempt, confirmed
 from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor, round_, table, tournament
@@ -51,7 +51,32 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
         sheet_url=url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno),
         bots_url=url_for("online.bots", slug=club.slug, tid=t.id, n=n, tno=tno),
         finish_url=url_for("online.finish", slug=club.slug, tid=t.id, n=n, tno=tno),
+        paper_url=url_for("online.paper", slug=club.slug, tid=t.id, n=n, tno=tno),
+        paper_warning=_paper_warning(tab),
     )
+
+
+def _paper_warning(tab: Table) -> str | None:
+    """What playing on paper would discard, when the online game has moves (then the button
+    asks for confirmation)."""
+    game = guards.game_of(tab)
+    return guards.paper_warning(game) if game is not None and game.moves else None
+
+
+@bp.post(TABLE_URL + "/paper")
+@club_route("director")
+def paper(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """The players move to a physical table: the table is played on paper from now on."""
+    t = tournament(club, tid)
+    tab = table(round_(t, n), tno, bye=False)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    sure = request.form.get("confirm") == "1"
+    ok, _r = attempt(lambda: guards.switch_paper(t, tab, actor(me), sure))
+    if not ok:  # back to the button, which now asks for confirmation
+        return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+    flash(_("The table is played on paper: enter its next deals on the score sheet."), "success")
+    return redirect(url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
 
 
 @bp.post(TABLE_URL + "/bots")

@@ -31,42 +31,42 @@ def _season(club: Club, sid: int) -> Season:
     return get_in_club_or_404(Season, club, sid)
 
 
-@bp.route(BASE, methods=["GET", "POST"])
+def _index(club: Club, me: Member, form: SeasonForm, status: int = 200) -> ResponseReturnValue:
+    seasons = manage.seasons_of(club)
+    return render_template(
+        "seasons/index.html", club=club, me=me, seasons=seasons, form=form
+    ), status
+
+
+@bp.get(BASE)
 @club_route("player")
 def index(club: Club, me: Member) -> ResponseReturnValue:
-    form = SeasonForm(formdata=request.form if request.method == "POST" else None)
-    if request.method == "POST":
-        if me.role != "owner":
-            abort(403)
-        if form.validate():
-            try:
-                season = manage.create_season(
-                    club,
-                    form.name.data or "",
-                    form.starts_on.data,
-                    form.ends_on.data,
-                    form.rule_text(),
-                    form.min_nights.data or 1,
-                    form.places_list(),
-                )
-            except ServiceError as e:
-                db.session.rollback()
-                show_service_error(form, e)
-            else:
-                db.session.commit()
-                flash(_("Season created: now put its nights in it."), "success")
-                return redirect(url_for("seasons.season", slug=club.slug, sid=season.id), 303)
-    status = 422 if request.method == "POST" else 200
-    return (
-        render_template(
-            "seasons/index.html",
-            club=club,
-            me=me,
-            seasons=manage.seasons_of(club),
-            form=form,
-        ),
-        status,
-    )
+    return _index(club, me, SeasonForm(formdata=None))
+
+
+@bp.post(BASE)
+@club_route("owner")
+def create(club: Club, me: Member) -> ResponseReturnValue:
+    form = SeasonForm()
+    if form.validate_on_submit():
+        try:
+            season = manage.create_season(
+                club,
+                form.name.data or "",
+                form.starts_on.data,
+                form.ends_on.data,
+                form.rule_text(),
+                form.min_nights.data or 1,
+                form.places_list(),
+            )
+        except ServiceError as e:
+            db.session.rollback()
+            show_service_error(form, e)
+        else:
+            db.session.commit()
+            flash(_("Season created: now put its nights in it."), "success")
+            return redirect(url_for("seasons.season", slug=club.slug, sid=season.id), 303)
+    return _index(club, me, form, 422)
 
 
 def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from sqlalchemy import select
 
 from ..extensions import db
@@ -127,7 +128,14 @@ KEY_LABELS: dict[str, Any] = {
     "rounds": _l("Rounds"),
     "forfeit": _l("Side that did not play"),
     "finished": _l("finished"),
+    "sheet_deals": _l("Recorded deals"),
+    "tables": _l("Tables"),
+    "mode": _l("Mode of play"),
+    "online_log": _l("Online game"),
 }
+# The audit data key under which a discarded online game's whole log is kept (each deal's seed,
+# setup and action records: ``online.guards.replay`` reads it back).
+ONLINE_LOG = "online_log"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -188,6 +196,10 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
         return side(v)
     if key == "misplays" and isinstance(v, list):
         return ", ".join(side(x) for x in v)
+    if key == "mode" and v in ("online", "paper"):
+        return _("online") if v == "online" else _("on paper")
+    if key == ONLINE_LOG and isinstance(v, list):
+        return "; ".join(_log_words(x) for x in v)
     if key == "dealer" and v is not None:
         return seat(v)
     if key == "friend":
@@ -210,6 +222,19 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
     if v is None:
         return "—"
     return str(v)
+
+
+def _log_words(kept: Any) -> str:
+    """A kept online log in a few words (the log itself is data, not for reading)."""
+    if not isinstance(kept, dict) or not isinstance(kept.get("deals"), list):
+        return _words(None, kept, None)
+    deals = kept["deals"]
+    return ngettext(
+        "table %(t)s: the log of %(num)d online deal is kept",
+        "table %(t)s: the log of %(num)d online deals is kept",
+        len(deals),
+        t=kept.get("table", "?"),
+    )
 
 
 def _key_label(k: str) -> str:

@@ -15,6 +15,7 @@ from ..competition.standings import derive_table
 from ..extensions import db
 from ..models import Round, Table, TableSeat, Tournament
 from . import ServiceError
+from .online import guards
 from .tournament_audit import Actor, audit, place
 from .tournament_rows import deal_row, load, load_uncached, rounds_of
 
@@ -50,6 +51,24 @@ def round_has_results(rnd: Round) -> bool:
     return any(tab.deals or tab.forfeit is not None or tab.finished for tab in rnd.tables)
 
 
+def paper_results(rnd: Round) -> bool:
+    """A result pairing again may not discard: a forfeit, or any deal or finish of a table
+    played on paper (deals recorded online stay results once the table moves to paper). An
+    online game's deals and finish may go, with confirmation: see ``repair_round``."""
+    return any(
+        tab.forfeit is not None
+        or (tab.mode != "online" and (bool(tab.deals) or tab.finished))
+        or any(d.source != "online" for d in tab.deals)
+        for tab in rnd.tables
+    )
+
+
+def online_games(rnd: Round) -> list[guards.OnlineGame]:
+    """The round's online games that hold moves (pairing again would discard them)."""
+    games = (guards.game_of(tab) for tab in rnd.tables)
+    return [g for g in games if g is not None and g.moves]
+
+
 def seat_next_round(t: Tournament, actor: Actor) -> Round:
     rounds = rounds_of(t)
     open_rounds = [r.number for r in rounds if r.status != "closed"]
@@ -58,13 +77,20 @@ def seat_next_round(t: Tournament, actor: Actor) -> Round:
     return _seat(t, actor, load(t), "seat_round", None)
 
 
-def repair_round(t: Tournament, rnd: Round, actor: Actor) -> Round:
-    """Seat the last round again (after late entries, withdrawals, corrections)."""
+def repair_round(t: Tournament, rnd: Round, actor: Actor, confirm: bool = False) -> Round:
+    """Seat the last round again (after late entries, withdrawals, corrections). An online game
+    with moves is discarded only with ``confirm``; its log is kept in the audit entry."""
     if rnd.number != len(rounds_of(t)):
         raise ServiceError(_("Only the last round can be paired again."))
-    if round_has_results(rnd):
+    if paper_results(rnd):
         raise ServiceError(_("A result is already entered: the round cannot be paired again."))
-    before = [_seats_json(tab) for tab in rnd.tables]
+    games = online_games(rnd)
+    if games and not confirm:
+        raise ServiceError(" ".join(guards.repair_warning(g) for g in games), "confirm")
+    before: Any = [_seats_json(tab) for tab in rnd.tables]
+    logs = [guards.discard(tab) for tab in rnd.tables if guards.game_of(tab) is not None]
+    if logs:
+        before = {"tables": before, guards.LOG_KEY: logs}
     db.session.delete(rnd)
     db.session.flush()
     return _seat(t, actor, load_uncached(t), "repair_round", before)
@@ -134,7 +160,7 @@ def store_round(t: Tournament, entrant_ids: dict[str, int], plan: cm.Round, stat
 
 def swap_entrants(t: Tournament, rnd: Round, a_id: int, b_id: int, actor: Actor) -> None:
     """Exchange two entrants' places in a round that has no result yet."""
-    if rnd.status == "closed" or round_has_results(rnd):
+    if rnd.status == "closed" or round_has_results(rnd) or online_games(rnd):
         raise ServiceError(_("The round has started: entrants can no longer be swapped."))
     if a_id == b_id:
         raise ServiceError(_("Choose two different entrants."), "second")

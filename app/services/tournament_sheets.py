@@ -162,7 +162,16 @@ def set_finished(t: Tournament, tab: Table, finished: bool, actor: Actor) -> Non
     )
 
 
-def set_forfeit(t: Tournament, tab: Table, side: int | None, actor: Actor) -> None:
+def set_forfeit(
+    t: Tournament, tab: Table, side: int | None, actor: Actor, confirm: bool = False
+) -> None:
+    """A side did not play. At an online table the game stops (``online.guards``); one with
+    moves only with ``confirm``."""
+    if tab.mode == "online":
+        from .online.guards import forfeit_online  # the online package imports this module
+
+        forfeit_online(t, tab, side, actor, confirm)
+        return
     if tab.kind != "sides":
         raise ServiceError(_("Only a table of two sides can be forfeited."))
     if not may_edit(tab.round, actor):

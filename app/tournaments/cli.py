@@ -1,4 +1,5 @@
-"""``flask tournament import | export | standings | sheets | csv`` (shared/formats/TOURNAMENT.md).
+"""``flask tournament import | export | standings | sheets | csv | run-bots``
+(shared/formats/TOURNAMENT.md).
 
 Exit 0 on success, 1 on any error; errors go to standard error; ``export`` and
 ``standings --json`` write only the JSON document to standard output (UTF-8, non-ASCII as is).
@@ -15,6 +16,7 @@ import click
 from flask import current_app
 
 from .. import printing as pr
+from ..competition.matches import FixedMatch, RedFiveTable
 from ..competition.tfile import TournamentFileError, load
 from ..db import write_transaction
 from ..extensions import db
@@ -23,7 +25,9 @@ from ..services import ServiceError
 from ..services import tournament_csv as csv_files
 from ..services import tournament_files as tfiles
 from ..services import tournament_printouts as printouts
+from ..services.online import autoplay
 from ..services.tournament_rows import load as load_tournament
+from ..services.tournament_rows import seat_names
 from ..services.tournament_setup import find_by_name
 from . import bp
 
@@ -148,3 +152,69 @@ def csv_command(name: str, what: str) -> None:
     """Write the standings or every deal as CSV (formula injection neutralized)."""
     t = _find(name)
     _echo(csv_files.standings_csv(t) if what == "standings" else csv_files.deals_csv(t))
+
+
+def _run_lines(t: Tournament, run: autoplay.Run) -> list[str]:
+    """What the bots recorded, table by table: each new deal (declarer, total, levels or 积分)
+    and the match result."""
+    lines = [f"{t.name}, round {run.round.number}:"]
+    for one in run.tables:
+        tab, derived = one.table, one.derived
+        sides, seats = seat_names(tab)
+        who = " vs ".join(sides) if sides else ", ".join(seats)
+        lines.append(f"Table {tab.number} ({who}):")
+        if derived is None:
+            continue
+        if isinstance(derived, FixedMatch):
+            for row in derived.rows[one.first :]:
+                a, b = row.levels_after
+                lines.append(
+                    f"  deal {row.number}: declarer {'AB'[row.declarer]} "
+                    f"({sides[row.declarer]}), total {row.total}, levels A {a} : B {b}"
+                )
+        else:
+            for red in derived.rows[one.first :]:
+                scores = " ".join(f"{s:+d}" for s in red.scores)
+                lines.append(
+                    f"  deal {red.number}: declarer {seats[red.dealer]} (seat {red.dealer + 1}), "
+                    f"total {red.total}, scores {scores}"
+                )
+        if one.first == len(derived.rows):
+            lines.append("  no new deal: the match was already complete")
+        lines.append("  result: " + _result_words(derived, sides, seats))
+    return lines
+
+
+def _result_words(derived: FixedMatch | RedFiveTable, sides: list[str], seats: list[str]) -> str:
+    if isinstance(derived, FixedMatch):
+        if derived.forfeit is not None:
+            return f"forfeit by {'AB'[derived.forfeit]} ({sides[derived.forfeit]})"
+        a, b = derived.levels
+        outcome = derived.outcome(0)
+        winner = "draw" if outcome == "draw" else f"{sides[0 if outcome == 'win' else 1]} wins"
+        passed = "" if derived.passed_side is None else f", {'AB'[derived.passed_side]} passed A"
+        return f"A {a} : B {b}{passed}, {winner}"
+    return ", ".join(
+        f"{name} {total:+d}" for name, total in zip(seats, derived.totals, strict=True)
+    )
+
+
+@bp.cli.command("run-bots")
+@click.argument("name")
+@click.option(
+    "--bots",
+    "kind",
+    type=click.Choice(list(autoplay.BOT_KINDS)),
+    default="heuristic",
+    help="Which engine bot plays every seat.",
+)
+def run_bots_command(name: str, kind: str) -> None:
+    """Play every unfinished online table of the current round with bots at every seat."""
+    with current_app.test_request_context(), write_transaction():  # gettext needs a request
+        t = _find(name)
+        try:
+            run = autoplay.run_bots(t, kind, db.session.commit)
+        except ServiceError as error:
+            db.session.rollback()
+            _fail(f"error: {error.message}")
+        _echo("\n".join(_run_lines(t, run)) + "\n")

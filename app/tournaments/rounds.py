@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -14,6 +14,7 @@ from ..forms_common import choices
 from ..models import Club, Member, Round, Tournament
 from ..permissions import club_route
 from ..services import tournament_rounds as rounds
+from ..services.online import guards
 from ..services.tournament_audit import Actor
 from ..services.tournament_rows import rounds_of
 from ..services.tournament_sheets import sheet
@@ -81,6 +82,8 @@ def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[st
         "director": me.role in ("owner", "director"),
         "owner": me.role == "owner",
         "has_results": rounds.round_has_results(rnd),
+        "may_repair": not rounds.paper_results(rnd),
+        "repair_warnings": [guards.repair_warning(g) for g in rounds.online_games(rnd)],
         "is_last": rnd.number == len(rounds_of(t)),
         "confirm_form": ConfirmForm(formdata=None),
         "swap_form": swap_form,
@@ -113,7 +116,12 @@ def _round_action(
 @club_route("director")
 def repair(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
     message = _("Round %(n)d paired again.", n=n)
-    return _round_action(club, me, tid, n, rounds.repair_round, message)
+    sure = request.form.get("confirm") == "1"  # discard the round's online games
+
+    def service(t: Tournament, rnd: Round, who: Actor) -> Round:
+        return rounds.repair_round(t, rnd, who, confirm=sure)
+
+    return _round_action(club, me, tid, n, service, message)
 
 
 @bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/close")

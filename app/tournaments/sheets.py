@@ -15,6 +15,7 @@ from ..extensions import db, htmx
 from ..models import Club, Member, Table, Tournament
 from ..permissions import check_code_guessing, club_route, record_code_failure
 from ..services import tournament_sheets as sheets
+from ..services.online import guards
 from ..services.tournament_audit import Actor
 from ..services.tournament_rounds import table_by_code
 from ..services.tournament_rows import deal_from_row, seat_names, variant_of
@@ -87,6 +88,7 @@ def _sheet_context(
         "relevant": set(form.relevant()),
         "variant_id": t.variant,
         "timed": "deals" not in t.match,
+        "online_game": _online_game(tab),
         "finish_label": _finish_label(t, tab, derived),
         "finish_confirm": (
             _("Nobody has passed A yet. End this match now, with the levels as they are?")
@@ -94,6 +96,15 @@ def _sheet_context(
             else ""
         ),
     }
+
+
+def _online_game(tab: Table) -> dict[str, Any] | None:
+    """An online game with moves, and what a forfeit would discard of it (the forfeit form's
+    confirm field)."""
+    game = guards.game_of(tab)
+    if game is None or not game.moves:
+        return None
+    return {"game": game, "forfeit_warning": guards.forfeit_warning(game)}
 
 
 def _finish_label(t: Tournament, tab: Table, derived: FixedMatch | RedFiveTable) -> str | None:
@@ -261,8 +272,9 @@ def forfeit_table(club: Club, me: Member, tid: int, n: int, tno: int) -> Respons
     t, tab = _director_table(club, tid, n, tno)
     raw = request.form.get("side", "")
     side = int(raw) if raw in ("0", "1") else None
+    sure = request.form.get("confirm") == "1"  # discard an online game with moves
     return confirmed(
-        lambda: sheets.set_forfeit(t, tab, side, actor(me)),
+        lambda: sheets.set_forfeit(t, tab, side, actor(me), sure),
         _director_urls(club, t, tab)["sheet"],
         _("Forfeit recorded.") if side is not None else _("Forfeit removed."),
     )

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Club, Invite, Member, OnlineSeat, Round, Table, Tournament, User
+from app.models import Club, Invite, Member, OnlineSeat, Round, Season, Table, Tournament, User
 from app.services.clubs import create_invite
+from app.services.seasons.manage import create_season, set_night
 from tests.conftest import _login, _make_club, _make_member, _make_user
 from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
 
@@ -34,6 +35,7 @@ class ClubObjects:
     invite: Invite
     invite_token: str
     seat_token: str  # seat 0's link at the online table of a second tournament
+    season: Season  # a season with the tournament as its night
 
     def params(self) -> dict[str, Any]:
         """URL arguments naming this club's objects (``kind`` for the PDFs, ``i`` a deal)."""
@@ -51,6 +53,8 @@ class ClubObjects:
             "token": self.invite_token,
             "seat_token": self.seat_token,
             "filename": "style.css",
+            "digest": _digest("style.css"),
+            "sid": self.season.id,
         }
 
 
@@ -82,9 +86,21 @@ def _club_objects(
     db.session.expire_all()
     entrants = [e.id for e in t.entrants]
     assert len(entrants) == len(names) == 4
+    with current_app.test_request_context():
+        season = create_season(club, f"{name} League")
+        set_night(t, season)
+    db.session.commit()
     return ClubObjects(
-        club, t, rnd, tables[0], tables[1], entrants, member, invite, token, seat_token
+        club, t, rnd, tables[0], tables[1], entrants, member, invite, token, seat_token, season
     )
+
+
+def _digest(filename: str) -> str:
+    import hashlib
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "static" / filename
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def _online_seat(client: FlaskClient, club: Club, tname: str) -> str:

@@ -87,6 +87,7 @@ class Expect:
 EXPECT: dict[str, Expect] = {
     # public pages and the account forms
     "static": Expect("public", GET),
+    "assets": Expect("public", GET),
     "main.home": Expect("public", GET),
     "main.set_language": Expect("public", POST, lambda _o: {"lang": "zh"}),
     "auth.login": Expect("public", BOTH),
@@ -144,13 +145,27 @@ EXPECT: dict[str, Expect] = {
     "online.table_page": Expect("director", BOTH),
     "online.bots": Expect("director", POST, lambda _o: {"seat": "0", "bot": "1"}),
     "online.finish": Expect("director", POST),
+    "online.paper": Expect("director", POST),
+    "clubs.bulk_members": Expect(
+        "owner", BOTH, lambda _o: {"members": "Mallory\nTrent", "action": "add"}
+    ),
+    "seasons.index": Expect("player", GET),
+    "seasons.season": Expect("player", GET),
+    "seasons.create": Expect(
+        "owner", POST, lambda _o: {"name": "Evil League", "rule": "total", "best": 5}
+    ),
+    "seasons.set_rule": Expect("owner", POST, lambda _o: {"rule": "average", "min_nights": 9}),
+    "seasons.add_night": Expect("director", POST, lambda o: {"tournament": o.tournament.id}),
+    "seasons.remove_night": Expect("director", POST),
+    "seasons.add_division": Expect("owner", POST, lambda _o: {"name": "甲级", "players": "X"}),
+    "seasons.movement": Expect("owner", POST, lambda o: {"k": 1, "next_season": o.season.id}),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
 }
 
 # URL arguments that name an object by a global id (a guess from another club is possible) or
 # by a number inside its parent (only a missing number can be guessed).
-GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id")
+GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id", "sid")
 LOCAL_NUMBERS = ("n", "tno", "i")
 
 

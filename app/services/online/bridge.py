@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from engine.bots import HeuristicBot, perform
+from engine.bots import HeuristicBot, RandomBot, perform
 from engine.cards import HJ, LJ, card_str, parse_card
 from engine.deal import DRAW, Deal, DealSetup, Record, apply
 from engine.errors import EngineError
@@ -55,6 +56,9 @@ MAX_STEPS = 20_000  # a safety net for the bot loop (a whole 4-deck deal is ~300
 DEAL_BUDGET = 6_000
 GAME_ACTOR = Actor(label="online game")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# Which engine bot plays the bot seats: "heuristic" (the default); ``flask tournament run-bots
+# --bots random`` sets "random" for its run (autoplay.py).
+BOT_KIND: ContextVar[str] = ContextVar("online_bot_kind", default="heuristic")
 
 
 class Stale(ServiceError):
@@ -164,6 +168,13 @@ def switch_online(t: Tournament, tab: Table, actor: Actor) -> None:
     db.session.flush()
     t.bump()
     audit(t, actor, "online", _where(tab), {"mode": "paper"}, {"mode": "online"})
+    _start_next(t, tab, None)
+    advance(t, tab)
+
+
+def start_game(t: Tournament, tab: Table) -> None:
+    """Deal an online table's first deal (again, after its game was discarded) and let the
+    bots act."""
     _start_next(t, tab, None)
     advance(t, tab)
 
@@ -301,9 +312,10 @@ def sheet_deal(deal: Deal) -> cm.Deal:
     )
 
 
-def _bot(live: Live, seat: int) -> HeuristicBot:
+def _bot(live: Live, seat: int) -> RandomBot:
     # a fresh bot per decision, seeded by the deal and the moment: replay needs no bot state
-    return HeuristicBot(live.row.seed * 4099 + len(live.entries) * 17 + seat)
+    kind = RandomBot if BOT_KIND.get() == "random" else HeuristicBot
+    return kind(live.row.seed * 4099 + len(live.entries) * 17 + seat)
 
 
 def _step(live: Live) -> bool:
