@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import html as htmllib
+import io
+import json
 import re
 import string
 from pathlib import Path
@@ -16,7 +18,7 @@ from flask_babel import force_locale
 from sqlalchemy import func, select
 
 from app.extensions import db
-from app.models import OnlineAction, OnlineDeal
+from app.models import OnlineAction, OnlineDeal, Tournament
 from app.services.online.refusals import REFUSALS, refusal_text, refusal_words
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
@@ -30,6 +32,7 @@ from tests.online.online_helpers import (
     page_token,
     replay_row,
 )
+from tests.tournaments.tournament_helpers import login, world
 
 PO = Path(__file__).parents[2] / "app/translations/zh/LC_MESSAGES/messages.po"
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -238,3 +241,35 @@ def test_a_card_not_in_the_hand_is_refused_with_its_face(app: Flask, client):
     face = foreign[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[foreign[-1]]
     assert _error(r) == f"你手里没有 {face}。"
     assert _state(ow) == before
+
+
+def test_a_bad_option_in_an_imported_file_reads_in_the_readers_language(app: Flask, client):
+    w = world()
+    login(client, w.director)
+    doc = {
+        "format": "shengji-tournament/1",
+        "club": w.club.name,
+        "name": "Winter Cup",
+        "variant": "tractor-4p",
+        "options": {"decks": 3},
+        "pairing": "swiss",
+        "rounds": 1,
+        "match": {"deals": 1},
+        "points": {"win": 2, "draw": 1, "loss": 0},
+        "entrants": [
+            {"name": "A", "players": ["A1", "A2"]},
+            {"name": "B", "players": ["B1", "B2"]},
+        ],
+        "played": [],
+    }
+    url = f"/clubs/{w.club.slug}/tournaments/import"
+    body = json.dumps(doc).encode()
+    for lang, want in (
+        ("zh", "options.decks: 选项 decks 只能取 2, 4 之一，而不是 3。"),
+        ("en", "options.decks: Option decks takes one of 2, 4, not 3."),
+    ):
+        data = {"file": (io.BytesIO(body), "t.json")}
+        r = client.post(url, data=data, headers={"Accept-Language": lang})
+        assert r.status_code == 422
+        assert want in htmllib.unescape(r.get_data(as_text=True))
+    assert db.session.scalar(select(func.count(Tournament.id))) == 0
