@@ -1,11 +1,11 @@
 """The registry of engine error codes: code → English template (``str.format`` placeholders).
 
 ``EngineError(code, **params)`` words its sentence from here; an application keeps its own table
-of the same codes in its readers' languages. Parameter names say what a value is: ``seat``/
-``seats`` (seat numbers from 0), ``card``/``cards`` (card strings such as ``"10H"``), ``suit``
-(``S H D C`` or ``trump``), ``phase`` (a deal phase), ``got`` (the repr of a value that was
-refused), ``what`` (an English phrase naming the argument, for programmers), ``cause`` (the
-nested error a wrapping error reports).
+of the same codes in its readers' languages. Parameter names say what a value is: ``seat``,
+``seats``, ``to_act``, ``caller``, ``dealer`` (seat numbers from 0), ``card``/``cards`` (card
+strings such as ``"10H"``), ``suit`` (``S H D C`` or ``trumps``), ``phase`` (a deal phase),
+``got`` (the repr of a value that was refused), ``what`` (an English phrase naming the argument,
+for programmers), ``cause`` (the nested error a wrapping error reports).
 """
 
 CODES: dict[str, str] = {
