@@ -34,7 +34,7 @@ REFUSALS: dict[str, Any] = {
     "pack.decks": _l("A pack has 1 to 8 decks, not %(got)s."),
     "decks.count": _l("The number of decks is a whole number, 1 or more, not %(got)s."),
     "cards.copies": _l(
-        "%(what)s hold %(n)s copies of %(card)s, but %(decks)s decks have only %(decks)s."
+        "There are %(n)s copies of %(card)s in %(what)s, but %(decks)s decks have only %(decks)s."
     ),
     "option.unknown": _l("Unknown option %(got)s; the options are %(options)s."),
     "seat.range": _l("%(got)s is not a seat at this table."),
@@ -68,9 +68,9 @@ REFUSALS: dict[str, Any] = {
     ),
     "lead.not_a_card": _l("The lead holds %(got)s, which is not a card."),
     "lead_comps.type": _l("The lead's parts (lead_components) are expected, not %(got)s."),
-    "cards.unhashable": _l("%(what)s hold something that is not a card: %(got)s."),
-    "cards.holds_non_card": _l("%(what)s hold %(got)s, which is not a card."),
-    "hand.too_few": _l("%(what)s use %(n)s × %(card)s, but the hand holds %(held)s."),
+    "cards.unhashable": _l("Something in %(what)s is not a card: %(got)s."),
+    "cards.holds_non_card": _l("%(got)s in %(what)s is not a card."),
+    "hand.too_few": _l("That takes %(n)s × %(card)s, but the hand holds only %(held)s."),
     "hand.missing": _l("%(card)s is not in the hand."),
     "follow.count": _l("The lead has %(lead)s cards, so play %(lead)s, not %(play)s."),
     "follow.suit": _l(
@@ -126,7 +126,7 @@ REFUSALS: dict[str, Any] = {
     "calls.item": _l("Call %(index)s is not a seat and a list of cards."),
     "calls.item_cards": _l("Call %(index)s shows a list of cards, not %(got)s."),
     "calls.item_too_many": _l("Call %(index)s shows more cards than a hand holds."),
-    "calls.seat": _l("%(what)s: %(got)s is not a seat of %(variant)s."),
+    "calls.seat": _l("%(got)s is not a seat of %(variant)s (in %(what)s)."),
     "record.type": _l("An action record has a kind and a seat, not %(got)s."),
     "record.kind": _l("Unknown action kind %(got)s; the kinds are %(kinds)s."),
     "record.kind_unknown": _l("Unknown action kind %(got)s."),
@@ -145,7 +145,7 @@ REFUSALS: dict[str, Any] = {
     "setup.later_dealer": _l("A later deal needs its dealer."),
     "setup.pack": _l("A stacked pack holds exactly the %(n)s cards of the decks."),
     "options.object": _l("The options map option names to values, not %(got)s."),
-    "cards.named_list": _l("%(what)s is a list of cards, not %(got)s."),
+    "cards.named_list": _l("A list of cards is expected for %(what)s, not %(got)s."),
     "seed.type": _l("A seed is a whole number, not %(got)s."),
     "deal.setup_type": _l("A deal is built from a deal setup, not %(got)s."),
     "deal.type": _l("Actions are applied to a deal, not %(got)s."),
@@ -177,7 +177,7 @@ REFUSALS: dict[str, Any] = {
     "bury.count": _l("Bury exactly %(need)s cards, not %(got)s."),
     "phase.friend": _l("The friend is called after the burial, not at %(phase)s."),
     "friend.card": _l(
-        "The friend card is an A, a K, the red five (♥5) or a big joker, not %(card)s."
+        "The friend card is an A, a K, the red five (5♥) or a big joker, not %(card)s."
     ),
     "phase.play": _l("Cards are played in the play, not at %(phase)s."),
     "play.empty": _l("Play at least one card."),
@@ -189,7 +189,7 @@ REFUSALS: dict[str, Any] = {
     "kitty.mode": _l("Unknown kitty multiplier rule %(got)s; it is one of %(modes)s."),
     "variant.type": _l("A game variant is expected, not %(got)s."),
     "total.type": _l("The attackers' total is a whole number, 0 or more, not %(got)s."),
-    "number.type": _l("%(what)s must be a whole number, not %(got)s."),
+    "number.type": _l("A whole number is expected for %(what)s, not %(got)s."),
     "points.range": _l("Points %(points)s is outside 0 to %(total)s (100 per deck)."),
     "points.multiple": _l("Points %(points)s is not a multiple of 5."),
     "kitty_points.negative": _l("Kitty points %(points)s is below 0."),
@@ -228,7 +228,7 @@ REFUSALS: dict[str, Any] = {
     "players.range": _l("A table has 2 to 6 players, not %(got)s."),
     "winner.type": _l("The winner is the declarer or the attackers, not %(got)s."),
     "units.type": _l("Red five units are a whole number 0 to 4, not %(got)s."),
-    "scoring.seat": _l("%(what)s must be a seat of this table, not %(got)s."),
+    "scoring.seat": _l("A seat of this table is expected for %(what)s, not %(got)s."),
     "result.dealer_needed": _l("A red five deal needs its dealer's seat."),
     "result.friend_is_dealer": _l(
         "The friend cannot be the dealer (give no friend when the dealer plays alone)."
@@ -372,13 +372,17 @@ def _demand(demand: Any) -> str:
     return str(demand)
 
 
+def _separator() -> str:
+    return _(", ")  # between the items of a list: "、" in Chinese
+
+
 def _value(name: str, value: Any) -> Any:
     if name == "cause" and isinstance(value, dict):
         return refusal_words(str(value.get("code")), value.get("params") or {}, str(value))
     if name in SEAT_PARAMS and type(value) is int:
         return value + 1
     if name == "seats" and isinstance(value, list):
-        return ", ".join(str(s + 1) if type(s) is int else str(s) for s in value)
+        return _separator().join(str(s + 1) if type(s) is int else str(s) for s in value)
     if name == "card" and isinstance(value, str):
         return _face(value)
     if name == "cards" and isinstance(value, list):
@@ -402,8 +406,7 @@ def refusal_words(code: str, params: dict[str, Any], fallback: str) -> str:
         return fallback
     values = {name: _value(name, v) for name, v in params.items()}
     if code == "follow.shape" and isinstance(params.get("demands"), list):
-        # a list separator: "、" in Chinese
-        values["shape"] = _(", ").join(_demand(d) for d in params["demands"])
+        values["shape"] = _separator().join(_demand(d) for d in params["demands"])
     try:
         return str(template) % values
     except (KeyError, TypeError, ValueError):  # a parameter the engine did not give
