@@ -179,3 +179,21 @@ def test_a_wrapping_error_keeps_the_cause_as_data():
     assert str(e) == (
         "action 1 of the log (pass by seat 0): there is nothing to pass on in phase draw"
     )
+
+
+def test_every_refusal_the_junk_fuzz_meets_has_json_params(monkeypatch):
+    """The API fuzz (junk to every public function) raises thousands of errors: each one's
+    parameters are JSON, so an application can keep and word them."""
+    from tests.engine import test_engine_api_fuzz as fuzz
+
+    seen: dict[str, int] = {}
+    init = EngineError.__init__
+
+    def checked(self, code, /, **params):
+        json.dumps(params)  # raises TypeError for a value that is not JSON
+        seen[code] = seen.get(code, 0) + 1
+        init(self, code, **params)
+
+    monkeypatch.setattr(EngineError, "__init__", checked)
+    fuzz.test_junk_arguments_raise_only_engine_errors(0)
+    assert len(seen) >= 60, sorted(seen)
