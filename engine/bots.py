@@ -28,7 +28,7 @@ Action = tuple[Any, ...]
 def _check(deal: object, seat: object) -> Deal:
     """A bot is asked about a real deal and one of its seats."""
     if not isinstance(deal, Deal):
-        raise EngineError(f"bots play a Deal, not {deal!r}")
+        raise EngineError("bots.deal_type", got=repr(deal))
     deal._seat(seat)
     return deal
 
@@ -51,14 +51,14 @@ def _check_acting(deal: object, seat: object) -> Deal:
     """A bot is asked to act on a real deal for the seat whose turn it is."""
     d = _check(deal, seat)
     if d.to_act != seat:
-        raise IllegalAction(f"it is not seat {seat}'s turn to act (phase {d.phase})")
+        raise IllegalAction("bots.not_turn", seat=seat, phase=d.phase)
     return d
 
 
 def _check_turn(deal: object, seat: object, phase: str, what: str) -> Deal:
     d = _check(deal, seat)
     if d.phase != phase or d.to_act != seat:
-        raise IllegalAction(f"seat {seat} has no {what} to choose now (phase {d.phase})")
+        raise IllegalAction("bots.nothing_to_choose", seat=seat, what=what, phase=d.phase)
     return d
 
 
@@ -74,12 +74,12 @@ def legal_calls(deal: Deal, seat: int) -> list[list[int]]:
 def perform(deal: Deal, action: Action) -> Record:
     """Apply a bot action ``(kind, seat, *args)`` to the deal."""
     if not isinstance(deal, Deal):
-        raise EngineError(f"actions are applied to a Deal, not {deal!r}")
+        raise EngineError("deal.type", got=repr(deal))
     if not isinstance(action, tuple | list) or len(action) < 2:
-        raise IllegalAction(f"a bot action is a tuple (kind, seat, *args), not {action!r}")
+        raise IllegalAction("action.type", got=repr(action))
     kind, seat = action[0], action[1]
     if kind in ("call", "bury", "friend", "play") and len(action) != 3:
-        raise IllegalAction(f"a {kind!r} action is (kind, seat, cards), not {action!r}")
+        raise IllegalAction("action.arity", kind=repr(kind), got=repr(action))
     if kind == "call":
         return deal.call(seat, action[2])
     if kind == "pass":
@@ -92,7 +92,7 @@ def perform(deal: Deal, action: Action) -> Record:
         return deal.call_friend(seat, action[2])
     if kind == "play":
         return deal.play(seat, action[2])
-    raise IllegalAction(f"unknown action {kind!r}")
+    raise IllegalAction("action.unknown", got=repr(kind))
 
 
 def _follow_base(deal: Deal, seat: int) -> tuple[list[int], list[int], list[int] | None]:
@@ -148,7 +148,7 @@ def _sampled_follow(deal: Deal, seat: int, suit: list[int], n: int) -> list[int]
     for combo in itertools.combinations(sorted(suit), n):
         if deal.can_play(seat, list(combo)):
             return list(combo)
-    raise IllegalAction("no legal follow found")  # cannot happen: a legal follow always exists
+    raise IllegalAction("bots.no_follow")  # cannot happen: a legal follow always exists
 
 
 def _complete(
@@ -173,10 +173,10 @@ class RandomBot:
 
     def __init__(self, seed: int = 0, call_rate: float = 0.5, throw_rate: float = 0.1) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise EngineError(f"a bot's seed is a whole number, not {seed!r}")
+            raise EngineError("bots.seed", got=repr(seed))
         for name, rate in (("call_rate", call_rate), ("throw_rate", throw_rate)):
             if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
-                raise EngineError(f"{name} is a probability between 0 and 1, not {rate!r}")
+                raise EngineError("bots.rate", name=name, got=repr(rate))
         self.rng = random.Random(seed)
         self.call_rate = call_rate
         self.throw_rate = throw_rate
@@ -208,7 +208,7 @@ class RandomBot:
             return ("friend", seat, rng.choice(choices))
         if ph == PLAY:
             return ("play", seat, self._choose_play(deal, seat))
-        raise IllegalAction(f"seat {seat} has nothing to do in phase {ph}")
+        raise IllegalAction("bots.nothing_to_do", seat=seat, phase=ph)
 
     def choose_play(self, deal: Deal, seat: int) -> list[int]:
         """The cards this bot plays now (``seat`` must be the seat to play)."""
@@ -437,24 +437,24 @@ def _keep_back_friend_card(deal: Deal, seat: int) -> bool:
 def make_bots(kind: str, players: int, seed: int = 0) -> list[RandomBot]:
     """One bot per seat: ``kind`` is ``random`` or ``heuristic``."""
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 6:
-        raise EngineError(f"a table has 1 to 6 players, not {players!r}")
+        raise EngineError("bots.players", got=repr(players))
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise EngineError(f"a seed is a whole number, not {seed!r}")
+        raise EngineError("seed.type", got=repr(seed))
     if kind == "random":
         return [RandomBot(seed * 1000 + s) for s in range(players)]
     if kind == "heuristic":
         return [HeuristicBot(seed * 1000 + s) for s in range(players)]
-    raise IllegalAction(f"unknown bot kind {kind!r}; bots are random or heuristic")
+    raise IllegalAction("bots.kind", got=repr(kind))
 
 
 def play_deal(deal: Deal, bots: Sequence[RandomBot]) -> Deal:
     """Run the deal to its end with one bot per seat."""
     if not isinstance(deal, Deal):
-        raise EngineError(f"bots play a Deal, not {deal!r}")
+        raise EngineError("bots.deal_type", got=repr(deal))
     if not isinstance(bots, Sequence) or not all(isinstance(b, RandomBot) for b in bots):
-        raise EngineError(f"bots are a list of bots (make_bots), not {bots!r}")
+        raise EngineError("bots.list_type", got=repr(bots))
     if len(bots) != deal.n:
-        raise IllegalAction(f"{deal.variant.id} needs {deal.n} bots, not {len(bots)}")
+        raise IllegalAction("bots.count", variant=deal.variant.id, need=deal.n, got=len(bots))
     while deal.outcome is None:
         if deal.phase == "draw":
             drew = deal.draw().seat

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import HJ, LJ, RANKS, SUITS, check_card, check_copies
-from .errors import EngineError
+from .errors import EngineError, Reason
 from .variants import RED_FIVE, TRACTOR, Variant
 
 _COLOUR_JOKER = {"S": LJ, "C": LJ, "H": HJ, "D": HJ}
@@ -60,60 +60,60 @@ class Call:
 
 def _check_level(level: object) -> str:
     if not isinstance(level, str) or level not in RANKS:
-        raise EngineError(f"{level!r} is not a level; levels are {' '.join(RANKS)}")
+        raise EngineError("level.unknown", got=repr(level), levels=" ".join(RANKS))
     return level
 
 
-def call_shape(variant: Variant, level: str, cards: Sequence[int]) -> CallShape | str:
+def call_shape(variant: Variant, level: str, cards: Sequence[int]) -> CallShape | Reason:
     """Read ``cards`` as a call at ``level``; return the shape, or a plain reason it is none."""
     if not isinstance(variant, Variant):
-        raise EngineError(f"a call is read for a variant (make_variant), not {variant!r}")
+        raise EngineError("call.variant_type", got=repr(variant))
     lv = RANKS.index(_check_level(level))
     if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
-        raise EngineError(f"a call is a list of cards, not {cards!r}")
+        raise EngineError("call.cards_type", got=repr(cards))
     cards = [check_card(c) for c in cards]
     n = len(cards)
     if n == 0:
-        return "a call shows at least one card"
+        return Reason("call.empty")
     jokers = [c for c in cards if c >= LJ]
     suited = [c for c in cards if c < LJ]
     level_cards = [c for c in suited if c % 13 == lv]
     suits = {SUITS[c // 13] for c in suited}
     if len(level_cards) != len(suited):
-        return f"a call shows only level cards ({RANKS[lv]}s) and jokers"
+        return Reason("call.level_cards", level=RANKS[lv])
     if len(suits) > 1:
-        return "a call shows level cards of one suit only"
+        return Reason("call.one_suit")
     suit = next(iter(suits)) if suits else None
     if variant.id == RED_FIVE:
         if n == 1 and suit is not None:
             return CallShape(suit, 1, 0)
-        return "in red five a call shows exactly one 2"
+        return Reason("call.red_five")
     if variant.id == TRACTOR and variant.decks == 4:
         if jokers:
-            return "with 4 decks a call shows only level cards of one suit (no jokers)"
+            return Reason("call.four_decks")
         assert suit is not None
         return CallShape(suit, n, 0)
     if variant.id == TRACTOR:
         if suit is None:
             if n == 2 and jokers[0] == jokers[1]:
                 return CallShape(None, 2, 3 if jokers[0] == LJ else 4)
-            return "a joker call is LJ LJ or HJ HJ; a joker alone is never a call"
+            return Reason("call.joker_pair")
         if len(jokers) != 1 or len(level_cards) > 2:
-            return "a call is one or two level cards of a suit plus one joker of its colour"
+            return Reason("call.tractor_shape")
         want = _COLOUR_JOKER[suit]
         if jokers[0] != want:
             need = "HJ" if want == HJ else "LJ"
-            return f"a call in {suit} needs the joker of its colour ({need}), not the other joker"
+            return Reason("call.joker_colour", suit=suit, card=need)
         return CallShape(suit, n, len(level_cards))
     # one-twenty-6p
     if suit is not None:
         if jokers:
-            return "a call shows level cards of one suit or identical jokers, not both"
+            return Reason("call.mixed")
         return CallShape(suit, n, 0)
     if len(set(jokers)) != 1:
-        return "a joker call shows identical jokers (LJ LJ …, or HJ HJ …)"
+        return Reason("call.jokers_identical")
     if n < 2:
-        return "a single joker is not a call; it takes at least two identical jokers"
+        return Reason("call.single_joker")
     return CallShape(None, n, 1 if jokers[0] == LJ else 2)
 
 
@@ -127,7 +127,7 @@ class CallBook:
 
     def __init__(self, variant: Variant, level: str) -> None:
         if not isinstance(variant, Variant):
-            raise EngineError(f"a call book is kept for a variant (make_variant), not {variant!r}")
+            raise EngineError("callbook.variant_type", got=repr(variant))
         self.variant = variant
         self.level = _check_level(level)
         self.calls: list[Call] = []
@@ -140,34 +140,34 @@ class CallBook:
     def hidden(self) -> bool:
         return self.variant.id == TRACTOR and self.variant.decks == 4
 
-    def why_not(self, seat: int, cards: Sequence[int], level: str | None = None) -> str | None:
+    def why_not(self, seat: int, cards: Sequence[int], level: str | None = None) -> Reason | None:
         """``None`` if ``cards`` by ``seat`` would stand now, else the reason in plain words.
 
         ``level`` overrides the book's level for this call (a 120分 race: each side shows its own).
         """
         _check_seat(self.variant, seat, "a call")
         shape = call_shape(self.variant, level or self.level, cards)
-        if isinstance(shape, str):
+        if isinstance(shape, Reason):
             return shape
         return self._why_not_shape(seat, shape)
 
-    def _why_not_shape(self, seat: int, shape: CallShape) -> str | None:
+    def _why_not_shape(self, seat: int, shape: CallShape) -> Reason | None:
         st = self.standing
         vid = self.variant.id
         if st is None:
             return None
         if vid == RED_FIVE:
-            return "a 2 has already been shown; red five has no overcalls"
+            return Reason("call.red_five_shown")
         if vid == TRACTOR:
             if st.seat == seat:
-                return "your own call stands; you may not overcall yourself"
+                return Reason("call.own")
             if self.variant.decks == 4:
                 if shape.count > st.shape.count:
                     return None
-                return f"a call must show more level cards than the standing {st.shape.count}"
+                return Reason("call.more_level_cards", count=st.shape.count)
             if shape.kind > st.shape.kind:
                 return None
-            return "a call must be stronger than the standing call"
+            return Reason("call.stronger")
         # one-twenty-6p
         ss = st.shape
         if shape.count > ss.count or (shape.count == ss.count and shape.kind > ss.kind):
@@ -182,10 +182,7 @@ class CallBook:
             and shape.count > self.last_by_seat[seat].shape.count
         ):
             return None  # 再造反: take the call back with as many cards as the standing call
-        return (
-            "a call must show more cards than the standing call, or as many of a stronger kind "
-            "(level cards < LJ < HJ)"
-        )
+        return Reason("call.stronger_120")
 
     def offer(self, seat: int, cards: Sequence[int], level: str | None = None) -> bool:
         """Record a call that ``why_not`` accepted (or any well-formed hidden call).
@@ -195,11 +192,11 @@ class CallBook:
         """
         _check_seat(self.variant, seat, "a call")
         shape = call_shape(self.variant, level or self.level, cards)
-        if isinstance(shape, str):
-            raise EngineError(shape)
+        if isinstance(shape, Reason):
+            raise EngineError.because(shape)
         reason = self._why_not_shape(seat, shape)
         if reason is not None and not self.hidden:
-            raise EngineError(reason)
+            raise EngineError.because(reason)
         call = Call(seat, tuple(cards), shape)
         self.calls.append(call)
         self.counted.append(reason is None)
@@ -236,33 +233,33 @@ def replay_calls(
     decks, which have no overcalls after the deal).
     """
     if not isinstance(variant, Variant):
-        raise EngineError(f"calls are replayed for a variant (make_variant), not {variant!r}")
+        raise EngineError("calls.variant_type", got=repr(variant))
     _check_level(level)
     if variant.id == RED_FIVE and level != "2":
-        raise EngineError(f"red five is always played at level 2, not {level}")
+        raise EngineError("calls.red_five_level", level=level)
     if isinstance(deal_no, bool) or not isinstance(deal_no, int) or deal_no < 1:
-        raise EngineError(f"the deal number is 1 or more, not {deal_no!r}")
+        raise EngineError("deal_no.range", got=repr(deal_no))
     side: set[int] | None = None
     if dealer_side is not None:
         side = set()
         if isinstance(dealer_side, str | bytes) or not isinstance(dealer_side, Sequence):
-            raise EngineError(f"dealer_side is a list of seats, not {dealer_side!r}")
+            raise EngineError("calls.dealer_side_type", got=repr(dealer_side))
         for s in dealer_side:
             side.add(_check_seat(variant, s, "dealer_side"))
     if not isinstance(calls, list):
-        raise EngineError("calls is a list of {seat, cards}")
+        raise EngineError("calls.list_type")
     book = CallBook(variant, level)
     accepted: list[bool] = []
     for i, item in enumerate(calls):
         if not isinstance(item, tuple | list) or len(item) != 2:
-            raise EngineError(f"call {i + 1} is not a seat and a list of cards")
+            raise EngineError("calls.item", index=i + 1)
         seat = _check_seat(variant, item[0], f"call {i + 1}")
         if isinstance(item[1], str | bytes) or not isinstance(item[1], Sequence):
-            raise EngineError(f"call {i + 1} shows a list of cards, not {item[1]!r}")
+            raise EngineError("calls.item_cards", index=i + 1, got=repr(item[1]))
         cards = list(item[1])
         check_copies(cards, variant.decks, f"the cards of call {i + 1}")
         if len(cards) > variant.hand:
-            raise EngineError(f"call {i + 1} shows more cards than a hand holds")
+            raise EngineError("calls.item_too_many", index=i + 1)
         ok = book.why_not(seat, cards) is None
         if ok and deal_no > 1 and side is not None and seat not in side:
             # 升级 with a kitty: an overcall right after the deal (炒底); 4 decks have no kitty
@@ -277,6 +274,6 @@ def replay_calls(
 def _check_seat(variant: Variant, seat: object, what: str) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < variant.players:
         raise EngineError(
-            f"{what}: {seat!r} is not a seat; {variant.id} has seats 0 to {variant.players - 1}"
+            "calls.seat", what=what, got=repr(seat), variant=variant.id, last=variant.players - 1
         )
     return seat

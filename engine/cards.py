@@ -32,42 +32,42 @@ _RANK_ALIASES = {"T": "10", "1": "A"}
 def check_card(card: object) -> int:
     """``card`` itself if it is a card number ``0..53``; raise ``CardError`` otherwise."""
     if type(card) is not int or not 0 <= card < CARDS_PER_DECK:
-        raise CardError(f"{card!r} is not a card (a card is a number 0..53, or text such as '10H')")
+        raise CardError("card.not_a_card", got=repr(card))
     return card
 
 
 def make_card(rank: str, suit: str) -> int:
     """The card of ``rank`` (``"2"`` … ``"A"``) and ``suit`` (``"S" "H" "D" "C"``)."""
     if not isinstance(rank, str) or not isinstance(suit, str):
-        raise CardError(f"rank and suit are text such as '10' and 'H', not {rank!r} and {suit!r}")
+        raise CardError("card.rank_suit_type", got_rank=repr(rank), got_suit=repr(suit))
     try:
         return _SUIT_INDEX[suit] * 13 + _RANK_INDEX[rank]
     except KeyError:
-        raise CardError(f"there is no card with rank {rank!r} and suit {suit!r}") from None
+        raise CardError("card.no_such", got_rank=repr(rank), got_suit=repr(suit)) from None
 
 
 def parse_card(text: object) -> int:
     """Parse ``"10H"``, ``"QS"``, ``"HJ"``… into a card; raise ``CardError`` on anything else."""
     if not isinstance(text, str):
-        raise CardError(f"a card is written as text such as '10H' or 'HJ', not {text!r}")
+        raise CardError("card.text_type", got=repr(text))
     t = text.strip().upper()
     if t in ("HJ", "BJ", "RJ"):
         return HJ
     if t in ("LJ", "SJ"):
         return LJ
     if len(t) < 2:
-        raise CardError(f"unknown card {text!r}: write rank then suit, e.g. '10H', 'QS', 'HJ'")
+        raise CardError("card.unknown", text=repr(text))
     rank, suit = t[:-1], t[-1]
     rank = _RANK_ALIASES.get(rank, rank)
     if rank not in _RANK_INDEX or suit not in _SUIT_INDEX:
-        raise CardError(f"unknown card {text!r}: write rank then suit, e.g. '10H', 'QS', 'HJ'")
+        raise CardError("card.unknown", text=repr(text))
     return _SUIT_INDEX[suit] * 13 + _RANK_INDEX[rank]
 
 
 def parse_cards(texts: object) -> list[int]:
     """Parse a list of card strings; raise ``CardError`` naming the first bad one."""
     if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
-        raise CardError(f"a list of cards is expected, such as ['10H', 'QS'], not {texts!r}")
+        raise CardError("cards.list_type_text", got=repr(texts))
     return [parse_card(t) for t in texts]
 
 
@@ -85,7 +85,7 @@ def _iter_cards(cards: object) -> list[int]:
     if t is list or t is tuple:  # the usual case, without the slower ABC check
         return [check_card(c) for c in cards]  # type: ignore[attr-defined]
     if isinstance(cards, str | bytes | dict) or not isinstance(cards, Iterable):
-        raise CardError(f"a list of cards is expected, not {cards!r}")
+        raise CardError("cards.list_type", got=repr(cards))
     return [check_card(c) for c in cards]
 
 
@@ -110,7 +110,7 @@ def rank_of(card: int) -> str | None:
 def rank_index(card: int) -> int:
     """``0`` for a 2 … ``12`` for an ace; jokers have none (raises)."""
     if check_card(card) >= LJ:
-        raise CardError("a joker has no rank")
+        raise CardError("card.joker_rank")
     return card % 13
 
 
@@ -139,16 +139,14 @@ def points_of(cards: Iterable[int]) -> int:
 def full_pack(decks: int) -> list[int]:
     """Every card of ``decks`` decks, in a fixed order (shuffle it with a seeded ``Random``)."""
     if type(decks) is not int or not 1 <= decks <= 8:
-        raise CardError(f"a pack has 1 to 8 decks, not {decks!r}")
+        raise CardError("pack.decks", got=repr(decks))
     return [c for c in range(CARDS_PER_DECK) for _ in range(decks)]
 
 
 def check_copies(cards: Iterable[int], decks: int, what: str = "these cards") -> None:
     """Raise ``CardError`` if ``cards`` hold more copies of a card than ``decks`` decks have."""
     if type(decks) is not int or decks < 1:
-        raise CardError(f"a number of decks is a whole number 1 or more, not {decks!r}")
+        raise CardError("decks.count", got=repr(decks))
     for card, n in Counter(_iter_cards(cards)).items():
         if n > decks:
-            raise CardError(
-                f"{what} hold {n} copies of {card_str(card)}, but {decks} decks have only {decks}"
-            )
+            raise CardError("cards.copies", what=what, n=n, card=card_str(card), decks=decks)

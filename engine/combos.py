@@ -88,7 +88,7 @@ class Classification:
 
 def _check_ctx(ctx: object) -> TrumpContext:
     if not isinstance(ctx, TrumpContext):
-        raise EngineError(f"a TrumpContext(variant, level, trump) is expected, not {ctx!r}")
+        raise EngineError("ctx.type", got=repr(ctx))
     return ctx
 
 
@@ -101,21 +101,23 @@ def _check_cards(cards: object, ctx: object) -> None:
         and t is not tuple
         and (isinstance(cards, str | bytes) or not isinstance(cards, Sequence))
     ):
-        raise CardError(f"a list of cards is expected, not {cards!r}")
+        raise CardError("cards.list_type", got=repr(cards))
     seq = cast(Sequence[int], cards)
     for c in seq:
         if type(c) is not int or not 0 <= c < 54:
-            raise CardError(f"{c!r} is not a card (a card is a number 0..53)")
+            raise CardError("card.not_a_number", got=repr(c))
     decks = ctx.variant.decks  # type: ignore[attr-defined]
     if len(seq) > decks:
         for c, k in Counter(seq).items():
             if k > decks:
-                raise CardError(f"{k} copies of {card_str(c)}, but {decks} decks have only {decks}")
+                raise CardError(
+                    "cards.copies", what="these cards", n=k, card=card_str(c), decks=decks
+                )
 
 
 def suit_name(ctx: TrumpContext, suit_index: int) -> str:
     if type(suit_index) is not int or not 0 <= suit_index <= TRUMP:
-        raise EngineError(f"{suit_index!r} is not a suit index (0..3, or {TRUMP} for trump)")
+        raise EngineError("suit.index", got=repr(suit_index), trump=TRUMP)
     return "trump" if suit_index == TRUMP else EFF_SUITS[suit_index]
 
 
@@ -147,9 +149,9 @@ def chain_widths_ok(widths: Sequence[int], ctx: TrumpContext) -> bool:
     """May units of these widths (2 or more of them, consecutive) form one tractor?"""
     _check_ctx(ctx)
     if isinstance(widths, str | bytes) or not isinstance(widths, Sequence):
-        raise EngineError(f"widths are a list of unit widths such as [2, 2], not {widths!r}")
+        raise EngineError("widths.type", got=repr(widths))
     if not all(type(w) is int for w in widths):
-        raise EngineError(f"widths are whole numbers such as [2, 2], not {widths!r}")
+        raise EngineError("widths.ints", got=repr(widths))
     if len(widths) < 2 or min(widths) < 2:
         return False
     ws = set(widths)
@@ -316,13 +318,9 @@ def lead_components(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
     cards of several suits."""
     _check_cards(cards, ctx)
     if not cards:
-        raise IllegalAction("a lead needs at least one card")
+        raise IllegalAction("lead.empty")
     if common_suit(cards, ctx) is None:
-        raise IllegalAction(
-            "a lead must be of one suit (all trumps count as one suit): "
-            + " ".join(card_str(c) for c in cards)
-            + " mixes suits"
-        )
+        raise IllegalAction("lead.one_suit", cards=[card_str(c) for c in cards])
     return decompose(cards, ctx)
 
 
@@ -330,7 +328,7 @@ def classify(cards: Sequence[int], ctx: TrumpContext) -> Classification:
     """What ``cards`` are as a lead: suit and combination (see FORMAT.md ``classify``)."""
     _check_cards(cards, ctx)
     if not cards:
-        raise IllegalAction("there are no cards to classify")
+        raise IllegalAction("classify.empty")
     s = common_suit(cards, ctx)
     if s is None:
         return Classification(None, INVALID, None, None, ())

@@ -46,14 +46,14 @@ class MissingContext(CaseError):
 
 def _check_case(case: object, variant: object) -> None:
     if not isinstance(case, dict):
-        raise CaseError(f"a case is a JSON object, not {case!r}")
+        raise CaseError("case.type", got=repr(case))
     if not isinstance(variant, Variant):
-        raise CaseError(f"a case is answered for a variant (make_variant), not {variant!r}")
+        raise CaseError("case.variant_type", got=repr(variant))
 
 
 def _field(case: dict[str, Any], name: str) -> Any:
     if name not in case:
-        raise CaseError(f"the case has no {name!r} field")
+        raise CaseError("case.no_field", field=repr(name))
     return case[name]
 
 
@@ -67,10 +67,7 @@ def _parse(value: object) -> list[int]:
     if isinstance(value, list):
         for t in value:
             if isinstance(t, str) and not _CARD_TEXT.fullmatch(t):
-                raise CaseError(
-                    f"unknown card {t!r}: cards are written rank then suit, such as "
-                    "'10H', 'QS', '2C', or 'HJ' / 'LJ'"
-                )
+                raise CaseError("case.card", text=repr(t))
     return parse_cards(value)
 
 
@@ -79,29 +76,29 @@ def _cards(case: dict[str, Any], name: str) -> list[int]:
     try:
         return _parse(value)
     except EngineError as e:
-        raise CaseError(f"{name}: {e}") from None
+        raise CaseError("case.field_error", field=name, cause=e.as_dict()) from None
 
 
 def _card_lists(case: dict[str, Any], name: str) -> list[list[int]]:
     value = _field(case, name)
     if not isinstance(value, list) or not all(isinstance(v, list) for v in value):
-        raise CaseError(f'{name} must be a list of card lists, such as [["AH"], ["3S"]]')
+        raise CaseError("case.card_lists", field=name)
     out = []
     for i, v in enumerate(value):
         try:
             out.append(_parse(v))
         except EngineError as e:
-            raise CaseError(f"{name}[{i}]: {e}") from None
+            raise CaseError("case.item_error", field=name, index=i, cause=e.as_dict()) from None
     return out
 
 
 def _variant(case: dict[str, Any]) -> Variant:
     vid = _field(case, "variant")
     if not isinstance(vid, str):
-        raise CaseError(f"variant must be a variant name, not {vid!r}")
+        raise CaseError("case.variant", got=repr(vid))
     options = case.get("options")
     if options is not None and not isinstance(options, dict):
-        raise CaseError(f"options must be an object of option names to values, not {options!r}")
+        raise CaseError("options.type", got=repr(options))
     if options and vid in VARIANT_IDS:
         options = _own_options(vid, options)
     return make_variant(vid, options)
@@ -123,25 +120,25 @@ def _own_options(vid: str, options: dict[str, Any]) -> dict[str, Any]:
             kept[name] = value  # not an option of any variant: make_variant names the problem
             continue
         if name == "decks" and value != 3:
-            raise CaseError(f"{vid} is played with 3 decks, not {value!r}")
+            raise CaseError("case.decks", variant=vid, got=repr(value))
     return kept
 
 
 def _level(case: dict[str, Any]) -> str:
     if "level" not in case:
-        raise MissingContext("the case has no 'level' field")
+        raise MissingContext("case.no_field", field=repr("level"))
     level = case["level"]
     if not isinstance(level, str):
-        raise CaseError(f'level must be a level such as "7" or "A", not {level!r}')
+        raise CaseError("case.level", got=repr(level))
     return level
 
 
 def _context(case: dict[str, Any], variant: Variant) -> TrumpContext:
     if "trump" not in case:
-        raise MissingContext("the case has no 'trump' field")
+        raise MissingContext("case.no_field", field=repr("trump"))
     trump = case["trump"]
     if trump is not None and not isinstance(trump, str):
-        raise CaseError(f"trump must be S, H, D, C or null, not {trump!r}")
+        raise CaseError("case.trump", got=repr(trump))
     return TrumpContext(variant, _level(case), trump)
 
 
@@ -157,7 +154,7 @@ def q_classify(case: dict[str, Any], variant: Variant) -> Answer:
     ctx = _context(case, variant)
     cards = _cards(case, "cards")
     if not cards:
-        raise CaseError("cards is empty: there is nothing to classify")
+        raise CaseError("case.cards_empty")
     _copies(cards, variant, "the cards")
     r = classify(cards, ctx)
     out: Answer = {"suit": r.suit, "combo": r.combo}
@@ -174,11 +171,13 @@ def q_trick(case: dict[str, Any], variant: Variant) -> Answer:
     ctx = _context(case, variant)
     plays = _card_lists(case, "plays")
     if not plays:
-        raise CaseError("plays is empty: a trick needs at least the lead")
+        raise CaseError("case.plays_empty")
     if len(plays) > variant.players:
-        raise CaseError(f"{variant.id} has {variant.players} players, not {len(plays)} plays")
+        raise CaseError(
+            "case.plays_count", variant=variant.id, players=variant.players, got=len(plays)
+        )
     if not plays[0]:
-        raise CaseError("the lead has no cards")
+        raise CaseError("case.lead_empty")
     return {"winner": trick_winner(plays, ctx)}
 
 
@@ -189,14 +188,14 @@ def q_follow(case: dict[str, Any], variant: Variant) -> Answer:
     hand = _cards(case, "hand")
     play = _cards(case, "play")
     if not lead:
-        raise CaseError("the lead has no cards")
+        raise CaseError("case.lead_empty")
     _copies(lead + hand, variant, "the lead and the hand")
     if len(play) != len(lead):
-        raise CaseError(f"the lead has {len(lead)} cards but the play has {len(play)}")
+        raise CaseError("case.follow_count", lead=len(lead), play=len(play))
     have = Counter(hand)
     for c, k in Counter(play).items():
         if have[c] < k:
-            raise CaseError(f"the play uses {k} × {card_str(c)} but the hand holds {have[c]}")
+            raise CaseError("case.follow_hand", n=k, card=card_str(c), held=have[c])
     lead_components_checked(lead, ctx)
     return {"legal": can_follow(lead, hand, play, ctx)}
 
@@ -207,9 +206,9 @@ def q_throw(case: dict[str, Any], variant: Variant) -> Answer:
     cards = _cards(case, "cards")
     others = _card_lists(case, "others")
     if not cards:
-        raise CaseError("the throw has no cards")
+        raise CaseError("case.throw_empty")
     if len(others) > variant.players - 1:
-        raise CaseError(f"{variant.id} has only {variant.players - 1} other players")
+        raise CaseError("case.others_count", variant=variant.id, others=variant.players - 1)
     r = check_throw(cards, others, ctx)
     out: Answer = {"ok": r.ok}
     if not r.ok:
@@ -233,7 +232,7 @@ def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
     multiplier = 0
     if last is not None:
         if not last:
-            raise CaseError("last is empty: give the cards led to the last trick, or null")
+            raise CaseError("case.last_empty")
         _copies(kitty + last, variant, "the kitty and the last lead")
         if variant.kitty:  # without a kitty (4 decks) there is nothing to multiply
             mode = variant.options["kitty_multiplier"]
@@ -247,7 +246,7 @@ def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
         _copies(kitty, variant, "the kitty")
     points = _field(case, "points")
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-        raise CaseError(f"points must be a whole number 0 or more, not {points!r}")
+        raise CaseError("case.points", got=repr(points))
     failed = case.get("failed_throws")
     penalty = 0
     if variant.id == TRACTOR_ID:
@@ -265,12 +264,12 @@ def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
         if friend_raw is not None:
             friend = scoring._check_seat("the friend", friend_raw, variant.players)
         if friend == dealer:
-            raise CaseError("the friend cannot be the dealer (write null for 独打)")
+            raise CaseError("case.friend_is_dealer")
         grabbed = case.get("friend_grabbed", False)
         if not isinstance(grabbed, bool):
-            raise CaseError(f"friend_grabbed is true or false, not {grabbed!r}")
+            raise CaseError("case.grabbed", got=repr(grabbed))
         if grabbed and friend is None:
-            raise CaseError("friend_grabbed needs a friend: the dealer played alone")
+            raise CaseError("result.grabbed_alone")
         out["scores"] = scoring.red_five_scores(
             variant.players, winner, units, dealer, friend, throws, grabbed
         )
@@ -296,16 +295,16 @@ def q_declare(case: dict[str, Any], variant: Variant) -> Answer:
     level = _level(case)
     raw = _field(case, "calls")
     if not isinstance(raw, list):
-        raise CaseError('calls must be a list of {"seat": n, "cards": [...]}')
+        raise CaseError("case.calls")
     calls: list[tuple[int, list[int]]] = []
     shown: dict[Any, Counter[int]] = {}
     for i, item in enumerate(raw):
         if not isinstance(item, dict) or "seat" not in item or "cards" not in item:
-            raise CaseError(f"call {i + 1} must be an object with seat and cards")
+            raise CaseError("case.call_item", index=i + 1)
         try:
             cards = _parse(item["cards"])
         except EngineError as e:
-            raise CaseError(f"call {i + 1}: {e}") from None
+            raise CaseError("case.call_error", index=i + 1, cause=e.as_dict()) from None
         seat = item["seat"]
         calls.append((seat, cards))
         if isinstance(seat, int) and not isinstance(seat, bool):
@@ -320,7 +319,7 @@ def q_declare(case: dict[str, Any], variant: Variant) -> Answer:
     deal_no = case.get("deal", 1)
     dealer_side = case.get("dealer_side")
     if dealer_side is not None and not isinstance(dealer_side, list):
-        raise CaseError("dealer_side must be a list of seats")
+        raise CaseError("case.dealer_side")
     accepted, caller, trump = calls_mod.replay_calls(variant, level, calls, deal_no, dealer_side)
     return {"accepted": accepted, "caller": caller, "trump": trump}
 
@@ -348,11 +347,11 @@ def answer(case: Any) -> Answer:
     out: Answer = {"id": case.get("id")}
     try:
         if "id" not in case:
-            raise CaseError("the case has no id")
+            raise CaseError("case.no_id")
         query = _field(case, "query")
         handler = QUERIES.get(query) if isinstance(query, str) else None
         if handler is None:
-            raise CaseError(f"unknown query {query!r}; the queries are {', '.join(QUERIES)}")
+            raise CaseError("case.query", got=repr(query), queries=", ".join(QUERIES))
         variant = _variant(case)
         out.update(_answer_with_context(handler, case, variant))
     except EngineError as e:
@@ -383,21 +382,25 @@ def _answer_with_context(
             trumps = [*trumps, None]
         answers: list[str] = []
         first: Answer | None = None
+        first_error: EngineError | None = None
         for level in levels:
             for trump in trumps:
                 try:
                     got = handler({**case, "level": level, "trump": trump}, variant)
                 except EngineError as e:
                     got = {"error": str(e)}
+                    error: EngineError | None = e
+                else:
+                    error = None
                 key = json.dumps(got, sort_keys=True)
                 if key not in answers:
                     answers.append(key)
-                    first = got
+                    first, first_error = got, error
                 if len(answers) > 1:
-                    raise CaseError(f"{missing}, and the answer depends on it") from None
+                    raise CaseError("case.depends", cause=missing.as_dict()) from None
         assert first is not None
-        if "error" in first:
-            raise CaseError(first["error"]) from None
+        if first_error is not None:  # every value gives this same error: the case's answer
+            raise CaseError.because(first_error) from None
         return first
 
 

@@ -38,7 +38,7 @@ from . import combos
 from . import play as rules
 from .calls import CallBook, call_shape
 from .cards import HJ, LJ, RANKS, SUITS, card_str, cards_str, full_pack, parse_card, points_of
-from .errors import EngineError, IllegalAction
+from .errors import EngineError, IllegalAction, Reason
 from .order import TrumpContext
 from .scoring import DealResult, deal_result, kitty_multiplier
 from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant, make_variant
@@ -84,19 +84,19 @@ class Record:
     @staticmethod
     def from_json(d: Any) -> Record:
         if not isinstance(d, dict) or "kind" not in d or "seat" not in d:
-            raise EngineError(f"an action record is an object with kind and seat, not {d!r}")
+            raise EngineError("record.type", got=repr(d))
         kind = d["kind"]
         if kind not in ACTION_KINDS:
-            raise EngineError(f"unknown action kind {kind!r}; kinds are {', '.join(ACTION_KINDS)}")
+            raise EngineError("record.kind", got=repr(kind), kinds=", ".join(ACTION_KINDS))
         seat = d["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise EngineError(f"the seat of an action is a number, not {seat!r}")
+            raise EngineError("record.seat", got=repr(seat))
         cards = d.get("cards", [])
         if not isinstance(cards, list):
-            raise EngineError(f"the cards of an action are a list, not {cards!r}")
+            raise EngineError("record.cards", got=repr(cards))
         played = d.get("played")
         if played is not None and not isinstance(played, list):
-            raise EngineError(f"the cards really played are a list, not {played!r}")
+            raise EngineError("record.played", got=repr(played))
         return Record(
             kind,
             seat,
@@ -147,7 +147,7 @@ class DealSetup:
     @staticmethod
     def from_json(d: Any) -> DealSetup:
         if not isinstance(d, dict):
-            raise EngineError("a deal setup is an object")
+            raise EngineError("setup.type")
         unknown = set(d) - {
             "variant",
             "options",
@@ -160,15 +160,15 @@ class DealSetup:
             "pack",
         }
         if unknown:
-            raise EngineError(f"unknown deal setup fields: {', '.join(sorted(unknown))}")
+            raise EngineError("setup.unknown_fields", fields=", ".join(sorted(unknown)))
         if "variant" not in d:
-            raise EngineError("a deal setup names its variant")
+            raise EngineError("setup.no_variant")
         levels = d.get("levels", ["2", "2"])
         if not isinstance(levels, list | tuple) or len(levels) != 2:
-            raise EngineError(f"levels is a list of the two sides' levels, not {levels!r}")
+            raise EngineError("setup.levels_type", got=repr(levels))
         options = d.get("options") or {}
         if not isinstance(options, dict):
-            raise EngineError(f"options are an object of option names to values, not {options!r}")
+            raise EngineError("options.object", got=repr(options))
         return DealSetup(
             d["variant"],
             dict(options),
@@ -184,13 +184,13 @@ class DealSetup:
 
 def _parse_list(cards: object, what: str) -> list[int]:
     if not isinstance(cards, list | tuple):
-        raise EngineError(f"{what} is a list of cards, not {cards!r}")
+        raise EngineError("cards.named_list", what=what, got=repr(cards))
     return [parse_card(c) for c in cards]
 
 
 def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise EngineError(f"a seed is a whole number, not {seed!r}")
+        raise EngineError("seed.type", got=repr(seed))
     return seed
 
 
@@ -203,43 +203,39 @@ class Deal:
 
     def __init__(self, setup: DealSetup) -> None:
         if not isinstance(setup, DealSetup):
-            raise EngineError(f"a deal is built from a DealSetup, not {setup!r}")
+            raise EngineError("deal.setup_type", got=repr(setup))
         self.setup = setup
         if not isinstance(setup.options, dict):
-            raise EngineError(
-                f"options are an object of option names to values, not {setup.options!r}"
-            )
+            raise EngineError("options.object", got=repr(setup.options))
         if not isinstance(setup.levels, tuple | list) or len(setup.levels) != 2:
-            raise EngineError(
-                f"levels are the two sides' levels, such as ['2', '5'], not {setup.levels!r}"
-            )
+            raise EngineError("setup.levels", got=repr(setup.levels))
         v = make_variant(setup.variant, setup.options)
         self.variant: Variant = v
         seed = _check_seed(setup.seed)
         for lv in setup.levels:
             if lv not in RANKS:
-                raise EngineError(f"{lv!r} is not a level; levels are {' '.join(RANKS)}")
+                raise EngineError("level.unknown", got=repr(lv), levels=" ".join(RANKS))
         if v.id == RED_FIVE and tuple(setup.levels) != ("2", "2"):
-            raise EngineError("red five is always played at level 2")
+            raise EngineError("setup.red_five_level")
         n = v.players
         if setup.dealer is not None and (
             isinstance(setup.dealer, bool)
             or not isinstance(setup.dealer, int)
             or not 0 <= setup.dealer < n
         ):
-            raise EngineError(f"the dealer is a seat 0 … {n - 1}, not {setup.dealer!r}")
+            raise EngineError("setup.dealer", last=n - 1, got=repr(setup.dealer))
         if not isinstance(setup.first, bool) or not isinstance(setup.race, bool):
-            raise EngineError("first and race are true or false")
+            raise EngineError("setup.flags")
         if setup.race and v.id != ONE_TWENTY:
-            raise EngineError("only 120分 has race deals (after a refused deal)")
+            raise EngineError("setup.race")
         if not setup.first and setup.dealer is None and not setup.race:
-            raise EngineError("a later deal needs its dealer")
+            raise EngineError("setup.later_dealer")
         if (
             isinstance(setup.deal_no, bool)
             or not isinstance(setup.deal_no, int)
             or setup.deal_no < 1
         ):
-            raise EngineError(f"the deal number is 1 or more, not {setup.deal_no!r}")
+            raise EngineError("deal_no.range", got=repr(setup.deal_no))
         self.n = n
         self.rng = random.Random(seed)
         pack = full_pack(v.decks)
@@ -249,9 +245,7 @@ class Deal:
             # the other chance steps
             given = list(setup.pack)
             if Counter(given) != Counter(pack):
-                raise EngineError(
-                    f"a stacked pack holds exactly the {len(pack)} cards of the decks"
-                )
+                raise EngineError("setup.pack", n=len(pack))
             pack = given
         self.pack: list[int] = pack
         self.to_deal = n * v.hand
@@ -367,12 +361,12 @@ class Deal:
 
     def _seat(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"{seat!r} is not a seat; seats are 0 to {self.n - 1}")
+            raise IllegalAction("seat.unknown", got=repr(seat), last=self.n - 1)
         return seat
 
     def _cards(self, cards: object) -> list[int]:
         if isinstance(cards, str) or not isinstance(cards, Sequence):
-            raise IllegalAction(f"cards are a list, not {cards!r}")
+            raise IllegalAction("cards.list", got=repr(cards))
         out: list[int] = []
         for c in cards:
             if isinstance(c, str):
@@ -380,7 +374,7 @@ class Deal:
             elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= HJ:
                 out.append(c)
             else:
-                raise IllegalAction(f"{c!r} is not a card")
+                raise IllegalAction("card.invalid", got=repr(c))
         return out
 
     def _in_hand(self, seat: int, cards: list[int], what: str) -> None:
@@ -389,10 +383,16 @@ class Deal:
         for c, k in need.items():
             if hand[c] < k:
                 have = hand[c]
-                raise IllegalAction(
-                    f"seat {seat} cannot {what} {card_str(c)}"
-                    + (f" {k} times: it holds {have}" if have else ": it is not in that hand")
-                )
+                if have:
+                    raise IllegalAction(
+                        "card.too_few_in_hand",
+                        seat=seat,
+                        action=what,
+                        card=card_str(c),
+                        n=k,
+                        held=have,
+                    )
+                raise IllegalAction("card.not_in_hand", seat=seat, action=what, card=card_str(c))
 
     def _log(self, rec: Record) -> Record:
         self.log.append(rec)
@@ -402,13 +402,13 @@ class Deal:
         if self.to_act != seat:
             who = self.to_act
             if who is None:
-                raise IllegalAction(f"no seat may {action} now (phase {self.phase})")
-            raise IllegalAction(f"it is seat {who}'s turn, not seat {seat}'s")
+                raise IllegalAction("turn.nobody", action=action, phase=self.phase)
+            raise IllegalAction("turn.not_yours", to_act=who, seat=seat)
 
     # --- draw ----------------------------------------------------------------------------------
     def verify_draw(self) -> None:
         if self.phase != DRAW:
-            raise IllegalAction(f"all cards are dealt; the deal is in phase {self.phase}")
+            raise IllegalAction("phase.draw_over", phase=self.phase)
 
     def can_draw(self) -> bool:
         return self.phase == DRAW
@@ -446,42 +446,36 @@ class Deal:
         if ph == DRAW:
             reason = self._draw_call_reason(seat)
             if reason:
-                raise IllegalAction(reason)
+                raise IllegalAction.because(reason)
         elif ph in (CALLS, OVERCALL):
             self._turn(seat, "call")
         else:
-            raise IllegalAction(f"no calls now: the deal is in phase {ph}")
+            raise IllegalAction("phase.no_calls", phase=ph)
         self._in_hand(seat, cs, "show")
         if self.book.hidden and ph == DRAW:
             shape = call_shape(v, self._call_level(seat), cs)
-            if isinstance(shape, str):
-                raise IllegalAction(shape)
+            if isinstance(shape, Reason):
+                raise IllegalAction.because(shape)
             return
         reason = self.book.why_not(seat, cs, self._call_level(seat))
         if reason is not None:
-            raise IllegalAction(reason)
+            raise IllegalAction.because(reason)
         if ph == DRAW and v.id == TRACTOR and self.book.standing is not None:
             # RULES §2: the first accepted call makes its player dealer; overcalls (反主) come
             # after the deal (seed 004: 反主是指每局报主结束后，开始出牌之前)
-            raise IllegalAction(
-                f"seat {self.book.caller}'s call stands; overcalls (反主) come after the deal"
-            )
+            raise IllegalAction("call.after_deal", caller=self.book.caller)
 
-    def _draw_call_reason(self, seat: int) -> str | None:
+    def _draw_call_reason(self, seat: int) -> Reason | None:
         v = self.variant
         if v.id == RED_FIVE:
             if self.book.standing is not None:
-                return "a 2 has already been shown; red five has no overcalls"
+                return Reason("call.red_five_shown")
             if self.in_last_rounds() and seat != self.prev_dealer:
-                return (
-                    "in the last two rounds of the deal only the previous dealer "
-                    f"(seat {self.prev_dealer}) may still declare"
-                )
+                return Reason("call.last_rounds", dealer=self.prev_dealer)
         elif not self.open_calls:
             assert self.dealer is not None
             if seat % 2 != self.dealer % 2:
-                side = ", ".join(str(s) for s in range(self.dealer % 2, self.n, 2))
-                return f"during the deal only the dealer's side may call (seats {side})"
+                return Reason("call.dealer_side", seats=list(range(self.dealer % 2, self.n, 2)))
         return None
 
     def can_call_now(self, seat: int) -> bool:
@@ -608,7 +602,7 @@ class Deal:
     def verify_pass(self, seat: int) -> None:
         seat = self._seat(seat)
         if self.phase not in (CALLS, REDEAL, OVERCALL):
-            raise IllegalAction(f"there is nothing to pass on in phase {self.phase}")
+            raise IllegalAction("phase.pass", phase=self.phase)
         self._turn(seat, "pass")
 
     def can_pass(self, seat: int) -> bool:
@@ -762,17 +756,13 @@ class Deal:
     def verify_redeal(self, seat: int) -> None:
         seat = self._seat(seat)
         if self.phase != REDEAL:
-            raise IllegalAction(
-                f"a redeal can be asked only before the kitty is taken, not in {self.phase}"
-            )
+            raise IllegalAction("phase.redeal", phase=self.phase)
         self._turn(seat, "ask for a redeal")
         limit = self.redeal_limit()
         assert limit is not None
         pts = points_of(self.hands[seat])
         if pts >= limit:
-            raise IllegalAction(
-                f"seat {seat} holds {pts} points; a redeal needs a hand of fewer than {limit}"
-            )
+            raise IllegalAction("redeal.points", seat=seat, points=pts, limit=limit)
 
     def can_redeal(self, seat: int) -> bool:
         try:
@@ -810,10 +800,10 @@ class Deal:
         seat = self._seat(seat)
         cs = self._cards(cards)
         if self.phase != BURY:
-            raise IllegalAction(f"nothing is buried in phase {self.phase}")
+            raise IllegalAction("phase.bury", phase=self.phase)
         self._turn(seat, "bury")
         if len(cs) != self.kitty_size:
-            raise IllegalAction(f"bury exactly {self.kitty_size} cards, not {len(cs)}")
+            raise IllegalAction("bury.count", need=self.kitty_size, got=len(cs))
         self._in_hand(seat, cs, "bury")
 
     def can_bury(self, seat: int, cards: Sequence[int]) -> bool:
@@ -852,15 +842,13 @@ class Deal:
     def verify_call_friend(self, seat: int, card: int | str | None) -> None:
         seat = self._seat(seat)
         if self.phase != FRIEND:
-            raise IllegalAction(f"the friend is called after the burial, not in phase {self.phase}")
+            raise IllegalAction("phase.friend", phase=self.phase)
         self._turn(seat, "call the friend")
         if card is None:
             return
         c = self._cards([card])[0]
         if not (c in (HJ, RED_FIVE_CARD) or (c < LJ and c % 13 in FRIEND_RANKS)):
-            raise IllegalAction(
-                f"the friend card is an A, a K, the red five (5H) or HJ, not {card_str(c)}"
-            )
+            raise IllegalAction("friend.card", card=card_str(c))
 
     def can_call_friend(self, seat: int, card: int | str | None) -> bool:
         try:
@@ -913,10 +901,10 @@ class Deal:
         seat = self._seat(seat)
         cs = self._cards(cards)
         if self.phase != PLAY:
-            raise IllegalAction(f"cards are played in the play phase, not in phase {self.phase}")
+            raise IllegalAction("phase.play", phase=self.phase)
         self._turn(seat, "play")
         if not cs:
-            raise IllegalAction("play at least one card")
+            raise IllegalAction("play.empty")
         self._in_hand(seat, cs, "play")
         assert self.trick is not None and self.ctx is not None
         if not self.trick.plays:
@@ -949,7 +937,7 @@ class Deal:
         seat = self._seat(seat)
         cs = self._cards(cards)
         if self.ctx is None:
-            raise IllegalAction("the trump is not settled yet: there is no lead to judge")
+            raise IllegalAction("throw.no_trump")
         if len(combos.lead_components(cs, self.ctx)) == 1:
             return True, tuple(cs)
         others = [h for s, h in enumerate(self.hands) if s != seat]
@@ -1157,7 +1145,7 @@ def new_deal(
     """A fresh deal: ``new_deal("tractor-4p", seed=7)`` (first deal of a game), or with
     ``levels=("5", "3"), dealer=2, first=False`` for a later deal."""
     if not isinstance(options, dict | None):
-        raise EngineError(f"options are an object of option names to values, not {options!r}")
+        raise EngineError("options.object", got=repr(options))
     if "levels" in setup and isinstance(setup["levels"], list):
         setup["levels"] = tuple(setup["levels"])
     return Deal(DealSetup(variant, dict(options or {}), seed, **setup))
@@ -1166,18 +1154,20 @@ def new_deal(
 def apply(deal: Deal, rec: Record) -> Record:
     """Perform a logged action on ``deal`` (replay); the drawn card must match the shuffle."""
     if not isinstance(deal, Deal):
-        raise EngineError(f"actions are applied to a Deal, not {deal!r}")
+        raise EngineError("deal.type", got=repr(deal))
     if not isinstance(rec, Record):
         rec = Record.from_json(rec)
     k = rec.kind
     if k == "draw":
         seat = deal.next_drawer
         if seat is None:
-            raise IllegalAction("the log draws a card after the deal")
+            raise IllegalAction("log.draw_after")
         if rec.seat != seat or (rec.cards and rec.cards != (deal.pack[deal.drawn],)):
             raise EngineError(
-                f"the log does not match the seed: action {len(deal.log) + 1} draws "
-                f"{cards_str(rec.cards)} for seat {rec.seat}"
+                "log.seed_mismatch",
+                action=len(deal.log) + 1,
+                cards=cards_str(rec.cards),
+                seat=rec.seat,
             )
         return deal.draw()
     if k == "call":
@@ -1192,4 +1182,4 @@ def apply(deal: Deal, rec: Record) -> Record:
         return deal.call_friend(rec.seat, rec.cards[0] if rec.cards else None)
     if k == "play":
         return deal.play(rec.seat, rec.cards)
-    raise EngineError(f"unknown action kind {k!r}")
+    raise EngineError("record.kind_unknown", got=repr(k))

@@ -47,7 +47,7 @@ class Game:
         self.variant = make_variant(variant, options)
         self.options = dict(options or {})
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise EngineError(f"a seed is a whole number, not {seed!r}")
+            raise EngineError("seed.type", got=repr(seed))
         self.seed = seed
         self._rng = random.Random(seed)
         self.levels: tuple[str, str] = ("2", "2")
@@ -64,9 +64,9 @@ class Game:
 
     def next_deal(self) -> Deal:
         if self.over:
-            raise IllegalAction("the game is over: a side has passed A")
+            raise IllegalAction("game.over")
         if self.current is not None and self.current.outcome is None:
-            raise IllegalAction("finish the current deal first")
+            raise IllegalAction("game.deal_unfinished")
         self.deal_no += 1
         setup = DealSetup(
             self.variant.id,
@@ -85,11 +85,11 @@ class Game:
     def record(self, deal: Deal) -> DealSummary:
         """Apply a finished deal's outcome to the game."""
         if deal is not self.current:
-            raise IllegalAction("record the game's current deal")
+            raise IllegalAction("game.not_current")
         if self.history and len(self.history) == len(self._deals):
-            raise IllegalAction("this deal is already recorded")
+            raise IllegalAction("game.recorded")
         if deal.outcome is None:
-            raise IllegalAction("the deal is not finished")
+            raise IllegalAction("game.not_finished")
         v = self.variant
         before = self.levels
         summary: DealSummary

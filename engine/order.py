@@ -31,7 +31,7 @@ def _card(suit: int, rank: int) -> int:
 
 
 def _not_a_card(card: object) -> NoReturn:
-    raise CardError(f"{card!r} is not a card (a card is a number 0..53)")
+    raise CardError("card.not_a_number", got=repr(card))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -55,20 +55,16 @@ class TrumpContext:
     def __post_init__(self) -> None:
         variant, level, trump = self.variant, self.level, self.trump
         if not isinstance(variant, Variant):
-            raise OptionError(
-                f"a TrumpContext is built for a variant (make_variant), not {variant!r}"
-            )
+            raise OptionError("ctx.variant", got=repr(variant))
         if not isinstance(level, str) or level not in RANKS:
-            raise OptionError(f"unknown level {level!r}; a level is one of {' '.join(RANKS)}")
+            raise OptionError("ctx.level", got=repr(level), levels=" ".join(RANKS))
         if trump is not None and (not isinstance(trump, str) or trump not in SUITS):
-            raise OptionError(f"unknown trump suit {trump!r}; write S, H, D, C or null (no trump)")
+            raise OptionError("ctx.trump", got=repr(trump))
         red_five = variant.id == RED_FIVE
         if red_five and level != "2":
-            raise OptionError(f"in red-five-5p the level rank is always 2, not {level}")
+            raise OptionError("ctx.red_five_level", level=level)
         if red_five and trump is None:
-            raise OptionError(
-                "red-five-5p always has a trump suit; null (no trump) is not possible"
-            )
+            raise OptionError("ctx.red_five_trump")
         lr = RANKS.index(level)
         ti = SUITS.index(trump) if trump is not None else None
         object.__setattr__(self, "level_rank", lr)
@@ -181,10 +177,8 @@ class TrumpContext:
     def cards_at(self, suit_index: int, pos: int) -> tuple[int, ...]:
         """The cards at chain position ``pos`` of effective suit ``suit_index`` (4: trumps)."""
         if type(suit_index) is not int or not 0 <= suit_index < len(self.positions):
-            raise EngineError(f"{suit_index!r} is not a suit index (0..3, or {TRUMP} for trump)")
+            raise EngineError("suit.index", got=repr(suit_index), trump=TRUMP)
         chain = self.positions[suit_index]
         if type(pos) is not int or not 0 <= pos < len(chain):
-            raise EngineError(
-                f"{pos!r} is not a position of that suit's chain (0..{len(chain) - 1})"
-            )
+            raise EngineError("chain.position", got=repr(pos), last=len(chain) - 1)
         return chain[pos]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import card_str
 from .combos import KIND_RANK, SINGLE, Component, common_suit, decompose, suit_name
@@ -29,8 +30,9 @@ _CHAIN = "chain"
 _UNIT = "unit"
 
 
-def _names(cards: Iterable[int]) -> str:
-    return " ".join(card_str(c) for c in cards)
+def _names(cards: Iterable[int]) -> list[str]:
+    """Cards as card strings: an error's ``cards`` parameter (worded with spaces between)."""
+    return [card_str(c) for c in cards]
 
 
 # --- a pool of same-suit cards and the placement search ---------------------------------------
@@ -229,32 +231,48 @@ def _describe(demands: Sequence[Demand]) -> str:
     return ", ".join(parts)
 
 
+def _demand_list(demands: Sequence[Demand]) -> list[dict[str, Any]]:
+    """``_describe``'s demands as data (an error parameter an application words itself):
+    ``{"kind": "pair" | "triple" | "quad"}``, ``{"kind": "tractor", "unit": …, "length": n}``,
+    or ``{"kind": "handled", "triples": n, "pairs": m}``."""
+    names = {2: "pair", 3: "triple", 4: "quad"}
+    out: list[dict[str, Any]] = []
+    for kind, widths in demands:
+        if kind != _CHAIN:
+            out.append({"kind": names[widths[0]]})
+        elif widths[0] == widths[-1]:
+            out.append({"kind": "tractor", "unit": names[widths[0]], "length": len(widths)})
+        else:
+            out.append({"kind": "handled", "triples": widths.count(3), "pairs": widths.count(2)})
+    return out
+
+
 # --- public: leading ----------------------------------------------------------------------------
 
 
 def _args(ctx: object, *lists: object) -> None:
     """Public entry points: a real ``TrumpContext`` and lists of cards (not text, not a number)."""
     if not isinstance(ctx, TrumpContext):
-        raise EngineError(f"a TrumpContext(variant, level, trump) is expected, not {ctx!r}")
+        raise EngineError("ctx.type", got=repr(ctx))
     for cards in lists:
         t = type(cards)
         if t is list or t is tuple:  # the usual case, without the slower ABC check
             continue
         if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
-            raise CardError(f"a list of cards is expected, not {cards!r}")
+            raise CardError("cards.list_type", got=repr(cards))
 
 
 def _given_comps(lead: Sequence[int], ctx: TrumpContext, comps: object) -> None:
     """A caller that passes the lead's components still passes a real lead with them."""
     for c in lead:
         if type(c) is not int or not 0 <= c < 54:
-            raise CardError(f"the lead holds {c!r}, which is not a card")
+            raise CardError("lead.not_a_card", got=repr(c))
     if type(comps) is list:
         pass
     elif isinstance(comps, str | bytes) or not isinstance(comps, Sequence):
-        raise EngineError(f"lead_comps are the lead's components (lead_components), not {comps!r}")
+        raise EngineError("lead_comps.type", got=repr(comps))
     if not comps or not all(isinstance(c, Component) for c in comps):
-        raise EngineError(f"lead_comps are the lead's components (lead_components), not {comps!r}")
+        raise EngineError("lead_comps.type", got=repr(comps))
 
 
 def _lead_comps(
@@ -273,14 +291,12 @@ def _counter(cards: Sequence[int], what: str, decks: int = 0) -> Counter[int]:
     try:
         cnt = Counter(cards)
     except TypeError:  # an unhashable element such as a list: not a card
-        raise CardError(f"{what} hold something that is not a card: {cards!r}") from None
+        raise CardError("cards.unhashable", what=what, got=repr(cards)) from None
     for c, k in cnt.items():
         if type(c) is not int or not 0 <= c < 54:
-            raise CardError(f"{what} hold {c!r}, which is not a card")
+            raise CardError("cards.holds_non_card", what=what, got=repr(c))
         if decks and k > decks:
-            raise CardError(
-                f"{what} hold {k} copies of {card_str(c)}, but {decks} decks have only {decks}"
-            )
+            raise CardError("cards.copies", what=what, n=k, card=card_str(c), decks=decks)
     return cnt
 
 
@@ -290,11 +306,9 @@ def _check_in_hand(cards: Sequence[int], hand: Sequence[int], what: str) -> Coun
     for c, k in need.items():
         if have[c] < k:
             held = have[c]
-            raise IllegalAction(
-                f"{what} use {k} × {card_str(c)} but the hand holds {held}"
-                if held
-                else f"{card_str(c)} is not in the hand"
-            )
+            if held:
+                raise IllegalAction("hand.too_few", what=what, n=k, card=card_str(c), held=held)
+            raise IllegalAction("hand.missing", card=card_str(c))
     return have
 
 
@@ -304,13 +318,11 @@ def verify_lead(cards: Sequence[int], hand: Sequence[int], ctx: TrumpContext) ->
     Returns the lead's components, largest first. Whether a throw stands is ``check_throw``."""
     _args(ctx, cards, hand)
     if not cards:
-        raise IllegalAction("a lead needs at least one card")
+        raise IllegalAction("lead.empty")
     _check_in_hand(cards, hand, "the lead")
     s = common_suit(cards, ctx)
     if s is None:
-        raise IllegalAction(
-            f"a lead must be of one suit (all trumps count as one suit); {_names(cards)} is not"
-        )
+        raise IllegalAction("lead.one_suit", cards=_names(cards))
     return decompose(cards, ctx)
 
 
@@ -377,15 +389,13 @@ def lead_components_checked(cards: Sequence[int], ctx: TrumpContext) -> list[Com
     """``combos.lead_components`` plus checks of the cards themselves (not cards, copies)."""
     _args(ctx, cards)
     if not cards:
-        raise IllegalAction("a lead needs at least one card")
+        raise IllegalAction("lead.empty")
     _counter(cards, "the lead", ctx.variant.decks)
     if len(cards) == 1:
         c = cards[0]
         return [Component(SINGLE, ((c, 1),), ctx.strength_tab[c])]
     if common_suit(cards, ctx) is None:
-        raise IllegalAction(
-            f"a lead must be of one suit (all trumps count as one suit); {_names(cards)} is not"
-        )
+        raise IllegalAction("lead.one_suit", cards=_names(cards))
     return decompose(cards, ctx)
 
 
@@ -412,7 +422,7 @@ def verify_follow(
     lead_comps = _lead_comps(lead, ctx, lead_comps)
     n = len(lead)
     if len(play) != n:
-        raise IllegalAction(f"the lead has {n} cards, so play {n}, not {len(play)}")
+        raise IllegalAction("follow.count", lead=n, play=len(play))
     have = _check_in_hand(play, hand, "the play")
     st = ctx.suit_tab
     s = st[lead[0]]
@@ -423,13 +433,18 @@ def verify_follow(
     if n_hand_s >= n:
         if len(play_s) != n:
             raise IllegalAction(
-                f"you hold {n_hand_s} cards of {name}: follow with {n} of them, "
-                f"not {_names(c for c in play if st[c] != s)}"
+                "follow.suit",
+                held=n_hand_s,
+                suit=name,
+                lead=n,
+                cards=_names(c for c in play if st[c] != s),
             )
     elif len(play_s) != n_hand_s:
         raise IllegalAction(
-            f"you hold only {n_hand_s} cards of {name}: play all of them "
-            f"({_names(sorted(c for c in hand if st[c] == s))}) before other cards"
+            "follow.suit_all",
+            held=n_hand_s,
+            suit=name,
+            cards=_names(sorted(c for c in hand if st[c] == s)),
         )
     if n_hand_s <= n:
         return  # every card of the suit goes out: no shape choice left
@@ -444,8 +459,7 @@ def verify_follow(
     fixed = _fixed_demands(lead_comps, _Pool(hand_s, ctx))
     if not _satisfiable(play_pool, fixed):
         raise IllegalAction(
-            f"follow the lead's shape as far as your hand allows: your {name} can give "
-            f"{_describe(fixed)}, and this play does not"
+            "follow.shape", suit=name, shape=_describe(fixed), demands=_demand_list(fixed)
         )
 
 
@@ -584,14 +598,14 @@ def trick_winner(
     _args(ctx, plays)
     _args(ctx, *plays)
     if not plays:
-        raise IllegalAction("a trick needs at least the lead")
+        raise IllegalAction("trick.empty")
     lead = plays[0]
     comps = _lead_comps(lead, ctx, lead_comps)
     n = len(lead)
     everything: list[int] = []
     for i, p in enumerate(plays):
         if len(p) != n:
-            raise IllegalAction(f"play {i} has {len(p)} cards but the lead has {n}")
+            raise IllegalAction("trick.count", index=i, got=len(p), lead=n)
         everything.extend(p)
     _counter(everything, "the plays of one trick", ctx.variant.decks)
     st = ctx.suit_tab

@@ -42,7 +42,7 @@ ATTACKERS = "attackers"
 def level_index(level: object) -> int:
     """``"2"`` → 0 … ``"A"`` → 12; raise ``EngineError`` for anything else."""
     if not isinstance(level, str) or level not in _LEVEL_INDEX:
-        raise EngineError(f"{level!r} is not a level; levels are {' '.join(LEVELS)}")
+        raise EngineError("level.unknown", got=repr(level), levels=" ".join(LEVELS))
     return _LEVEL_INDEX[level]
 
 
@@ -51,16 +51,14 @@ def level_value(level: str, passed: bool = False) -> int:
     value = level_index(level) + 2
     if passed:
         if level != "A":
-            raise EngineError(f"only a side at A can have passed A, not a side at {level}")
+            raise EngineError("level.passed_a", level=level)
         return 15
     return value
 
 
 def _check_must_play(must_play: Iterable[str]) -> set[int]:
     if isinstance(must_play, str | bytes | Mapping) or not isinstance(must_play, Iterable):
-        raise EngineError(
-            f'must_play_levels is a list of levels such as ["5", "A"], not {must_play!r}'
-        )
+        raise EngineError("must_play.type", got=repr(must_play))
     stops = {level_index(lv) for lv in must_play}
     stops.add(len(LEVELS) - 1)  # A always stops a gain
     return stops
@@ -74,7 +72,7 @@ def advance(level: str, gain: int, must_play: Sequence[str] = ("A",)) -> tuple[s
     """
     start = level_index(level)
     if isinstance(gain, bool) or not isinstance(gain, int) or gain < 0:
-        raise EngineError(f"a level gain is a whole number 0 or more, not {gain!r}")
+        raise EngineError("gain.type", got=repr(gain))
     stops = _check_must_play(must_play)
     if gain == 0:
         return level, False
@@ -98,27 +96,25 @@ def kitty_multiplier(mode: str, largest_component_cards: int) -> int:
     """The kitty factor for a last lead whose largest component holds that many cards."""
     n = largest_component_cards
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_HAND:
-        raise EngineError(
-            f"a lead's largest component holds 1 … {MAX_HAND} cards (a hand), not {n!r}"
-        )
+        raise EngineError("kitty.component", most=MAX_HAND, got=repr(n))
     if mode == "by_shape":
         return 2 * n
     if mode == "power":
         return 2**n
     if mode == "double":
         return 2
-    raise EngineError(f"unknown kitty_multiplier {mode!r}; it is one of {', '.join(KITTY_MODES)}")
+    raise EngineError("kitty.mode", got=repr(mode), modes=", ".join(KITTY_MODES))
 
 
 def _check_variant(variant: object) -> Variant:
     if not isinstance(variant, Variant):
-        raise EngineError(f"a variant (make_variant) is expected, not {variant!r}")
+        raise EngineError("variant.type", got=repr(variant))
     return variant
 
 
 def _check_total(total: object) -> int:
     if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-        raise EngineError(f"the attackers' total is a whole number 0 or more, not {total!r}")
+        raise EngineError("total.type", got=repr(total))
     return total
 
 
@@ -195,7 +191,7 @@ def max_kitty_points(variant: Variant) -> int:
 
 def _check_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineError(f"{name} must be a whole number, not {value!r}")
+        raise EngineError("number.type", what=name, got=repr(value))
     return value
 
 
@@ -203,9 +199,9 @@ def check_points(variant: Variant, points: object) -> int:
     p = _check_int("points", points)
     total = _check_variant(variant).total_points
     if p < 0 or p > total:
-        raise EngineError(f"points {p} is outside 0 … {total} (100 per deck)")
+        raise EngineError("points.range", points=p, total=total)
     if p % 5:
-        raise EngineError(f"points {p} is not a multiple of 5")
+        raise EngineError("points.multiple", points=p)
     return p
 
 
@@ -214,20 +210,17 @@ def check_kitty_points(variant: Variant, kitty_points: object, points: int = 0) 
     points = _check_int("points", points)
     k = _check_int("kitty points", kitty_points)
     if k < 0:
-        raise EngineError(f"kitty points {k} is below 0")
+        raise EngineError("kitty_points.negative", points=k)
     if k % 5:
-        raise EngineError(f"kitty points {k} is not a multiple of 5")
+        raise EngineError("kitty_points.multiple", points=k)
     if variant.kitty == 0 and k:
-        raise EngineError(f"this variant has no kitty, so its kitty points are 0, not {k}")
+        raise EngineError("kitty_points.no_kitty", points=k)
     most = max_kitty_points(variant)
     if k > most:
-        raise EngineError(
-            f"kitty points {k} is more than a kitty of {variant.kitty} cards can hold ({most})"
-        )
+        raise EngineError("kitty_points.most", points=k, kitty=variant.kitty, most=most)
     if points + k > variant.total_points:
         raise EngineError(
-            f"points {points} + kitty points {k} is more than the {variant.total_points} "
-            "points in the decks"
+            "kitty_points.total", points=points, kitty_points=k, total=variant.total_points
         )
     return k
 
@@ -241,14 +234,16 @@ def check_multiplier(variant: Variant, multiplier: object) -> int:
         return 0
     allowed = allowed_multiplier_set(variant)
     if not allowed:
-        raise EngineError("this variant has no kitty, so there is no kitty multiplier")
+        raise EngineError("multiplier.no_kitty")
     if m not in allowed:
         mode = variant.options.get("kitty_multiplier", "by_shape")
-        shown = ", ".join(str(x) for x in sorted(allowed)[:8])
         more = " …" if len(allowed) > 8 else ""
         raise EngineError(
-            f"kitty multiplier {m} is not possible with kitty_multiplier {mode} "
-            f"(possible: {shown}{more})"
+            "multiplier.impossible",
+            multiplier=m,
+            mode=mode,
+            possible=sorted(allowed)[:8],
+            more=more,
         )
     return m
 
@@ -257,22 +252,15 @@ def _tractor_throws(failed_throws: object) -> tuple[int, int]:
     if failed_throws is None:
         return 0, 0
     if not isinstance(failed_throws, Mapping):
-        raise EngineError(
-            'failed throws in tractor-4p are {"declarer": n, "attackers": m}, '
-            f"not {failed_throws!r}"
-        )
+        raise EngineError("throws.tractor_type", got=repr(failed_throws))
     unknown = set(failed_throws) - {DECLARER, ATTACKERS}
     if unknown:
-        raise EngineError(
-            f"failed throws name only the sides 'declarer' and 'attackers', not {sorted(unknown)}"
-        )
+        raise EngineError("throws.sides", got=str(sorted(unknown)))
     counts = []
     for side in (DECLARER, ATTACKERS):
         n = failed_throws.get(side, 0)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise EngineError(
-                f"failed throws of the {side} must be a whole number 0 or more, not {n!r}"
-            )
+            raise EngineError("throws.count", side=side, got=repr(n))
         counts.append(n)
     return counts[0], counts[1]
 
@@ -281,13 +269,11 @@ def _red_five_throws(failed_throws: object, players: int) -> list[int]:
     if failed_throws is None:
         return []
     if isinstance(failed_throws, (str, Mapping)) or not isinstance(failed_throws, Sequence):
-        raise EngineError(
-            f"failed throws in red five are a list of the throwers' seats, not {failed_throws!r}"
-        )
+        raise EngineError("throws.red_five_type", got=repr(failed_throws))
     seats = []
     for s in failed_throws:
         if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players:
-            raise EngineError(f"failed throw by seat {s!r}: seats are 0 … {players - 1}")
+            raise EngineError("throws.seat", got=repr(s), last=players - 1)
         seats.append(s)
     return seats
 
@@ -315,9 +301,7 @@ def attackers_total(
     k = check_kitty_points(variant, kitty_points, p)
     m = check_multiplier(variant, multiplier)
     if variant.id == ONE_TWENTY and failed_throws:
-        raise EngineError(
-            "120分 has no failed-throw points: a failed throw is a misplay (a level to the other side)"
-        )
+        raise EngineError("throws.one_twenty")
     if variant.id == RED_FIVE:
         _red_five_throws(failed_throws, variant.players)  # 积分 only, no card points
     return max(0, p + k * m + throw_penalty_points(variant, failed_throws))
@@ -349,7 +333,7 @@ def tractor_table(total: int, decks: int = 2) -> tuple[str, int]:
     """RULES §2: (winner, levels) by the attackers' total; 4 decks doubles every step."""
     total = _check_total(total)
     if decks not in (2, 4) or isinstance(decks, bool):
-        raise EngineError(f"tractor-4p is played with 2 or 4 decks, not {decks!r}")
+        raise EngineError("decks.tractor", got=repr(decks))
     step = 40 * (decks // 2)
     if total == 0:
         return DECLARER, 3
@@ -405,11 +389,11 @@ def red_five_scores(
 ) -> list[int]:
     """Each seat's 积分 change for one red five deal (zero-sum)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-        raise EngineError(f"a table has 2 to 6 players, not {players!r}")
+        raise EngineError("players.range", got=repr(players))
     if winner not in (DECLARER, ATTACKERS):
-        raise EngineError(f"the winner is 'declarer' or 'attackers', not {winner!r}")
+        raise EngineError("winner.type", got=repr(winner))
     if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 4:
-        raise EngineError(f"red five units are a whole number 0 … 4, not {units!r}")
+        raise EngineError("units.type", got=repr(units))
     dealer = _check_seat("the dealer", dealer, players)
     if friend is not None:
         friend = _check_seat("the friend", friend, players)
@@ -432,7 +416,7 @@ def red_five_scores(
 
 def _check_seat(name: str, seat: object, players: int) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise EngineError(f"{name} must be a seat 0 … {players - 1}, not {seat!r}")
+        raise EngineError("scoring.seat", what=name, last=players - 1, got=repr(seat))
     return seat
 
 
@@ -461,19 +445,19 @@ def deal_result(
         winner, levels = one_twenty_table(total)
     else:
         if dealer is None:
-            raise EngineError("a red five deal needs its dealer's seat")
+            raise EngineError("result.dealer_needed")
         d = _check_seat("the dealer", dealer, variant.players)
         f = None if friend is None else _check_seat("the friend", friend, variant.players)
         if f == d:
-            raise EngineError("the friend cannot be the dealer (write no friend for 独打)")
+            raise EngineError("result.friend_is_dealer")
         if friend_grabbed and f is None:
-            raise EngineError("friend_grabbed needs a friend: the dealer played alone")
+            raise EngineError("result.grabbed_alone")
         winner, units = red_five_units(total)
         throws = _red_five_throws(failed_throws, variant.players)
         scores = red_five_scores(variant.players, winner, units, d, f, throws, friend_grabbed)
         return DealResult(total, winner, units=units, scores=scores)
     if variant.id != RED_FIVE and (dealer is not None or friend is not None or friend_grabbed):
-        raise EngineError("dealer, friend and friend_grabbed belong to red five deals only")
+        raise EngineError("result.red_five_only")
     return DealResult(total, winner, levels=levels)
 
 
@@ -522,21 +506,21 @@ def next_levels(
     win as the declaring side at A.
     """
     if isinstance(levels, str) or not isinstance(levels, Sequence) or len(levels) != 2:
-        raise EngineError(f"a fixed-side deal has exactly two sides' levels, not {levels!r}")
+        raise EngineError("levels.pair", got=repr(levels))
     if not isinstance(result, DealResult):
-        raise EngineError(f"a deal result (deal_result) is expected, not {result!r}")
+        raise EngineError("result.type", got=repr(result))
     if isinstance(misplays, str) or not isinstance(misplays, Iterable):
-        raise EngineError(f"misplays are a list of sides 0 or 1, not {misplays!r}")
+        raise EngineError("misplays.type", got=repr(misplays))
     if declarer not in (0, 1) or isinstance(declarer, bool):
-        raise EngineError(f"the declaring side is 0 or 1, not {declarer!r}")
+        raise EngineError("declarer.side", got=repr(declarer))
     if result.levels is None:
-        raise EngineError("a red five result has no levels")
+        raise EngineError("result.no_levels")
     winner_side = declarer if result.winner == DECLARER else 1 - declarer
     gains = [0, 0]
     gains[winner_side] += result.levels
     for side in misplays:
         if side not in (0, 1) or isinstance(side, bool):
-            raise EngineError(f"a misplay is recorded by side 0 or 1, not {side!r}")
+            raise EngineError("misplay.side", got=repr(side))
         gains[1 - side] += 1
     new = []
     passed = False
@@ -572,7 +556,7 @@ def next_dealer(
     n = _check_variant(variant).players
     d = _check_seat("the dealer", dealer, n)
     if winner not in (DECLARER, ATTACKERS):
-        raise EngineError(f"the winner is 'declarer' or 'attackers', not {winner!r}")
+        raise EngineError("winner.type", got=repr(winner))
     if variant.id == RED_FIVE:
         if first_to_show_two is None:
             return d
@@ -585,9 +569,9 @@ def next_dealer(
 def next_declaring_side(declarer: int, result: DealResult) -> int:
     """Fixed sides: the side that won the deal declares the next one."""
     if declarer not in (0, 1) or isinstance(declarer, bool):
-        raise EngineError(f"the declaring side is 0 or 1, not {declarer!r}")
+        raise EngineError("declarer.side", got=repr(declarer))
     if not isinstance(result, DealResult):
-        raise EngineError(f"a deal result (deal_result) is expected, not {result!r}")
+        raise EngineError("result.type", got=repr(result))
     return declarer if result.winner == DECLARER else 1 - declarer
 
 

@@ -21,7 +21,7 @@ SCHEMA = 1
 
 def to_json(deal: Deal) -> dict[str, Any]:
     if not isinstance(deal, Deal):
-        raise EngineError(f"to_json writes a Deal, not {deal!r}")
+        raise EngineError("save.deal_type", got=repr(deal))
     return {
         "schema": SCHEMA,
         "setup": deal.setup.to_json(),
@@ -36,7 +36,7 @@ def dumps(deal: Deal) -> str:
 
 def _records(log: Iterable[Any]) -> list[Record]:
     if isinstance(log, str | bytes | dict) or not isinstance(log, Iterable):
-        raise EngineError("an action log is a list of actions")
+        raise EngineError("log.type")
     return [r if isinstance(r, Record) else Record.from_json(r) for r in log]
 
 
@@ -49,7 +49,7 @@ def replay_setup(setup: DealSetup, log: Iterable[Any]) -> Deal:
             apply(deal, rec)
         except EngineError as e:
             raise EngineError(
-                f"action {i + 1} of the log ({rec.kind} by seat {rec.seat}): {e}"
+                "log.action", action=i + 1, kind=rec.kind, seat=rec.seat, cause=e.as_dict()
             ) from e
     return deal
 
@@ -64,7 +64,7 @@ def replay(
     """Rebuild a deal: ``setup`` takes the other ``DealSetup`` fields (levels, dealer, first,
     race, deal_no) for later deals."""
     if not isinstance(options, dict | None):
-        raise EngineError(f"options are an object of option names to values, not {options!r}")
+        raise EngineError("options.object", got=repr(options))
     if "levels" in setup and isinstance(setup["levels"], list):
         setup["levels"] = tuple(setup["levels"])
     return replay_setup(DealSetup(variant, dict(options or {}), seed, **setup), log)
@@ -76,25 +76,25 @@ def from_json(data: Any) -> Deal:
         try:
             data = json.loads(data)
         except ValueError as e:
-            raise EngineError(f"not JSON: {e}") from None
+            raise EngineError("save.not_json", detail=str(e)) from None
     if not isinstance(data, dict):
-        raise EngineError("a saved deal is a JSON object")
+        raise EngineError("save.deal_object")
     schema = data.get("schema")
     if schema != SCHEMA:
-        raise EngineError(f"unknown schema {schema!r}; this engine reads schema {SCHEMA}")
+        raise EngineError("save.schema", got=repr(schema), schema=SCHEMA)
     if "setup" not in data or "log" not in data:
-        raise EngineError("a saved deal has a setup and a log")
+        raise EngineError("save.deal_fields")
     deal = replay_setup(DealSetup.from_json(data["setup"]), data["log"])
     state = data.get("state")
     if state is not None and state != deal.state_dict():
-        raise EngineError("the saved state does not match what its log replays to")
+        raise EngineError("save.deal_state")
     return deal
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """A game: its rules, seed and every deal's log (the source of truth), plus its state."""
     if not isinstance(game, Game):
-        raise EngineError(f"game_to_json writes a Game, not {game!r}")
+        raise EngineError("save.game_type", got=repr(game))
     return {
         "schema": SCHEMA,
         "game": {"variant": game.variant.id, "options": dict(game.options), "seed": game.seed},
@@ -110,13 +110,13 @@ def game_from_json(data: Any) -> Game:
         try:
             data = json.loads(data)
         except ValueError as e:
-            raise EngineError(f"not JSON: {e}") from None
+            raise EngineError("save.not_json", detail=str(e)) from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise EngineError(f"a saved game is a JSON object with schema {SCHEMA}")
+        raise EngineError("save.game_object", schema=SCHEMA)
     head = data.get("game")
     logs = data.get("deals")
     if not isinstance(head, dict) or not isinstance(logs, list):
-        raise EngineError("a saved game has its rules (game) and its deals' logs (deals)")
+        raise EngineError("save.game_fields")
     game = Game(head.get("variant", ""), head.get("options") or {}, head.get("seed", 0))
     for i, log in enumerate(logs):
         deal = game.next_deal()
@@ -124,12 +124,14 @@ def game_from_json(data: Any) -> Game:
             try:
                 apply(deal, rec)
             except EngineError as e:
-                raise EngineError(f"deal {i + 1}, action {j + 1}: {e}") from e
+                raise EngineError(
+                    "save.game_action", deal=i + 1, action=j + 1, cause=e.as_dict()
+                ) from e
         if deal.outcome is not None:
             game.record(deal)
         elif i != len(logs) - 1:
-            raise EngineError(f"deal {i + 1} of the saved game is not finished, yet more follow")
+            raise EngineError("save.game_unfinished", deal=i + 1)
     state = data.get("state")
     if state is not None and state != game.state_dict():
-        raise EngineError("the saved game state does not match what its logs replay to")
+        raise EngineError("save.game_state")
     return game

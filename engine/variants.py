@@ -92,7 +92,7 @@ def option_names(variant_id: str) -> tuple[str, ...]:
 
 def option_spec(name: str) -> OptionSpec:
     if not isinstance(name, str) or name not in _SPECS:
-        raise OptionError(f"unknown option {name!r}; the options are {', '.join(_SPECS)}")
+        raise OptionError("option.unknown", got=repr(name), options=", ".join(_SPECS))
     return _SPECS[name]
 
 
@@ -157,23 +157,23 @@ class Variant:
     def check_seat(self, seat: object) -> int:
         """``seat`` itself if it is a seat of this variant; raise ``OptionError`` otherwise."""
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise OptionError(f"{seat!r} is not a seat: seats are 0..{self.players - 1}")
+            raise OptionError("seat.range", got=repr(seat), last=self.players - 1)
         return seat
 
     def side_of(self, seat: int) -> int:
         """Fixed sides alternate: {0,2(,4)} is side 0, {1,3(,5)} side 1."""
         if not self.fixed_sides:
-            raise OptionError("red five has no fixed sides")
+            raise OptionError("variant.no_sides")
         return self.check_seat(seat) % 2
 
     def side_seats(self, side: int) -> tuple[int, ...]:
         if side not in (0, 1) or isinstance(side, bool):
-            raise OptionError(f"{side!r} is not a side: the sides are 0 and 1")
+            raise OptionError("side.range", got=repr(side))
         return tuple(s for s in range(self.players) if s % 2 == side)
 
     def option(self, name: str) -> Any:
         if not isinstance(name, str) or name not in self.options:
-            raise OptionError(f"{self.id} has no option {name!r}")
+            raise OptionError("variant.no_option", variant=self.id, got=repr(name))
         return self.options[name]
 
     def to_json(self) -> dict[str, Any]:
@@ -182,42 +182,38 @@ class Variant:
 
 def _check_id(variant_id: str) -> None:
     if not isinstance(variant_id, str) or variant_id not in _VARIANT_OPTIONS:
-        raise OptionError(
-            f"unknown variant {variant_id!r}; the variants are {', '.join(VARIANT_IDS)}"
-        )
+        raise OptionError("variant.unknown", got=repr(variant_id), variants=", ".join(VARIANT_IDS))
 
 
 def _check_option(variant_id: str, name: str, value: Any) -> Any:
     if not isinstance(name, str) or name not in _VARIANT_OPTIONS[variant_id]:
         allowed = ", ".join(_VARIANT_OPTIONS[variant_id])
-        raise OptionError(f"{variant_id} has no option {name!r}; its options are {allowed}")
+        raise OptionError(
+            "option.not_for_variant", variant=variant_id, got=repr(name), options=allowed
+        )
     spec = _SPECS[name]
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise OptionError(f"option {name} takes true or false, not {value!r}")
+            raise OptionError("option.bool", name=name, got=repr(value))
         return value
     if spec.kind == "choice":
         assert spec.choices is not None
         # bool is an int subclass: refuse True for decks=1 lookalikes
         if isinstance(value, bool) or value not in spec.choices:
             allowed = ", ".join(repr(c) for c in spec.choices)
-            raise OptionError(f"option {name} takes one of {allowed}, not {value!r}")
+            raise OptionError("option.choice", name=name, choices=allowed, got=repr(value))
         return value
     if spec.kind == "points_or_null":
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % 5:
-            raise OptionError(
-                f"option {name} takes a number of points (a multiple of 5) or null, not {value!r}"
-            )
+            raise OptionError("option.points", name=name, got=repr(value))
         return value
     if spec.kind == "levels":
         if not isinstance(value, (list, tuple)) or not all(
             isinstance(v, str) and v in LEVELS for v in value
         ):
-            raise OptionError(
-                f'option {name} takes a list of levels such as ["5", "10", "K", "A"], not {value!r}'
-            )
+            raise OptionError("option.levels", name=name, got=repr(value))
         levels = sorted(set(value), key=LEVELS.index)
         if "A" not in levels:
             levels.append("A")  # A is always a level that cannot be skipped
@@ -229,7 +225,7 @@ def make_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> V
     """Build a validated variant; unknown options or bad values raise ``OptionError``."""
     _check_id(variant_id)
     if not isinstance(options, (Mapping, type(None))):
-        raise OptionError(f"options must be an object of option names to values, not {options!r}")
+        raise OptionError("options.type", got=repr(options))
     given = dict(options or {})
     decks = given.get("decks", 2) if variant_id == TRACTOR else 3
     if variant_id == TRACTOR:

@@ -124,7 +124,7 @@ def _view(deal: Deal, seat: int | None) -> dict[str, Any]:
 
 def _check_deal(deal: object) -> None:
     if not isinstance(deal, Deal):
-        raise EngineError(f"a view is of a Deal, not {deal!r}")
+        raise EngineError("view.deal_type", got=repr(deal))
 
 
 def seat_view(deal: Deal, seat: int) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from engine.errors import EngineError
@@ -82,6 +82,9 @@ TABLE_SIZE = {TRACTOR: 2, "one-twenty-6p": 2, RED_FIVE: 5}
 class FileError:
     path: str  # JSON path of the field, e.g. "played[0].tables[1].deals[3].points"
     message: str
+    # the engine's refusal when the message is the engine's sentence: a page words it for its
+    # reader (``app.services.online.refusals``)
+    refusal: EngineError | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
@@ -153,8 +156,8 @@ class _Loader:
         # seat them by name skip them quietly instead of adding "… is not an entrant".
         self.flawed_entrants: set[str] = set()
 
-    def err(self, path: str, message: str) -> None:
-        self.errors.append(FileError(path, message))
+    def err(self, path: str, message: str, refusal: EngineError | None = None) -> None:
+        self.errors.append(FileError(path, message, refusal))
 
     def unknown(self, obj: Mapping[str, Any], known: tuple[str, ...], path: str) -> None:
         for key in obj:
@@ -268,14 +271,14 @@ class _Loader:
             try:
                 make_variant(variant_id, {name: value})
             except EngineError as e:
-                self.err(_join("options", name), str(e))
+                self.err(_join("options", name), str(e), e)
                 ok = False
         if not ok:
             return None
         try:
             return make_variant(variant_id, options)
         except EngineError as e:  # pragma: no cover - each option passed alone
-            self.err("options", str(e))
+            self.err("options", str(e), e)
             return None
 
     def match(self, v: object, variant_id: object) -> MatchSpec | None:

@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 
 from .. import printing as pr
 from ..competition import model as cm
-from ..competition.tfile import TournamentFileError
+from ..competition.tfile import FileError, TournamentFileError
 from ..competition.tfile import load as load_file
 from ..extensions import db
 from ..models import Club, Member, Tournament
@@ -21,12 +21,22 @@ from ..services import ServiceError
 from ..services import tournament_csv as csv_files
 from ..services import tournament_files as tfiles
 from ..services import tournament_printouts as printouts
+from ..services.online.refusals import refusal_text
 from . import bp
 from .forms import ImportForm
 from .lookup import current, round_, table, tournament
 from .setup import index_page
 
 MAX_UPLOAD = 5 * 1024 * 1024
+
+
+def _file_error_text(error: FileError) -> str:
+    """A file error as the page shows it: an engine refusal (a bad option) in the reader's
+    language, the file's own checks as written."""
+    if error.refusal is None:
+        return str(error)
+    text = refusal_text(error.refusal)
+    return f"{error.path}: {text}" if error.path else text
 
 
 def _read_upload(club: Club) -> tuple[cm.Tournament | None, list[str]]:
@@ -46,7 +56,7 @@ def _read_upload(club: Club) -> tuple[cm.Tournament | None, list[str]]:
     try:
         comp = load_file(doc)
     except TournamentFileError as error:
-        return None, [str(e) for e in error.errors]
+        return None, [_file_error_text(e) for e in error.errors]
     if comp.club != club.name:
         return None, [
             _("The file is for the club %(other)s, not %(club)s.", other=comp.club, club=club.name)

@@ -47,6 +47,7 @@ from .. import ServiceError
 from ..tournament_audit import Actor, audit
 from ..tournament_rows import variant_of
 from ..tournament_sheets import may_edit, record_deal, sheet
+from .refusals import refusal_text
 from .seats import new_token, seats_of
 
 CONTINUE = "continue"
@@ -433,7 +434,7 @@ def act(
                 raise IllegalMove(_("Unknown move."))
             live.add(perform(deal, action).to_json(), f"seat {seat}")
     except EngineError as e:
-        raise IllegalMove(str(e)) from None
+        raise IllegalMove(refusal_text(e)) from None
     advance(t, tab, live)
 
 
