@@ -35,6 +35,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "app.tournaments",
     "app.online",
     "app.seasons",
+    "app.players",
 )
 
 

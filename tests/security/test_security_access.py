@@ -149,6 +149,7 @@ EXPECT: dict[str, Expect] = {
     "clubs.bulk_members": Expect(
         "owner", BOTH, lambda _o: {"members": "Mallory\nTrent", "action": "add"}
     ),
+    "players.player": Expect("player", GET),
     "seasons.index": Expect("player", GET),
     "seasons.season": Expect("player", GET),
     "seasons.create": Expect(
