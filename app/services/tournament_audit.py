@@ -127,6 +127,7 @@ KEY_LABELS: dict[str, Any] = {
     "rounds": _l("Rounds"),
     "forfeit": _l("Side that did not play"),
     "finished": _l("finished"),
+    "member": _l("played by"),
 }
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -192,6 +193,8 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
         return seat(v)
     if key == "friend":
         return _("alone (独打)") if v is None else seat(v)
+    if key == "member":  # an online seat's member, or none: a guest's link
+        return _("guest (link)") if v is None else str(v)
     if key == "trump":
         return SUIT_SYMBOLS.get(v, str(v)) if v is not None else _("No trump (无主)")
     if key == "failed_throws":
