@@ -267,6 +267,11 @@ def test_binding_changes_are_checked_and_audited(app: Flask, client: FlaskClient
     # saving the same choice again changes nothing and writes nothing
     client.post(url, data={"seat": guest_seat, "member": dora.id})
     assert len(_audit("online_seat")) == len(before) + 2
+    # the director is reminded that Pete has an account, on his seat only
+    page = client.get(b.ow.table_url).get_data(as_text=True)
+    assert page.count("this seat's player, has an account") == 1
+    pete_item = page.split(f'id="seat-{b.pete_seat + 1}"', 1)[1].split("</li>", 1)[0]
+    assert "Pete Player, this seat's player, has an account" in pete_item
     # Pete's seat is a guest's again: its link opens it, his member route does not
     assert app.test_client().get(f"/play/{rows[b.pete_seat].token}").status_code == 200
     assert _client_of(app, b.w.player).get(b.my_url()).status_code == 404
@@ -353,7 +358,9 @@ def test_the_qr_codes_on_the_director_page_are_the_seat_links(
             if row.member_id is not None
             else f"http://localhost/play/{row.token}"
         )
-        field = re.search(r'<input class="copy" id="link-(\d)" readonly value="([^"]+)"', item)
+        field = re.search(
+            r'<input type="text" class="copy" id="link-(\d)" readonly value="([^"]+)"', item
+        )
         assert field and field.group(2) == expected
         copy = re.search(r'<button type="button"[^>]* data-copy="link-(\d)"', item)
         assert copy and copy.group(1) == field.group(1) == n

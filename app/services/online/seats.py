@@ -216,7 +216,7 @@ class SeatLink:
 
     row: OnlineSeat
     member: Member | None  # bound: who plays it from their home page
-    suggested: int | None  # the member id of the seat's own player, if they have an account
+    suggested: Member | None  # the seat's own player, if a member with an account
     url: str
     qr: Markup
 
@@ -227,12 +227,13 @@ def seat_links(tab: Table, club: Club) -> list[SeatLink]:
     for row in seats_of(tab):
         url = link_of(row, club)
         member = db.session.get(Member, row.member_id) if row.member_id is not None else None
+        own = suggested[row.seat] if row.seat < len(suggested) else None
         title = _("QR code of the link of seat %(s)d", s=row.seat + 1)
         out.append(
             SeatLink(
                 row,
                 member,
-                suggested[row.seat] if row.seat < len(suggested) else None,
+                db.session.get(Member, own) if own is not None else None,
                 url,
                 qr.svg(url, title),
             )
