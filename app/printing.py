@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import segno
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -33,8 +34,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.errors import EngineError
 from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, VARIANT_IDS, make_variant
-
-from . import qr
 
 __all__ = [
     "FixedDeal",
@@ -209,6 +208,19 @@ class Standings:
 
 
 # --------------------------------------------------------------------------------------------
+# QR codes of seat links (the web page's come from here too: app/qr.py)
+# --------------------------------------------------------------------------------------------
+
+QR_ERROR = "m"  # 15 % of a code may be smudged or folded and it still reads
+QR_BORDER = 4  # the quiet zone around a code, in modules, as the QR standard asks
+
+
+def qr_code(url: str) -> segno.QRCode:
+    """The QR code of ``url``: the smallest version that holds it at level M (or better)."""
+    return segno.make(url, error=QR_ERROR, micro=False)
+
+
+# --------------------------------------------------------------------------------------------
 # Fonts, page sizes, text
 # --------------------------------------------------------------------------------------------
 
@@ -338,10 +350,10 @@ class _Pen:
     def qr(self, url: str, x: float, y: float, size: float) -> None:
         """The QR code of ``url`` (with its quiet zone) in the square ``size`` wide whose
         lower-left corner is ``x, y``: one form per address, its dark modules as rectangles of
-        one module's height (rows of ``app.qr.rows``, the matrix the web page draws too)."""
-        rows = qr.rows(url)
+        one module's height (the matrix of ``qr_code``, which the web page draws too)."""
+        rows = qr_code(url).matrix
         n = len(rows)
-        total = n + 2 * qr.BORDER
+        total = n + 2 * QR_BORDER
         name = "qr" + hashlib.sha256(url.encode()).hexdigest()[:24]
         c = self.c
         if name not in self.forms:
@@ -350,7 +362,7 @@ class _Pen:
             c.rect(0, 0, total, total, stroke=0, fill=1)
             c.setFillColorRGB(0, 0, 0)
             for r, row in enumerate(rows):
-                y_row = total - qr.BORDER - r - 1
+                y_row = total - QR_BORDER - r - 1
                 col = 0
                 while col < n:
                     if not row[col]:
@@ -359,7 +371,7 @@ class _Pen:
                     end = col
                     while end < n and row[end]:
                         end += 1
-                    c.rect(qr.BORDER + col, y_row, end - col, 1, stroke=0, fill=1)
+                    c.rect(QR_BORDER + col, y_row, end - col, 1, stroke=0, fill=1)
                     col = end
             c.endForm()
             self.forms.add(name)
@@ -1356,8 +1368,10 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
     y = label_y - 16 - big * 0.74
     sides_h = (58 * s) if t.fixed else 0.0
     room = y - (y_top - h) - sides_h - 12 * s
-    qr_h = room * (0.52 if full else 0.45) if t.links else 0.0
-    room -= qr_h
+    codes = None
+    if t.links:  # the codes take what they need, up to about half the room
+        codes = _plan_codes(t.players, w - 28, room * (0.52 if full else 0.45) - 10 * s, s)
+        room -= codes.height + 10 * s
     dw = w - 30
     dh = min(room, dw * (0.7 if full else 0.42))
     _seat_diagram(
@@ -1370,8 +1384,8 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
         scale=1.75 if full else 1.15,
         box_w=96 if full else 90,
     )
-    if t.links:
-        _seat_codes(pen, t, x + 14, y - room - 10 * s, w - 28, qr_h - 10 * s, s)
+    if codes is not None:
+        _seat_codes(pen, t, codes, x + 14, y - room - 10 * s, w - 28, s)
     y = (y_top - h) + sides_h + 6 * s
     if t.fixed:
         for side in (0, 1):
@@ -1382,12 +1396,24 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
             y -= 27 * s
 
 
-def _seat_codes(pen: _Pen, t: _Table, x: float, y_top: float, w: float, h: float, s: float) -> None:
-    """The seats' QR codes in the box from ``y_top`` down ``h``: one row, or two when that makes
-    them larger; each labelled with its seat and who opens it."""
-    n = t.players
+@dataclass(frozen=True)
+class _CodesPlan:
+    side: float  # one code's width and height, quiet zone included
+    per_row: int
+    rows: int
+    label_h: float
+    gap: float
+
+    @property
+    def height(self) -> float:
+        return self.rows * (self.side + self.label_h) + (self.rows - 1) * self.gap
+
+
+def _plan_codes(n: int, w: float, h: float, s: float) -> _CodesPlan:
+    """The seats' QR codes in a box ``w`` wide and at most ``h`` high: one row, or two when
+    that makes them larger (at most 150 points a side)."""
     label_h, gap = 24 * s, 12 * s
-    best: tuple[float, int] | None = None
+    best: _CodesPlan | None = None
     for per_row in sorted({n, math.ceil(n / 2)}):
         rows = math.ceil(n / per_row)
         side = min(
@@ -1395,18 +1421,23 @@ def _seat_codes(pen: _Pen, t: _Table, x: float, y_top: float, w: float, h: float
             (w - gap * (per_row - 1)) / per_row,
             (h - rows * label_h - (rows - 1) * gap) / rows,
         )
-        if best is None or side > best[0]:
-            best = (side, per_row)
+        if best is None or side > best.side:
+            best = _CodesPlan(side, per_row, rows, label_h, gap)
     assert best is not None
-    side, per_row = best
-    rows = math.ceil(n / per_row)
-    block_h = rows * (side + label_h) + (rows - 1) * gap
-    top = y_top - (h - block_h) / 2
+    return best
+
+
+def _seat_codes(
+    pen: _Pen, t: _Table, plan: _CodesPlan, x: float, y_top: float, w: float, s: float
+) -> None:
+    """The seats' QR codes from ``y_top`` down, centred in ``w``; each labelled with its seat
+    and who opens it (the member who logs in, or anyone who scans a guest's code)."""
+    n, side, gap = t.players, plan.side, plan.gap
     for i, link in enumerate(t.links):
-        r, col = divmod(i, per_row)
-        in_row = min(per_row, n - r * per_row)
+        r, col = divmod(i, plan.per_row)
+        in_row = min(plan.per_row, n - r * plan.per_row)
         qx = x + (w - (in_row * side + (in_row - 1) * gap)) / 2 + col * (side + gap)
-        qy = top - r * (side + label_h + gap) - side
+        qy = y_top - r * (side + plan.label_h + gap) - side
         pen.qr(link.url, qx, qy, side)
         pen.fit(
             qx - gap / 2,
