@@ -311,26 +311,17 @@ def test_a_seat_link_shows_nothing_of_another_table(app: Flask, client: FlaskCli
 
 
 def _svg_modules(svg: str) -> set[tuple[int, int]]:
-    """The dark modules (row, column, quiet zone included) of segno's inline SVG path: ``M``/
-    ``m`` moves, each ``h n`` a run of ``n`` dark modules on the row of its centre line."""
+    """The dark modules (row, column, quiet zone included) of the inline SVG's path: one
+    closed rectangle ``M x y h n v 1 h -n z`` per run of dark modules in a row."""
     path = re.search(r'<path class="qr-dark"[^>]* d="([^"]+)"', svg)
     assert path, svg[:300]
     dark: set[tuple[int, int]] = set()
-    x = y = 0.0
-    for cmd, a, b in re.findall(r"([MmHh])(-?[\d.]+)(?:\s+(-?[\d.]+))?", path.group(1)):
-        if cmd == "M":
-            x, y = float(a), float(b)
-        elif cmd == "m":
-            x, y = x + float(a), y + float(b)
-        elif cmd == "h":
-            n = int(float(a))
-            assert n > 0
-            dark |= {(int(y), int(x) + k) for k in range(n)}
-            x += n
-        else:
-            raise AssertionError(f"unexpected path command {cmd}")
-    rebuilt = re.sub(r"[MmHh]-?[\d.]+(\s+-?[\d.]+)?", "", path.group(1))
-    assert rebuilt == "", rebuilt  # every command was read
+    runs = re.findall(r"M(\d+) (\d+)h(\d+)v1h-(\d+)z", path.group(1))
+    for x, y, n, back in runs:
+        assert n == back and int(n) > 0
+        dark |= {(int(y), int(x) + k) for k in range(int(n))}
+    rest = re.sub(r"M(\d+) (\d+)h(\d+)v1h-(\d+)z", "", path.group(1))
+    assert rest == "", rest  # every command was read
     return dark
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from flask import url_for
 from flask_babel import gettext as _
-from markupsafe import Markup
 from sqlalchemy import select
 
 from ... import qr
@@ -218,7 +217,8 @@ class SeatLink:
     member: Member | None  # bound: who plays it from their home page
     suggested: Member | None  # the seat's own player, if a member with an account
     url: str
-    qr: Markup
+    code: qr.QrSvg  # its QR code
+    code_title: str
 
 
 def seat_links(tab: Table, club: Club) -> list[SeatLink]:
@@ -235,7 +235,8 @@ def seat_links(tab: Table, club: Club) -> list[SeatLink]:
                 member,
                 db.session.get(Member, own) if own is not None else None,
                 url,
-                qr.svg(url, title),
+                qr.svg(url),
+                title,
             )
         )
     return out
