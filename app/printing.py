@@ -16,6 +16,7 @@ Fixed sides: side 0 (甲 A) sits in seats 0, 2 (, 4); side 1 (乙 B) in seats 1,
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import re
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import segno
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -39,6 +41,7 @@ __all__ = [
     "RedFiveDeal",
     "RoundPack",
     "ScoreSheet",
+    "SeatLink",
     "Standings",
     "TableCard",
     "pairings",
@@ -107,8 +110,20 @@ Deal = FixedDeal | RedFiveDeal
 
 
 @dataclass(frozen=True)
+class SeatLink:
+    """The address that plays one seat of an online table, printed as a QR code on its card.
+
+    ``member``: the club member the seat is bound to (they open it logged in); "" for a guest's
+    secret link."""
+
+    url: str
+    member: str = ""
+
+
+@dataclass(frozen=True)
 class TableCard:
-    """Who sits where at one table in one round."""
+    """Who sits where at one table in one round (``links``: an online table's seat links, one
+    per seat, printed as QR codes)."""
 
     tournament: str
     round: int
@@ -118,6 +133,7 @@ class TableCard:
     sides: tuple[str, ...] = ()  # fixed sides: the two entrants' names (side 0, side 1)
     club: str = ""
     date: str = ""
+    links: tuple[SeatLink, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,6 +159,7 @@ class ScoreSheet:
     date: str = ""
     entry_code: str = ""  # the table's score-entry code, printed for the players if given
     finished: bool = False  # a minutes / to-A match is over (a deals match knows by its count)
+    links: tuple[SeatLink, ...] = ()  # an online table's seat links (on its table card)
 
     def card(self) -> TableCard:
         return TableCard(
@@ -154,6 +171,7 @@ class ScoreSheet:
             self.sides,
             self.club,
             self.date,
+            self.links,
         )
 
 
@@ -187,6 +205,19 @@ class Standings:
     after_round: int | None = None
     columns: tuple[str, ...] | None = None
     date: str = ""
+
+
+# --------------------------------------------------------------------------------------------
+# QR codes of seat links (the web page's come from here too: app/qr.py)
+# --------------------------------------------------------------------------------------------
+
+QR_ERROR = "m"  # 15 % of a code may be smudged or folded and it still reads
+QR_BORDER = 4  # the quiet zone around a code, in modules, as the QR standard asks
+
+
+def qr_code(url: str) -> segno.QRCode:
+    """The QR code of ``url``: the smallest version that holds it at level M (or better)."""
+    return segno.make(url, error=QR_ERROR, micro=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -314,6 +345,41 @@ class _Pen:
 
     def __init__(self, canvas: Canvas) -> None:
         self.c = canvas
+        self.forms: set[str] = set()  # the QR codes already defined in this document
+
+    def qr(self, url: str, x: float, y: float, size: float) -> None:
+        """The QR code of ``url`` (with its quiet zone) in the square ``size`` wide whose
+        lower-left corner is ``x, y``: one form per address, its dark modules as rectangles of
+        one module's height (the matrix of ``qr_code``, which the web page draws too)."""
+        rows = qr_code(url).matrix
+        n = len(rows)
+        total = n + 2 * QR_BORDER
+        name = "qr" + hashlib.sha256(url.encode()).hexdigest()[:24]
+        c = self.c
+        if name not in self.forms:
+            c.beginForm(name, 0, 0, total, total)
+            c.setFillColorRGB(1, 1, 1)
+            c.rect(0, 0, total, total, stroke=0, fill=1)
+            c.setFillColorRGB(0, 0, 0)
+            for r, row in enumerate(rows):
+                y_row = total - QR_BORDER - r - 1
+                col = 0
+                while col < n:
+                    if not row[col]:
+                        col += 1
+                        continue
+                    end = col
+                    while end < n and row[end]:
+                        end += 1
+                    c.rect(QR_BORDER + col, y_row, end - col, 1, stroke=0, fill=1)
+                    col = end
+            c.endForm()
+            self.forms.add(name)
+        c.saveState()
+        c.translate(x, y)
+        c.scale(size / total, size / total)
+        c.doForm(name)
+        c.restoreState()
 
     def text(
         self,
@@ -596,6 +662,7 @@ class _Table:
     seats: tuple[str, ...]
     sides: tuple[str, ...]
     date: str
+    links: tuple[SeatLink, ...] = ()
 
     @property
     def players(self) -> int:
@@ -631,7 +698,22 @@ def _check_table(src: TableCard | ScoreSheet, where: str) -> _Table:
         seats,
         sides,
         _clean(src.date, f"{where}: date"),
+        _check_links(src.links, n, where),
     )
+
+
+def _check_links(links: object, n: int, where: str) -> tuple[SeatLink, ...]:
+    if not isinstance(links, (tuple, list)) or (links and len(links) != n):
+        raise PrintError(f"{where}: give a seat link for each of the {n} seats, or none")
+    out = []
+    for i, link in enumerate(links):
+        if not isinstance(link, SeatLink):
+            raise PrintError(f"{where}: seat {i + 1}'s link must be a SeatLink, not {link!r}")
+        url = _clean(link.url, f"{where}: seat {i + 1}'s link")
+        if not url.startswith(("https://", "http://")) or len(url) > 500:
+            raise PrintError(f"{where}: seat {i + 1}'s link must be a web address, not {url!r}")
+        out.append(SeatLink(url, _clean(link.member, f"{where}: seat {i + 1}'s member")))
+    return tuple(out)
 
 
 def _check_trump(value: object, what: str, allow_none: bool) -> None:
@@ -1265,7 +1347,8 @@ def _sheet_end(
 
 
 def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -> None:
-    """One table card in the box from ``y_top`` down ``h`` points (a page or half a page)."""
+    """One table card in the box from ``y_top`` down ``h`` points (a page or half a page). An
+    online table's card also has a QR code per seat, under the seat diagram."""
     full = h > (fr.top - fr.bottom) * 0.75
     s = 1.0 if full else 0.72
     x, w = fr.left, fr.inner
@@ -1277,20 +1360,32 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
     pen.text(x + w - 14, y_top - 37 * s, f"Round {t.round}", 10 * s, align="right")
     if t.date:
         pen.text(x + w - 14, y_top - 50 * s, t.date, 8 * s, align="right", color=GREY)
-    # the number, as large as the box allows
-    big = 210.0 if full else 105.0
+    # the number, as large as the box allows (smaller when the seats' QR codes need room)
+    big = (210.0 if full else 105.0) * ((0.62 if full else 0.45) if t.links else 1.0)
     label_y = y_top - (64 if full else 36)
     pen.text(x + w / 2, label_y, "桌号 Table", 18 * s, align="center", color=GREY)
     pen.fit(x + 20, label_y - 8 - big * 0.74, w - 40, str(t.table), big, bold=True, align="center")
     y = label_y - 16 - big * 0.74
     sides_h = (58 * s) if t.fixed else 0.0
     room = y - (y_top - h) - sides_h - 12 * s
+    codes = None
+    if t.links:  # the codes take what they need, up to about half the room
+        codes = _plan_codes(t.players, w - 28, room * (0.52 if full else 0.45) - 10 * s, s)
+        room -= codes.height + 10 * s
     dw = w - 30
     dh = min(room, dw * (0.7 if full else 0.42))
-    y -= (room - dh) / 2
     _seat_diagram(
-        pen, t, x + (w - dw) / 2, y, dw, dh, scale=1.75 if full else 1.15, box_w=96 if full else 90
+        pen,
+        t,
+        x + (w - dw) / 2,
+        y - (room - dh) / 2,
+        dw,
+        dh,
+        scale=1.75 if full else 1.15,
+        box_w=96 if full else 90,
     )
+    if codes is not None:
+        _seat_codes(pen, t, codes, x + 14, y - room - 10 * s, w - 28, s)
     y = (y_top - h) + sides_h + 6 * s
     if t.fixed:
         for side in (0, 1):
@@ -1299,6 +1394,62 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
             pen.text(x + 20, y - 26 * s, f"座 {seats} seats", 7.5 * s, color=GREY)
             pen.fit(x + 20 + 70 * s, y - 17 * s, w - 40 - 70 * s, t.sides[side], 15 * s, bold=True)
             y -= 27 * s
+
+
+@dataclass(frozen=True)
+class _CodesPlan:
+    side: float  # one code's width and height, quiet zone included
+    per_row: int
+    rows: int
+    label_h: float
+    gap: float
+
+    @property
+    def height(self) -> float:
+        return self.rows * (self.side + self.label_h) + (self.rows - 1) * self.gap
+
+
+def _plan_codes(n: int, w: float, h: float, s: float) -> _CodesPlan:
+    """The seats' QR codes in a box ``w`` wide and at most ``h`` high: one row, or two when
+    that makes them larger (at most 150 points a side)."""
+    label_h, gap = 24 * s, 12 * s
+    best: _CodesPlan | None = None
+    for per_row in sorted({n, math.ceil(n / 2)}):
+        rows = math.ceil(n / per_row)
+        side = min(
+            150 * s,
+            (w - gap * (per_row - 1)) / per_row,
+            (h - rows * label_h - (rows - 1) * gap) / rows,
+        )
+        if best is None or side > best.side:
+            best = _CodesPlan(side, per_row, rows, label_h, gap)
+    assert best is not None
+    return best
+
+
+def _seat_codes(
+    pen: _Pen, t: _Table, plan: _CodesPlan, x: float, y_top: float, w: float, s: float
+) -> None:
+    """The seats' QR codes from ``y_top`` down, centred in ``w``; each labelled with its seat
+    and who opens it (the member who logs in, or anyone who scans a guest's code)."""
+    n, side, gap = t.players, plan.side, plan.gap
+    for i, link in enumerate(t.links):
+        r, col = divmod(i, plan.per_row)
+        in_row = min(plan.per_row, n - r * plan.per_row)
+        qx = x + (w - (in_row * side + (in_row - 1) * gap)) / 2 + col * (side + gap)
+        qy = y_top - r * (side + plan.label_h + gap) - side
+        pen.qr(link.url, qx, qy, side)
+        pen.fit(
+            qx - gap / 2,
+            qy - 10 * s,
+            side + gap,
+            f"座{i + 1} Seat {i + 1} · {t.seats[i]}",
+            8 * s,
+            bold=True,
+            align="center",
+        )
+        note = f"登录 log in: {link.member}" if link.member else "扫码入座 scan to play"
+        pen.fit(qx - gap / 2, qy - 20 * s, side + gap, note, 6.5 * s, align="center", color=GREY)
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,3 +19,32 @@ function focusFirstError() {
 }
 document.addEventListener("DOMContentLoaded", focusFirstError);
 document.addEventListener("htmx:afterSettle", focusFirstError);
+// Copy buttons (hidden without JavaScript: the field beside them can be selected and copied by
+// hand): data-copy names the field, data-copied is the word shown for a moment after copying.
+function showCopyButtons() {
+  document.querySelectorAll("button[data-copy]").forEach(function (b) { b.hidden = false; });
+}
+document.addEventListener("DOMContentLoaded", showCopyButtons);
+document.addEventListener("htmx:afterSettle", showCopyButtons);
+document.addEventListener("click", function (event) {
+  var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
+  if (!button) return;
+  var field = document.getElementById(button.dataset.copy);
+  if (!field) return;
+  var label = button.textContent;
+  function done() {
+    if (!button.dataset.copied) return;
+    button.textContent = button.dataset.copied;
+    window.setTimeout(function () { button.textContent = label; }, 1500);
+  }
+  function fallback() {
+    field.focus();
+    field.select();
+    try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
+  }
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(field.value).then(done, fallback);
+  } else {
+    fallback();
+  }
+});

@@ -6,14 +6,18 @@ from werkzeug.wrappers import Response
 
 from ..config import SUPPORTED_LOCALES
 from ..services.clubs import clubs_of
+from ..services.online.seats import ready_for
 from ..web import safe_next_url
 from . import bp
 
 
 @bp.get("/")
 def home() -> str:
-    clubs = clubs_of(current_user) if current_user.is_authenticated else []
-    return render_template("main/home.html", clubs=clubs)
+    if not current_user.is_authenticated:
+        return render_template("main/home.html", clubs=[], ready=[])
+    return render_template(
+        "main/home.html", clubs=clubs_of(current_user), ready=ready_for(current_user)
+    )
 
 
 @bp.post("/lang")

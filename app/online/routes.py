@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -20,6 +21,7 @@ from . import bp
 from .forms import MoveForm, SeatControlForm
 
 TABLE_URL = "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/online"
+MY_SEAT_URL = "/clubs/<slug>/my-table/<int:seat_id>"
 
 
 # --- the director -----------------------------------------------------------------------------
@@ -35,7 +37,12 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
     if request.method == "POST":
         if not ConfirmForm().validate_on_submit():
             abort(400)
-        ok, _r = attempt(lambda: bridge.switch_online(t, tab, actor(me)))
+
+        def switch() -> None:
+            bridge.switch_online(t, tab, actor(me))
+            seats.bind_defaults(t, tab, club, actor(me))
+
+        ok, _r = attempt(switch)
         if ok:
             flash(
                 _("The table is played online: send each player the link of their seat."), "success"
@@ -44,12 +51,16 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
     ctx: dict[str, Any] = {"club": club, "me": me, "t": t, "tab": tab, "rnd": tab.round}
     if tab.mode == "online":
         ctx.update(pages.director_page(tab))
+        ctx["links"] = seats.seat_links(tab, club)
+        ctx["accounts"] = seats.accounts_of(club)
     return render_template(
         "online/table.html",
         **ctx,
         confirm_form=ConfirmForm(formdata=None),
         sheet_url=url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno),
         bots_url=url_for("online.bots", slug=club.slug, tid=t.id, n=n, tno=tno),
+        bind_url=url_for("online.bind", slug=club.slug, tid=t.id, n=n, tno=tno),
+        rotate_url=url_for("online.rotate", slug=club.slug, tid=t.id, n=n, tno=tno),
         finish_url=url_for("online.finish", slug=club.slug, tid=t.id, n=n, tno=tno),
         paper_url=url_for("online.paper", slug=club.slug, tid=t.id, n=n, tno=tno),
         paper_warning=_paper_warning(tab),
@@ -79,6 +90,11 @@ def paper(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnV
     return redirect(url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
 
 
+def _seat_field() -> int:
+    raw = request.form.get("seat", "")
+    return int(raw) if raw.isdigit() and len(raw) < 3 else -1
+
+
 @bp.post(TABLE_URL + "/bots")
 @club_route("director")
 def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
@@ -87,8 +103,7 @@ def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnVa
     tab = table(round_(t, n), tno, bye=False)
     if not SeatControlForm().validate_on_submit():
         abort(400)
-    raw = request.form.get("seat", "")
-    seat = int(raw) if raw.isdigit() and len(raw) < 3 else -1
+    seat = _seat_field()
     bot = request.form.get("bot", "1") == "1"
     ok, _r = attempt(lambda: bridge.set_bot(t, tab, seat, bot, actor(me)))
     if ok:
@@ -98,6 +113,47 @@ def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnVa
             else _("Seat %(s)d is played by its player.", s=seat + 1),
             "success",
         )
+    return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+
+
+@bp.post(TABLE_URL + "/seats")
+@club_route("director")
+def bind(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """Bind a seat to a member with an account (``member`` = their id), or make it a guest's
+    seat played through its link (``member`` empty)."""
+    t = tournament(club, tid)
+    tab = table(round_(t, n), tno, bye=False)
+    if not SeatControlForm().validate_on_submit():
+        abort(400)
+    seat = _seat_field()
+    raw = request.form.get("member", "").strip()
+    if raw and not (raw.isdigit() and len(raw) < 12):
+        flash(_("Please choose a member from the list."), "error")
+        return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+    member_id = int(raw) if raw else None
+    ok, changed = attempt(lambda: seats.bind(t, tab, seat, member_id, actor(me)))
+    if ok and changed:
+        flash(
+            _("Seat %(s)d is played by its guest, through its link.", s=seat + 1)
+            if member_id is None
+            else _("Seat %(s)d is bound: its member plays it from their home page.", s=seat + 1),
+            "success",
+        )
+    return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+
+
+@bp.post(TABLE_URL + "/rotate")
+@club_route("director")
+def rotate(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """Give a seat a new secret link; the old one stops working."""
+    t = tournament(club, tid)
+    tab = table(round_(t, n), tno, bye=False)
+    if not SeatControlForm().validate_on_submit():
+        abort(400)
+    seat = _seat_field()
+    ok, _r = attempt(lambda: seats.rotate(t, tab, seat, actor(me)))
+    if ok:
+        flash(_("Seat %(s)d has a new link: the old one no longer works.", s=seat + 1), "success")
     return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
 
 
@@ -111,12 +167,17 @@ def finish(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturn
     return confirmed(lambda: bridge.finish(t, tab, actor(me)), here, _("Table marked finished."))
 
 
-# --- a seat's link ----------------------------------------------------------------------------
+# --- a seat's page: through its secret link, or by its member -------------------------------------
+
+# The seat page's own addresses (in templates/online/_seat.html, built from ``seat_token``) and
+# where they lead when the seat's member plays it from their account.
+MEMBER_ENDPOINTS = {"online.seat": "online.my_seat", "online.poll": "online.my_poll"}
 
 
 def _seat_or_404(token: str) -> OnlineSeat:
+    """The guest's seat of ``token``; a seat bound to a member opens only for that member."""
     seat = seats.seat_by_token(token)
-    if seat is None:
+    if seat is None or seat.member_id is not None:
         abort(404)
     tab = db.session.get(Table, seat.table_id)
     if tab is None or tab.mode != "online":
@@ -124,20 +185,42 @@ def _seat_or_404(token: str) -> OnlineSeat:
     return seat
 
 
-def _render_seat(seat: OnlineSeat, partial: bool, error: str | None = None) -> str:
+def _my_seat_or_404(me: Member, seat_id: int) -> OnlineSeat:
+    seat = seats.seat_of_member(seat_id, me)
+    if seat is None:
+        abort(404)
+    return seat
+
+
+def _member_url_for(club: Club, seat: OnlineSeat) -> Callable[..., str]:
+    """``url_for`` for the seat page of a bound seat: the seat's addresses become the member's
+    (login-protected) ones, so the page never sends its moves to the secret link."""
+
+    def build(endpoint: str, **values: Any) -> str:
+        if endpoint in MEMBER_ENDPOINTS and values.get("seat_token") == seat.token:
+            values.pop("seat_token")
+            return url_for(MEMBER_ENDPOINTS[endpoint], slug=club.slug, seat_id=seat.id, **values)
+        return url_for(endpoint, **values)
+
+    return build
+
+
+def _render_seat(
+    seat: OnlineSeat, partial: bool, error: str | None = None, club: Club | None = None
+) -> str:
     ctx = pages.seat_page(seat)
     ctx["seat_token"] = seat.token
     ctx["error"] = error
     ctx["confirm_form"] = ConfirmForm(formdata=None)
+    if club is not None:
+        ctx["url_for"] = _member_url_for(club, seat)
     return render_template("online/_seat.html" if partial else "online/seat.html", **ctx)
 
 
-@bp.route("/play/<seat_token>", methods=["GET", "POST"])
-def seat(seat_token: str) -> ResponseReturnValue:
-    """A seat's page; POST makes this seat's move (``v`` = the state token it saw)."""
-    s = _seat_or_404(seat_token)
+def _play(s: OnlineSeat, here: str, club: Club | None = None) -> ResponseReturnValue:
+    """GET: the seat's page; POST: this seat's move (``v`` = the state token it saw)."""
     if request.method == "GET":
-        return _render_seat(s, partial=False)
+        return _render_seat(s, partial=False, club=club)
     if not MoveForm().validate_on_submit():
         abort(400)
     try:
@@ -150,22 +233,47 @@ def seat(seat_token: str) -> ResponseReturnValue:
         )
     except bridge.Stale as e:
         db.session.rollback()
-        return _render_seat(s, partial=bool(htmx), error=e.message), 409
+        return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 409
     except ServiceError as e:
         db.session.rollback()
-        return _render_seat(s, partial=bool(htmx), error=e.message), 422
+        return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
     db.session.commit()
     if htmx:
-        return _render_seat(s, partial=True)
-    return redirect(url_for("online.seat", seat_token=seat_token), 303)
+        return _render_seat(s, partial=True, club=club)
+    return redirect(here, 303)
 
 
-@bp.get("/play/<seat_token>/poll")
-def poll(seat_token: str) -> ResponseReturnValue:
+def _poll(s: OnlineSeat, club: Club | None = None) -> ResponseReturnValue:
     """204 while the state token is the one the page shows, else the seat's fresh partial."""
-    s = _seat_or_404(seat_token)
     tab = db.session.get(Table, s.table_id)
     assert tab is not None
     if request.args.get("v", "") == bridge.state_token(tab):
         return "", 204
-    return _render_seat(s, partial=True)
+    return _render_seat(s, partial=True, club=club)
+
+
+@bp.route("/play/<seat_token>", methods=["GET", "POST"])
+def seat(seat_token: str) -> ResponseReturnValue:
+    """A guest's seat page, opened by its secret link."""
+    s = _seat_or_404(seat_token)
+    return _play(s, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.get("/play/<seat_token>/poll")
+def poll(seat_token: str) -> ResponseReturnValue:
+    return _poll(_seat_or_404(seat_token))
+
+
+@bp.route(MY_SEAT_URL, methods=["GET", "POST"])
+@club_route("player")
+def my_seat(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    """The seat bound to the logged-in member: the same page and moves as its link, without
+    one; anyone else gets a 404."""
+    s = _my_seat_or_404(me, seat_id)
+    return _play(s, url_for("online.my_seat", slug=club.slug, seat_id=seat_id), club)
+
+
+@bp.get(MY_SEAT_URL + "/poll")
+@club_route("player")
+def my_poll(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    return _poll(_my_seat_or_404(me, seat_id), club)

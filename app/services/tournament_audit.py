@@ -132,6 +132,7 @@ KEY_LABELS: dict[str, Any] = {
     "tables": _l("Tables"),
     "mode": _l("Mode of play"),
     "online_log": _l("Online game"),
+    "member": _l("played by"),
 }
 # The audit data key under which a discarded online game's whole log is kept (each deal's seed,
 # setup and action records: ``online.guards.replay`` reads it back).
@@ -204,6 +205,8 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
         return seat(v)
     if key == "friend":
         return _("alone (独打)") if v is None else seat(v)
+    if key == "member":  # an online seat's member, or none: a guest's link
+        return _("guest (link)") if v is None else str(v)
     if key == "trump":
         return SUIT_SYMBOLS.get(v, str(v)) if v is not None else _("No trump (无主)")
     if key == "failed_throws":

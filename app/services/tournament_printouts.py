@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app, has_request_context
+
 from .. import printing as pr
 from ..competition import model as cm
 from ..competition.matches import FixedMatch, RedFiveTable
-from ..models import Round, Table, Tournament
+from ..extensions import db
+from ..models import Club, Member, Round, Table, Tournament
+from .online import seats as online_seats
 from .tournament_rows import deal_from_row, load, seat_names
 from .tournament_sheets import sheet
 
@@ -63,6 +67,24 @@ def _red_five_deals(m: RedFiveTable, deals: list[cm.Deal]) -> tuple[pr.RedFiveDe
     return tuple(out)
 
 
+def seat_links(t: Tournament, tab: Table) -> tuple[pr.SeatLink, ...]:
+    """An online table's seat addresses for its card's QR codes (none for a paper table, or
+    where no address can be built: a command run without ``SERVER_NAME``)."""
+    if tab.mode != "online" or not (has_request_context() or current_app.config["SERVER_NAME"]):
+        return ()
+    club = db.session.get(Club, t.club_id)
+    assert club is not None
+    out = []
+    for row in online_seats.seats_of(tab):
+        member = db.session.get(Member, row.member_id) if row.member_id is not None else None
+        out.append(
+            pr.SeatLink(
+                online_seats.link_of(row, club), member.display_name if member is not None else ""
+            )
+        )
+    return tuple(out)
+
+
 def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = True) -> pr.ScoreSheet:
     sides, seats = seat_names(tab)
     deals = [deal_from_row(d) for d in tab.deals]
@@ -85,6 +107,7 @@ def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = Tru
         deals=rows,
         entry_code=(tab.code or "") if with_code else "",
         finished=tab.finished,
+        links=seat_links(t, tab),
     )
 
 

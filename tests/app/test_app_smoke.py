@@ -33,8 +33,11 @@ def test_security_headers(client):
 
 
 def test_static_htmx_served_locally(client):
+    import re
+
     page = client.get("/").get_data(as_text=True)
-    assert "/static/htmx.min.js" in page and "unpkg" not in page and "cdn" not in page.lower()
-    response = client.get("/static/htmx.min.js")
+    src = re.search(r'src="(/assets/[0-9a-f]{16}/htmx\.min\.js)"', page)
+    assert src and "unpkg" not in page and "cdn" not in page.lower()
+    response = client.get(src.group(1))
     assert response.status_code == 200 and b"htmx" in response.data[:200]
     response.close()

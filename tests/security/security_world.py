@@ -36,6 +36,7 @@ class ClubObjects:
     invite_token: str
     seat_token: str  # seat 0's link at the online table of a second tournament
     season: Season  # a season with the tournament as its night
+    bound_seat: int  # the id of seat 1 there, bound to the club's owner (their member route)
 
     def params(self) -> dict[str, Any]:
         """URL arguments naming this club's objects (``kind`` for the PDFs, ``i`` a deal)."""
@@ -52,6 +53,7 @@ class ClubObjects:
             "code": self.table.code,
             "token": self.invite_token,
             "seat_token": self.seat_token,
+            "seat_id": self.bound_seat,
             "filename": "style.css",
             "digest": _digest("style.css"),
             "sid": self.season.id,
@@ -78,7 +80,7 @@ def _club_objects(
     url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/{rnd.number}/tables/{tables[0].number}"
     r = client.post(url, data=fixed_deal(0, 60))
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
-    seat_token = _online_seat(client, club, f"{tname} Online")
+    seat_token, bound_seat = _online_seat(client, club, f"{tname} Online", owner)
     client.post("/account/logout")
     member = _make_member(club, f"{name} Guest")
     invite, token = create_invite(club, owner, "player")
@@ -91,7 +93,18 @@ def _club_objects(
         set_night(t, season)
     db.session.commit()
     return ClubObjects(
-        club, t, rnd, tables[0], tables[1], entrants, member, invite, token, seat_token, season
+        club,
+        t,
+        rnd,
+        tables[0],
+        tables[1],
+        entrants,
+        member,
+        invite,
+        token,
+        seat_token,
+        season,
+        bound_seat,
     )
 
 
@@ -103,8 +116,9 @@ def _digest(filename: str) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def _online_seat(client: FlaskClient, club: Club, tname: str) -> str:
-    """A second tournament whose one table is played online: seat 0's link."""
+def _online_seat(client: FlaskClient, club: Club, tname: str, owner: User) -> tuple[str, int]:
+    """A second tournament whose one table is played online: seat 0's link, and the id of
+    seat 1, which the director binds to the club's owner."""
     t = create(client, club, name=tname)
     add_entrants(client, club, t, 2, 2)
     rnd = seat(client, club, t)
@@ -115,7 +129,17 @@ def _online_seat(client: FlaskClient, club: Club, tname: str) -> str:
         select(OnlineSeat.token).where(OnlineSeat.table_id == tab.id, OnlineSeat.seat == 0)
     )
     assert token
-    return token
+    owner_member = db.session.scalar(
+        select(Member.id).where(Member.club_id == club.id, Member.user_id == owner.id)
+    )
+    url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/tables/{tab.number}/online/seats"
+    assert client.post(url, data={"seat": "1", "member": owner_member}).status_code == 303
+    db.session.expire_all()
+    bound = db.session.scalar(
+        select(OnlineSeat).where(OnlineSeat.table_id == tab.id, OnlineSeat.seat == 1)
+    )
+    assert bound is not None and bound.member_id == owner_member
+    return token, bound.id
 
 
 def build_world(app: Flask) -> SecurityWorld:

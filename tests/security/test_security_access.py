@@ -8,7 +8,9 @@ Access rules:
 * ``login``   – any signed-in user (a new club, the password form);
 * ``code`` / ``invite`` / ``seat`` – a capability in the URL (table code, invitation token, an
   online table's seat link);
-* ``player`` / ``director`` / ``owner`` – the least role in the club named by ``<slug>``.
+* ``player`` / ``director`` / ``owner`` – the least role in the club named by ``<slug>``;
+* ``bound``   – a club route for the one member an online seat is bound to (the owner, in this
+  world): anyone else of the club gets the same 404 as an outsider.
 
 For club routes: anonymous → login redirect (401 + HX-Redirect for htmx); a user in no club and
 club B's owner and director → 404 that does not name club A; a weaker role of club A → 403; ids
@@ -42,6 +44,8 @@ POST = frozenset({"POST"})
 BOTH = frozenset({"GET", "POST"})
 RANK = {"player": 0, "director": 1, "owner": 2}
 CLUB_ROLES = tuple(RANK)
+BOUND = "bound"
+CLUB_ACCESS = (*CLUB_ROLES, BOUND)  # routes under /clubs/<slug>/
 ACCESS_OTHER = ("public", "login", "code", "invite", "seat")
 
 
@@ -160,13 +164,17 @@ EXPECT: dict[str, Expect] = {
     "seasons.remove_night": Expect("director", POST),
     "seasons.add_division": Expect("owner", POST, lambda _o: {"name": "甲级", "players": "X"}),
     "seasons.movement": Expect("owner", POST, lambda o: {"k": 1, "next_season": o.season.id}),
+    "online.bind": Expect("director", POST, lambda _o: {"seat": "0", "member": ""}),
+    "online.rotate": Expect("director", POST, lambda _o: {"seat": "0"}),
+    "online.my_seat": Expect(BOUND, BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
+    "online.my_poll": Expect(BOUND, GET),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
 }
 
 # URL arguments that name an object by a global id (a guess from another club is possible) or
 # by a number inside its parent (only a missing number can be guessed).
-GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id", "sid")
+GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id", "sid", "seat_id")
 LOCAL_NUMBERS = ("n", "tno", "i")
 
 
@@ -214,15 +222,15 @@ def test_every_route_has_a_decision(app: Flask) -> None:
     for endpoint, rule in rules.items():
         methods = set(rule.methods or ()) - {"HEAD", "OPTIONS"}
         assert methods == set(EXPECT[endpoint].methods), endpoint
-        assert EXPECT[endpoint].access in (*CLUB_ROLES, *ACCESS_OTHER)
+        assert EXPECT[endpoint].access in (*CLUB_ACCESS, *ACCESS_OTHER)
         if "slug" in rule.arguments:
-            assert EXPECT[endpoint].access in CLUB_ROLES, f"{endpoint} is a club page"
+            assert EXPECT[endpoint].access in CLUB_ACCESS, f"{endpoint} is a club page"
 
 
 def test_anonymous_is_sent_to_login_and_changes_nothing(app: Flask, world: SecurityWorld) -> None:
     before = snapshot()
     client = app.test_client()
-    for endpoint, method, url, data in _requests(app, world.a, ("login", *CLUB_ROLES)):
+    for endpoint, method, url, data in _requests(app, world.a, ("login", *CLUB_ACCESS)):
         r = _open(client, method, url, data)
         assert r.status_code == 302, (endpoint, method, r.status_code)
         assert r.headers["Location"].startswith("/account/login"), (endpoint, method)
@@ -232,7 +240,7 @@ def test_anonymous_is_sent_to_login_and_changes_nothing(app: Flask, world: Secur
         assert b"Club A" not in r.data + hx.data
     # the same for a club that does not exist: no difference to be seen
     missing = dict(world.a.params(), slug="no-such-club")
-    for endpoint, method, url, data in _requests(app, world.a, CLUB_ROLES, missing):
+    for endpoint, method, url, data in _requests(app, world.a, CLUB_ACCESS, missing):
         r = _open(client, method, url, data)
         assert r.status_code == 302, (endpoint, method, "missing club")
     assert snapshot() == before
@@ -253,7 +261,7 @@ def test_anonymous_reaches_the_public_pages(app: Flask, world: SecurityWorld) ->
 def test_non_members_get_404_and_change_nothing(app: Flask, world: SecurityWorld, who: str) -> None:
     client = logged_in(app, world.users[who])
     before = snapshot()
-    for endpoint, method, url, data in _requests(app, world.a, CLUB_ROLES):
+    for endpoint, method, url, data in _requests(app, world.a, CLUB_ACCESS):
         r = _open(client, method, url, data)
         assert r.status_code == 404, (who, endpoint, method, r.status_code)
         assert b"Club A" not in r.data and b"Alpha Cup" not in r.data, (who, endpoint)
@@ -283,6 +291,14 @@ def test_weaker_roles_get_403_and_change_nothing(
         assert hx.status_code == 403, (who, endpoint, method, "htmx")
         seen_403 += 1
     assert seen_403 > 0
+    # a seat bound to the owner: to any other member of the club it does not exist
+    seen_404 = 0
+    for endpoint, method, url, data in _requests(app, world.a, (BOUND,)):
+        r = _open(client, method, url, data)
+        assert r.status_code == 404, (who, endpoint, method, r.status_code)
+        assert b"Alpha Cup" not in r.data, (who, endpoint)
+        seen_404 += 1
+    assert seen_404 >= 3
     assert snapshot() == before
 
 
@@ -310,7 +326,7 @@ def test_guessed_ids_are_404_and_change_nothing(
     checked = 0
     bodies: dict[str, set[str]] = {}
     for endpoint, expect in EXPECT.items():
-        if expect.access not in CLUB_ROLES:
+        if expect.access not in CLUB_ACCESS:
             continue
         for name, params in _guesses(world, mine, theirs):
             if name not in rules[endpoint].arguments:
@@ -355,7 +371,7 @@ def test_guessed_ids_on_public_pages(app: Flask, world: SecurityWorld) -> None:
 def test_owner_reaches_every_club_route(app: Flask, world: SecurityWorld) -> None:
     """Positive control: the URLs above name real objects (the 404s were not typos)."""
     client = logged_in(app, world.users["a_owner"])
-    for endpoint, method, url, data in _requests(app, world.a, ("login", *CLUB_ROLES)):
+    for endpoint, method, url, data in _requests(app, world.a, ("login", *CLUB_ACCESS)):
         r = _open(client, method, url, data)
         assert r.status_code not in (400, 401, 403, 404, 500), (endpoint, method, r.status_code)
         if method == "GET":
@@ -368,7 +384,7 @@ def test_no_get_changes_anything(app: Flask, world: SecurityWorld) -> None:
     anonymous = app.test_client()
     before = snapshot()
     for client in (owner, anonymous):
-        for _endpoint, method, url, _data in _requests(app, world.a, tuple(RANK) + ACCESS_OTHER):
+        for _endpoint, method, url, _data in _requests(app, world.a, CLUB_ACCESS + ACCESS_OTHER):
             if method == "GET":
                 client.get(url)
     assert snapshot() == before

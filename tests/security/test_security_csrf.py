@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.security.security_world import SecurityWorld, build_world, logged_in, snapshot
-from tests.security.test_security_access import CLUB_ROLES, EXPECT, _url
+from tests.security.test_security_access import BOUND, CLUB_ROLES, EXPECT, _url
 
 
 @pytest.fixture
@@ -35,6 +35,7 @@ def _clients(app: Flask, world: SecurityWorld) -> dict[str, FlaskClient]:
     owner = logged_in(app, world.users["a_owner"])
     for role in CLUB_ROLES:
         clients[role] = owner
+    clients[BOUND] = owner  # the seat bound to the owner
     return clients
 
 

@@ -80,6 +80,13 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         data={"tournament": t.id, "venue": f"Hall {ATTR}", "division": 0},
     )
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    # seat 1 of the online table is bound to the owner (whose name is markup too)
+    db.session.expire_all()
+    owner = db.session.scalar(select(Member).where(Member.display_name == f"Mal {SCRIPT}"))
+    assert owner is not None
+    online_url = sheet.rsplit("/", 1)[0] + f"/{online.number}/online"
+    r = client.post(online_url + "/seats", data={"seat": "1", "member": owner.id})
+    assert r.status_code == 303
     db.session.expire_all()
     user = db.session.scalar(select(User).where(User.username == "mallory"))
     member = db.session.scalar(select(Member).where(Member.display_name == f"Mem {SCRIPT}"))
@@ -100,6 +107,13 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         "token": "x",
         "seat_token": db.session.scalar(
             select(OnlineSeat.token).where(OnlineSeat.table_id == online.id, OnlineSeat.seat == 0)
+        ),
+        "seat_id": db.session.scalar(
+            select(OnlineSeat.id).where(
+                OnlineSeat.table_id == online.id,
+                OnlineSeat.seat == 1,
+                OnlineSeat.member_id.is_not(None),
+            )
         ),
         "filename": "style.css",
         "sid": season_id,

@@ -1,14 +1,38 @@
 """Seat links: each seat of an online table has a secret token; its link shows that seat's view
-and accepts that seat's moves, nothing else."""
+and accepts that seat's moves, nothing else.
+
+A seat can instead be bound to a club member with an account: that member plays it from their
+home page while logged in, and the seat's secret link no longer opens it. The director binds
+seats (by default to the seat's own player, when that player is a member with an account) and
+can give a guest seat a new link, which ends the old one. Both are in the audit trail.
+"""
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
+from flask import url_for
+from flask_babel import gettext as _
 from sqlalchemy import select
 
+from ... import qr
 from ...extensions import db
-from ...models import OnlineSeat, Table
+from ...models import (
+    Club,
+    EntrantPlayer,
+    Member,
+    OnlineDeal,
+    OnlineSeat,
+    Round,
+    Table,
+    Tournament,
+    User,
+)
+from .. import ServiceError
+from ..tournament_audit import Actor, audit, place
+from ..tournament_rows import derive_row_table, table_entrants
+from ..tournament_sheets import may_edit
 
 TOKEN_BYTES = 18  # 144 bits: a seat's link cannot be guessed
 
@@ -29,3 +53,257 @@ def seat_by_token(token: str) -> OnlineSeat | None:
     if not token or len(token) > 40:
         return None
     return db.session.scalar(select(OnlineSeat).where(OnlineSeat.token == token))
+
+
+# --- who sits where -----------------------------------------------------------------------------
+
+
+def seat_players(tab: Table) -> list[EntrantPlayer | None]:
+    """The entrant's player at each engine seat: partners opposite (fixed sides, as
+    ``seat_names`` orders them), the single player of each entrant otherwise."""
+    entrants = table_entrants(tab)
+    if tab.kind == "sides" and len(entrants) == 2:
+        a, b = entrants
+        out: list[EntrantPlayer | None] = []
+        for pa, pb in zip(a.players, b.players, strict=False):
+            out += [pa, pb]
+        return out
+    return [e.players[0] if e.players else None for e in entrants]
+
+
+def accounts_of(club: Club) -> list[Member]:
+    """The club's members who have an account (only they can be bound to a seat), by name."""
+    return list(
+        db.session.scalars(
+            select(Member)
+            .where(Member.club_id == club.id, Member.user_id.is_not(None))
+            .order_by(Member.display_name)
+        )
+    )
+
+
+def suggested_members(tab: Table, club: Club) -> list[int | None]:
+    """Per seat: the member id of the seat's own player when that member has an account."""
+    with_account = {m.id for m in accounts_of(club)}
+    return [
+        p.member_id if p is not None and p.member_id in with_account else None
+        for p in seat_players(tab)
+    ]
+
+
+# --- the director's changes ---------------------------------------------------------------------
+
+
+def _where(tab: Table, seat: int) -> str:
+    return place(tab.round.number, tab.number, seat=seat + 1)
+
+
+def _seat_row(t: Tournament, tab: Table, seat: int, actor: Actor) -> OnlineSeat:
+    if tab.mode != "online":
+        raise ServiceError(_("This table is not played online."))
+    if not may_edit(tab.round, actor):
+        raise ServiceError(_("The round is closed: only the club's owner can correct it."))
+    row = next((s for s in seats_of(tab) if s.seat == seat), None)
+    if row is None:
+        raise ServiceError(_("There is no such seat at this table."), "seat")
+    return row
+
+
+def _member_name(member_id: int | None) -> str | None:
+    if member_id is None:
+        return None
+    m = db.session.get(Member, member_id)
+    return m.display_name if m is not None else None
+
+
+def bind(t: Tournament, tab: Table, seat: int, member_id: int | None, actor: Actor) -> bool:
+    """Bind a seat to a member of the tournament's club who has an account (``None``: the seat
+    is a guest's, played through its link). Returns whether anything changed."""
+    row = _seat_row(t, tab, seat, actor)
+    if member_id is not None:
+        member = db.session.get(Member, member_id)
+        if member is None or member.club_id != t.club_id:
+            raise ServiceError(_("This person is not a member of this club."), "member")
+        if member.user_id is None:
+            raise ServiceError(
+                _(
+                    "%(name)s has no account yet: a guest link is the way to give them this seat.",
+                    name=member.display_name,
+                ),
+                "member",
+            )
+        other = db.session.scalar(
+            select(OnlineSeat)
+            .join(Table, OnlineSeat.table_id == Table.id)
+            .where(
+                Table.round_id == tab.round_id,
+                OnlineSeat.member_id == member.id,
+                OnlineSeat.id != row.id,
+            )
+        )
+        if other is not None:
+            other_tab = db.session.get(Table, other.table_id)
+            assert other_tab is not None
+            raise ServiceError(
+                _(
+                    "%(name)s already plays seat %(s)d of table %(t)d in this round.",
+                    name=member.display_name,
+                    s=other.seat + 1,
+                    t=other_tab.number,
+                ),
+                "member",
+            )
+    if row.member_id == member_id:
+        return False
+    before = _member_name(row.member_id)
+    row.member_id = member_id
+    db.session.flush()
+    audit(
+        t,
+        actor,
+        "online_seat",
+        _where(tab, seat),
+        {"member": before},
+        {"member": _member_name(member_id)},
+    )
+    return True
+
+
+def bind_defaults(t: Tournament, tab: Table, club: Club, actor: Actor) -> None:
+    """Bind every unbound seat whose player is a member with an account to that member (when
+    that member plays no other seat of the round); the rest stay guests' seats."""
+    for row, member_id in zip(seats_of(tab), suggested_members(tab, club), strict=False):
+        if member_id is None or row.member_id is not None:
+            continue
+        taken = db.session.scalar(
+            select(OnlineSeat.id)
+            .join(Table, OnlineSeat.table_id == Table.id)
+            .where(Table.round_id == tab.round_id, OnlineSeat.member_id == member_id)
+        )
+        if taken is None:
+            bind(t, tab, row.seat, member_id, actor)
+
+
+def rotate(t: Tournament, tab: Table, seat: int, actor: Actor) -> None:
+    """Give a seat a new secret link: the old one stops working at once."""
+    row = _seat_row(t, tab, seat, actor)
+    row.token = new_token()
+    db.session.flush()
+    # the tokens are secrets: the trail says that the link changed, never what it is
+    audit(t, actor, "online_link", _where(tab, seat), None, None)
+
+
+# --- links ----------------------------------------------------------------------------------------
+
+
+def guest_url(row: OnlineSeat) -> str:
+    return url_for("online.seat", seat_token=row.token, _external=True)
+
+
+def member_url(row: OnlineSeat, club: Club) -> str:
+    return url_for("online.my_seat", slug=club.slug, seat_id=row.id, _external=True)
+
+
+def link_of(row: OnlineSeat, club: Club) -> str:
+    """The address that plays this seat: the member's (log in first) or the guest's secret one."""
+    return member_url(row, club) if row.member_id is not None else guest_url(row)
+
+
+@dataclass(frozen=True)
+class SeatLink:
+    """One seat as the director's page lists it."""
+
+    row: OnlineSeat
+    member: Member | None  # bound: who plays it from their home page
+    suggested: Member | None  # the seat's own player, if a member with an account
+    url: str
+    code: qr.QrSvg  # its QR code
+    code_title: str
+
+
+def seat_links(tab: Table, club: Club) -> list[SeatLink]:
+    suggested = suggested_members(tab, club)
+    out = []
+    for row in seats_of(tab):
+        url = link_of(row, club)
+        member = db.session.get(Member, row.member_id) if row.member_id is not None else None
+        own = suggested[row.seat] if row.seat < len(suggested) else None
+        title = _("QR code of the link of seat %(s)d", s=row.seat + 1)
+        out.append(
+            SeatLink(
+                row,
+                member,
+                db.session.get(Member, own) if own is not None else None,
+                url,
+                qr.svg(url),
+                title,
+            )
+        )
+    return out
+
+
+# --- a member's seats -----------------------------------------------------------------------------
+
+
+def seat_of_member(seat_id: int, me: Member) -> OnlineSeat | None:
+    """The seat ``seat_id`` if it is bound to ``me`` at an online table of ``me``'s club."""
+    row = db.session.get(OnlineSeat, seat_id)
+    if row is None or row.member_id is None or row.member_id != me.id:
+        return None
+    tab = db.session.get(Table, row.table_id)
+    if tab is None or tab.mode != "online":
+        return None
+    t = db.session.get(Tournament, tab.round.tournament_id)
+    if t is None or t.club_id != me.club_id:
+        return None
+    return row
+
+
+@dataclass(frozen=True)
+class ReadySeat:
+    """A seat waiting for its member, as the home page shows it."""
+
+    club: Club
+    tournament: Tournament
+    round: int
+    table: int
+    seat: int  # 1-based
+    url: str
+
+
+def ready_for(user: User) -> list[ReadySeat]:
+    """The seats bound to ``user`` at online tables still being played (round open, match not
+    over), newest round first."""
+    rows = db.session.execute(
+        select(OnlineSeat, Table, Round, Tournament, Club)
+        .join(Member, OnlineSeat.member_id == Member.id)
+        .join(Table, OnlineSeat.table_id == Table.id)
+        .join(Round, Table.round_id == Round.id)
+        .join(Tournament, Round.tournament_id == Tournament.id)
+        .join(Club, Tournament.club_id == Club.id)
+        .where(
+            Member.user_id == user.id,
+            Member.club_id == Club.id,
+            Table.mode == "online",
+            Table.finished.is_(False),
+            Round.status != "closed",
+        )
+        .order_by(Round.created_at.desc(), Table.number)
+    ).all()
+    out = []
+    for row, tab, rnd, t, club in rows:
+        if db.session.scalar(select(OnlineDeal.id).where(OnlineDeal.table_id == tab.id)) is None:
+            continue  # not dealt yet
+        if derive_row_table(t, tab).counts:
+            continue  # the match is over
+        out.append(
+            ReadySeat(
+                club,
+                t,
+                rnd.number,
+                tab.number,
+                row.seat + 1,
+                url_for("online.my_seat", slug=club.slug, seat_id=row.id),
+            )
+        )
+    return out
