@@ -155,6 +155,11 @@ EXPECT: dict[str, Expect] = {
     ),
     "players.player": Expect("player", GET),
     "seasons.index": Expect("player", GET),
+    "seasons.standings_csv": Expect("player", GET),
+    "seasons.standings_pdf": Expect("player", GET),
+    "seasons.standings_png": Expect("player", GET),
+    "tournaments.standings_png": Expect("player", GET),
+    "tournaments.table_png": Expect("player", GET),
     "seasons.season": Expect("player", GET),
     "seasons.create": Expect(
         "owner", POST, lambda _o: {"name": "Evil League", "rule": "total", "best": 5}
