@@ -13,3 +13,7 @@ class MoveForm(ConfirmForm):
 
 class SeatControlForm(ConfirmForm):
     """A director's button on one seat (bot / player)."""
+
+
+class PauseForm(ConfirmForm):
+    """The director's pause / resume button of an online table."""

@@ -1,15 +1,18 @@
-"""The online tables' views: the director's table page and each seat's page."""
+"""The online tables' views: the director's table page, each seat's page, the spectators' live
+view and the replays of finished deals."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from ..extensions import db, htmx
-from ..models import Club, Member, OnlineSeat, Table
+from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
 from ..services.online import bridge, pages, seats
@@ -17,9 +20,38 @@ from ..tournaments.actions import attempt, confirmed
 from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor, round_, table, tournament
 from . import bp
-from .forms import MoveForm, SeatControlForm
+from .forms import MoveForm, PauseForm, SeatControlForm
 
 TABLE_URL = "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/online"
+WATCH_URL = "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/watch"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def no_store(view: F) -> F:
+    """A live page (a seat's, a spectator's) and its poll are never kept by a browser or a proxy:
+    a cached copy would show a stale table, or a hand to the next user of a shared device."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        response = make_response(view(*args, **kwargs))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _online_table(club: Club, tid: int, n: int, tno: int) -> tuple[Tournament, Table]:
+    """The tournament and the online table named by the URL (404 for a paper table)."""
+    t = tournament(club, tid)
+    tab = table(round_(t, n), tno, bye=False)
+    if tab.mode != "online":
+        abort(404)
+    return t, tab
+
+
+def _table_kw(club: Club, t: Tournament, tab: Table) -> dict[str, Any]:
+    return {"slug": club.slug, "tid": t.id, "n": tab.round.number, "tno": tab.number}
 
 
 # --- the director -----------------------------------------------------------------------------
@@ -44,6 +76,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
     ctx: dict[str, Any] = {"club": club, "me": me, "t": t, "tab": tab, "rnd": tab.round}
     if tab.mode == "online":
         ctx.update(pages.director_page(tab))
+        ctx["live"] = _director_live_context(club, t, tab)
     return render_template(
         "online/table.html",
         **ctx,
@@ -86,6 +119,163 @@ def finish(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturn
     return confirmed(lambda: bridge.finish(t, tab, actor(me)), here, _("Table marked finished."))
 
 
+def _director_live_context(club: Club, t: Tournament, tab: Table) -> dict[str, Any]:
+    kw = _table_kw(club, t, tab)
+    return {
+        **pages.spectator_page(tab),
+        "replays": pages.replay_list(tab),
+        "replay_url": url_for("online.table_replay", **kw, number=0)[:-1],
+        "poll_url": url_for("online.director_poll", **kw),
+        "pause_url": url_for("online.pause", **kw),
+        "bots_url": url_for("online.bots", **kw),
+        "watch_url": url_for("online.watch", **kw),
+        "may_pause": not tab.finished and tab.round.status != "closed",
+    }
+
+
+@bp.get(TABLE_URL + "/live")
+@club_route("director")
+def director_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """The director's live view: 204 while unchanged, else the fresh partial."""
+    t, tab = _online_table(club, tid, n, tno)
+    if request.args.get("v", "") == bridge.watch_token(tab):
+        return "", 204
+    return render_template(
+        "online/_director_live.html", live=_director_live_context(club, t, tab), tab=tab
+    )
+
+
+@bp.post(TABLE_URL + "/pause")
+@club_route("director")
+def pause(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """Pause the table (``paused=1``: moves refused, bots wait) or let it play on (``paused=0``)."""
+    t, tab = _online_table(club, tid, n, tno)
+    if not PauseForm().validate_on_submit():
+        abort(400)
+    paused = request.form.get("paused", "1") == "1"
+    ok, _r = attempt(lambda: bridge.set_paused(t, tab, paused, actor(me)))
+    if ok:
+        flash(
+            _("The table is paused: no move is taken until you resume it.")
+            if paused
+            else _("The table plays on."),
+            "success",
+        )
+    return redirect(url_for("online.table_page", **_table_kw(club, t, tab)), 303)
+
+
+# --- spectators -------------------------------------------------------------------------------
+
+
+def _watch_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[str, Any]:
+    kw = _table_kw(club, t, tab)
+    director = me.role in ("owner", "director")
+    return {
+        **pages.spectator_page(tab),
+        "replays": pages.replay_list(tab) if _may_replay(me, tab) else [],
+        "replay_url": url_for("online.table_replay", **kw, number=0)[:-1],
+        "watch_poll_url": url_for("online.watch_poll", **kw),
+        "director_url": url_for("online.table_page", **kw) if director else None,
+    }
+
+
+@bp.get(WATCH_URL)
+@club_route("player")
+@no_store
+def watch(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """A club member watches an online table live: the public table, never a hand."""
+    t, tab = _online_table(club, tid, n, tno)
+    return render_template(
+        "online/watch.html",
+        club=club,
+        me=me,
+        t=t,
+        tab=tab,
+        rnd=tab.round,
+        w=_watch_context(club, me, t, tab),
+    )
+
+
+@bp.get(WATCH_URL + "/poll")
+@club_route("player")
+@no_store
+def watch_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """204 while the live view's token is the one the page shows, else the fresh partial."""
+    t, tab = _online_table(club, tid, n, tno)
+    if request.args.get("v", "") == bridge.watch_token(tab):
+        return "", 204
+    return render_template("online/_spectate.html", w=_watch_context(club, me, t, tab))
+
+
+# --- replays ----------------------------------------------------------------------------------
+
+
+def _may_replay(me: Member, tab: Table) -> bool:
+    """A club's directors replay a table's deals at once; its members once the round is closed
+    (the table's players replay theirs at once from their seat's link)."""
+    return me.role in ("owner", "director") or tab.round.status == "closed"
+
+
+def _trick_arg() -> int:
+    raw = request.args.get("trick", "0")
+    return int(raw) if raw.isdigit() and len(raw) < 4 else 0
+
+
+def _render_replay(ctx: dict[str, Any] | None, base: str, back: str) -> ResponseReturnValue:
+    if ctx is None:
+        abort(404)
+    ctx["replay_base"] = base
+    ctx["back_url"] = back
+    if htmx and not htmx.history_restore_request:
+        return render_template("online/_replay.html", **ctx)
+    return render_template("online/replay.html", **ctx)
+
+
+@bp.get(TABLE_URL + "/replays/<int:number>")
+@club_route("player")
+@no_store
+def table_replay(
+    club: Club, me: Member, tid: int, n: int, tno: int, number: int
+) -> ResponseReturnValue:
+    """A finished deal trick by trick, for the club (``?trick=k``)."""
+    t, tab = _online_table(club, tid, n, tno)
+    if not _may_replay(me, tab):
+        abort(404)
+    kw = _table_kw(club, t, tab)
+    ctx = pages.replay_page(tab, number, _trick_arg())
+    base = url_for("online.table_replay", **kw, number=0)[:-1]
+    return _render_replay(ctx, base, url_for("online.watch", **kw))
+
+
+@bp.get("/play/<seat_token>/replays/<int:number>")
+@no_store
+def seat_replay(seat_token: str, number: int) -> ResponseReturnValue:
+    """A finished deal of the seat's own table, for its players at once."""
+    s = _seat_or_404(seat_token)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    ctx = pages.replay_page(tab, number, _trick_arg())
+    base = url_for("online.seat_replay", seat_token=seat_token, number=0)[:-1]
+    return _render_replay(ctx, base, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.get("/play/<seat_token>/replays")
+@no_store
+def seat_replays(seat_token: str) -> ResponseReturnValue:
+    """The finished deals of the seat's table, each a link to its replay."""
+    s = _seat_or_404(seat_token)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    ctx = pages.spectator_page(tab)
+    return render_template(
+        "online/replays.html",
+        **ctx,
+        replays=pages.replay_list(tab),
+        replay_url=url_for("online.seat_replay", seat_token=seat_token, number=0)[:-1],
+        back_url=url_for("online.seat", seat_token=seat_token),
+    )
+
+
 # --- a seat's link ----------------------------------------------------------------------------
 
 
@@ -102,12 +292,18 @@ def _seat_or_404(token: str) -> OnlineSeat:
 def _render_seat(seat: OnlineSeat, partial: bool, error: str | None = None) -> str:
     ctx = pages.seat_page(seat)
     ctx["seat_token"] = seat.token
+    tab = db.session.get(Table, seat.table_id)
+    if tab is not None and tab.paused:
+        # the seat's page says so where it shows a refused move's reason, and offers no move
+        error = error or bridge.paused_message()
+        ctx["actions"] = []
     ctx["error"] = error
     ctx["confirm_form"] = ConfirmForm(formdata=None)
     return render_template("online/_seat.html" if partial else "online/seat.html", **ctx)
 
 
 @bp.route("/play/<seat_token>", methods=["GET", "POST"])
+@no_store
 def seat(seat_token: str) -> ResponseReturnValue:
     """A seat's page; POST makes this seat's move (``v`` = the state token it saw)."""
     s = _seat_or_404(seat_token)
@@ -136,6 +332,7 @@ def seat(seat_token: str) -> ResponseReturnValue:
 
 
 @bp.get("/play/<seat_token>/poll")
+@no_store
 def poll(seat_token: str) -> ResponseReturnValue:
     """204 while the state token is the one the page shows, else the seat's fresh partial."""
     s = _seat_or_404(seat_token)
