@@ -97,7 +97,7 @@ def test_replay_frames_match_the_recorded_tricks(
             assert Counter(_codes(line.split('class="hint"')[0])) == Counter(cards_str(cards))
             assert bool(won) == (seat == trick.winner)
     assert truth.result is not None
-    assert f"the attackers' total is {truth.result.total}" in html
+    assert f"The attackers' total is {truth.result.total}" in html
 
 
 def test_replay_navigation_works_without_javascript_and_with_htmx(
