@@ -92,11 +92,13 @@ def _assert_no_hidden_card(deal: Deal, html: str) -> int:
     return sum(shown.values())
 
 
+@pytest.mark.parametrize("variant", ["tractor-4p", "red-five-5p", "one-twenty-6p"])
 def test_the_spectator_page_and_poll_never_show_a_hand_nor_the_kitty(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, variant: str
 ) -> None:
-    ow = online_world(client, "tractor-4p")
-    ow.bots(1, 2, 3)
+    ow = online_world(client, variant)
+    players = {"tractor-4p": 4, "red-five-5p": 5, "one-twenty-6p": 6}[variant]
+    ow.bots(*range(1, players))
     member = _client_of(app, "player")
     me = ow.seats()[0]
     player = app.test_client()
