@@ -16,6 +16,7 @@ from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
 from ..services.online import bridge, pages, seats
+from ..services.tournament_sheets import may_edit
 from ..tournaments.actions import attempt, confirmed
 from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor, round_, table, tournament
@@ -76,7 +77,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
     ctx: dict[str, Any] = {"club": club, "me": me, "t": t, "tab": tab, "rnd": tab.round}
     if tab.mode == "online":
         ctx.update(pages.director_page(tab))
-        ctx["live"] = _director_live_context(club, t, tab)
+        ctx["live"] = _director_live_context(club, me, t, tab)
     return render_template(
         "online/table.html",
         **ctx,
@@ -119,7 +120,7 @@ def finish(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturn
     return confirmed(lambda: bridge.finish(t, tab, actor(me)), here, _("Table marked finished."))
 
 
-def _director_live_context(club: Club, t: Tournament, tab: Table) -> dict[str, Any]:
+def _director_live_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[str, Any]:
     kw = _table_kw(club, t, tab)
     return {
         **pages.spectator_page(tab),
@@ -129,7 +130,7 @@ def _director_live_context(club: Club, t: Tournament, tab: Table) -> dict[str, A
         "pause_url": url_for("online.pause", **kw),
         "bots_url": url_for("online.bots", **kw),
         "watch_url": url_for("online.watch", **kw),
-        "may_pause": not tab.finished and tab.round.status != "closed",
+        "may_pause": not tab.finished and may_edit(tab.round, actor(me)),
     }
 
 
@@ -141,7 +142,7 @@ def director_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> Respons
     if request.args.get("v", "") == bridge.watch_token(tab):
         return "", 204
     return render_template(
-        "online/_director_live.html", live=_director_live_context(club, t, tab), tab=tab
+        "online/_director_live.html", live=_director_live_context(club, me, t, tab), tab=tab
     )
 
 
