@@ -294,7 +294,7 @@ def _render_seat(seat: OnlineSeat, partial: bool, error: str | None = None) -> s
     ctx = pages.seat_page(seat)
     ctx["seat_token"] = seat.token
     tab = db.session.get(Table, seat.table_id)
-    if tab is not None and tab.paused:
+    if tab is not None and tab.paused and not tab.finished:
         # the seat's page says so where it shows a refused move's reason, and offers no move
         error = error or bridge.paused_message()
         ctx["actions"] = []

@@ -331,6 +331,11 @@ def test_the_director_is_told_when_a_human_seat_has_not_moved_for_a_minute(
     r = ow.director.get(ow.table_url + f"/live?v={token}")  # the poll brings the notice
     assert r.status_code == 200
     assert "P00a (seat 1) has not moved for 1 minute." in r.get_data(as_text=True)
+    token = page_token(r.get_data(as_text=True))
+    assert ow.director.get(ow.table_url + f"/live?v={token}").status_code == 204
+    at(125)  # a minute more: the poll brings the new count
+    r = ow.director.get(ow.table_url + f"/live?v={token}")
+    assert r.status_code == 200 and "has not moved for 2 minutes." in r.get_data(as_text=True)
     at(185)
     assert "has not moved for 3 minutes." in ow.director.get(ow.table_url).get_data(as_text=True)
     # paused, or played by a bot, the seat keeps nobody waiting

@@ -162,9 +162,11 @@ def idle_for(tab: Table) -> timedelta | None:
 
 def watch_token(tab: Table) -> str:
     """What a spectator's or the director's live view saw: the state token, which seats bots
-    play, and whether the table is kept waiting (cheap: no replay)."""
+    play, and for how many whole minutes the table has been kept waiting (cheap: no replay)."""
     bots = "".join("b" if s.bot else "h" for s in seats_of(tab))
-    return f"{state_token(tab)}.{bots}{'.idle' if idle_for(tab) is not None else ''}"
+    waited = idle_for(tab)
+    idle = "" if waited is None else f".idle{int(waited.total_seconds() // 60)}"
+    return f"{state_token(tab)}.{bots}{idle}"
 
 
 def current_row(tab: Table) -> OnlineDeal | None:

@@ -170,7 +170,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
         "tournament": t.name,
         "table": tab.number,
         "round": tab.round.number,
-        "paused": tab.paused,
+        "paused": tab.paused and not tab.finished,
         "finished": tab.finished,
         "closed": tab.round.status == "closed",
         "fixed": tab.kind == "sides",
