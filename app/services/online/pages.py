@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
-
-from engine.deal import Deal
+from typing import TYPE_CHECKING, Any
 
 from ...competition.matches import FixedMatch
 from ...extensions import db
@@ -17,6 +15,9 @@ from ..tournament_rows import seat_names
 from ..tournament_sheets import sheet
 from . import bridge
 from .seats import seats_of
+
+if TYPE_CHECKING:  # the type only: the engine is driven by ``bridge`` alone
+    from engine.deal import Deal
 
 
 def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
