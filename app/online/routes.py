@@ -42,13 +42,10 @@ def no_store(view: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _online_table(club: Club, tid: int, n: int, tno: int) -> tuple[Tournament, Table]:
-    """The tournament and the online table named by the URL (404 for a paper table)."""
+def _table_of(club: Club, tid: int, n: int, tno: int) -> tuple[Tournament, Table]:
+    """The tournament and the table named by the URL (a bye is a 404: it has no deals)."""
     t = tournament(club, tid)
-    tab = table(round_(t, n), tno, bye=False)
-    if tab.mode != "online":
-        abort(404)
-    return t, tab
+    return t, table(round_(t, n), tno, bye=False)
 
 
 def _table_kw(club: Club, t: Tournament, tab: Table) -> dict[str, Any]:
@@ -124,8 +121,7 @@ def _director_live_context(club: Club, me: Member, t: Tournament, tab: Table) ->
     kw = _table_kw(club, t, tab)
     return {
         **pages.spectator_page(tab),
-        "replays": pages.replay_list(tab),
-        "replay_url": url_for("online.table_replay", **kw, number=0)[:-1],
+        "replays": _club_replays(club, tab),
         "poll_url": url_for("online.director_poll", **kw),
         "pause_url": url_for("online.pause", **kw),
         "bots_url": url_for("online.bots", **kw),
@@ -138,7 +134,7 @@ def _director_live_context(club: Club, me: Member, t: Tournament, tab: Table) ->
 @club_route("director")
 def director_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """The director's live view: 204 while unchanged, else the fresh partial."""
-    t, tab = _online_table(club, tid, n, tno)
+    t, tab = _table_of(club, tid, n, tno)
     if request.args.get("v", "") == bridge.watch_token(tab):
         return "", 204
     return render_template(
@@ -150,7 +146,7 @@ def director_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> Respons
 @club_route("director")
 def pause(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """Pause the table (``paused=1``: moves refused, bots wait) or let it play on (``paused=0``)."""
-    t, tab = _online_table(club, tid, n, tno)
+    t, tab = _table_of(club, tid, n, tno)
     if not PauseForm().validate_on_submit():
         abort(400)
     paused = request.form.get("paused", "1") == "1"
@@ -173,9 +169,8 @@ def _watch_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[st
     director = me.role in ("owner", "director")
     return {
         **pages.spectator_page(tab),
-        "replays": pages.replay_list(tab) if _may_replay(me, tab) else [],
-        "replay_url": url_for("online.table_replay", **kw, number=0)[:-1],
-        "watch_poll_url": url_for("online.watch_poll", **kw),
+        "replays": _club_replays(club, tab) if _may_replay(me, tab) else [],
+        "watch_poll_url": url_for("online.watch_poll", **kw) if tab.mode == "online" else None,
         "director_url": url_for("online.table_page", **kw) if director else None,
     }
 
@@ -185,7 +180,7 @@ def _watch_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[st
 @no_store
 def watch(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """A club member watches an online table live: the public table, never a hand."""
-    t, tab = _online_table(club, tid, n, tno)
+    t, tab = _table_of(club, tid, n, tno)
     return render_template(
         "online/watch.html",
         club=club,
@@ -202,7 +197,7 @@ def watch(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnV
 @no_store
 def watch_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """204 while the live view's token is the one the page shows, else the fresh partial."""
-    t, tab = _online_table(club, tid, n, tno)
+    t, tab = _table_of(club, tid, n, tno)
     if request.args.get("v", "") == bridge.watch_token(tab):
         return "", 204
     return render_template("online/_spectate.html", w=_watch_context(club, me, t, tab))
@@ -222,30 +217,49 @@ def _trick_arg() -> int:
     return int(raw) if raw.isdigit() and len(raw) < 4 else 0
 
 
-def _render_replay(ctx: dict[str, Any] | None, base: str, back: str) -> ResponseReturnValue:
+def _club_replays(club: Club, tab: Table) -> list[dict[str, Any]]:
+    """The table's finished deals, each with the address of its replay for the club."""
+    return [
+        {**r, "url": url_for("online.table_replay", slug=club.slug, deal_id=r["id"])}
+        for r in pages.replay_list(tab)
+    ]
+
+
+def _seat_replays(seat_token: str, tab: Table) -> list[dict[str, Any]]:
+    """The table's finished deals, each with the address of its replay for a seat's player."""
+    return [
+        {**r, "url": url_for("online.seat_replay", seat_token=seat_token, number=r["number"])}
+        for r in pages.replay_list(tab)
+    ]
+
+
+def _render_replay(
+    ctx: dict[str, Any] | None, here: str, replays: list[dict[str, Any]], back: str
+) -> ResponseReturnValue:
     if ctx is None:
         abort(404)
-    ctx["replay_base"] = base
-    ctx["back_url"] = back
+    ctx.update(here=here, replays=replays, back_url=back)
     if htmx and not htmx.history_restore_request:
         return render_template("online/_replay.html", **ctx)
     return render_template("online/replay.html", **ctx)
 
 
-@bp.get(TABLE_URL + "/replays/<int:number>")
+@bp.get("/clubs/<slug>/replays/<int:deal_id>")
 @club_route("player")
 @no_store
-def table_replay(
-    club: Club, me: Member, tid: int, n: int, tno: int, number: int
-) -> ResponseReturnValue:
-    """A finished deal trick by trick, for the club (``?trick=k``)."""
-    t, tab = _online_table(club, tid, n, tno)
-    if not _may_replay(me, tab):
+def table_replay(club: Club, me: Member, deal_id: int) -> ResponseReturnValue:
+    """A finished deal of one of the club's online tables, trick by trick (``?trick=k``)."""
+    row = bridge.deal_by_id(deal_id)
+    tab = None if row is None else db.session.get(Table, row.table_id)
+    if row is None or tab is None or tab.mode != "online":
         abort(404)
-    kw = _table_kw(club, t, tab)
-    ctx = pages.replay_page(tab, number, _trick_arg())
-    base = url_for("online.table_replay", **kw, number=0)[:-1]
-    return _render_replay(ctx, base, url_for("online.watch", **kw))
+    t = bridge.tournament_of(tab)
+    if t.club_id != club.id or not _may_replay(me, tab):
+        abort(404)
+    ctx = pages.replay_page(tab, row.number, _trick_arg())
+    here = url_for("online.table_replay", slug=club.slug, deal_id=deal_id)
+    back = url_for("online.watch", **_table_kw(club, t, tab))
+    return _render_replay(ctx, here, _club_replays(club, tab), back)
 
 
 @bp.get("/play/<seat_token>/replays/<int:number>")
@@ -256,8 +270,9 @@ def seat_replay(seat_token: str, number: int) -> ResponseReturnValue:
     tab = db.session.get(Table, s.table_id)
     assert tab is not None
     ctx = pages.replay_page(tab, number, _trick_arg())
-    base = url_for("online.seat_replay", seat_token=seat_token, number=0)[:-1]
-    return _render_replay(ctx, base, url_for("online.seat", seat_token=seat_token))
+    here = url_for("online.seat_replay", seat_token=seat_token, number=number)
+    back = url_for("online.seat", seat_token=seat_token)
+    return _render_replay(ctx, here, _seat_replays(seat_token, tab), back)
 
 
 @bp.get("/play/<seat_token>/replays")
@@ -267,12 +282,13 @@ def seat_replays(seat_token: str) -> ResponseReturnValue:
     s = _seat_or_404(seat_token)
     tab = db.session.get(Table, s.table_id)
     assert tab is not None
-    ctx = pages.spectator_page(tab)
+    t = bridge.tournament_of(tab)
     return render_template(
         "online/replays.html",
-        **ctx,
-        replays=pages.replay_list(tab),
-        replay_url=url_for("online.seat_replay", seat_token=seat_token, number=0)[:-1],
+        tournament=t.name,
+        table=tab.number,
+        round=tab.round.number,
+        replays=_seat_replays(seat_token, tab),
         back_url=url_for("online.seat", seat_token=seat_token),
     )
 

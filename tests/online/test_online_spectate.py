@@ -205,14 +205,12 @@ def test_who_may_watch(app: Flask, client: FlaskClient) -> None:
     assert _client_of(app, "player").get(url).status_code == 200
     assert ow.director.get(url).status_code == 200
     assert _client_of(app, "owner").get(url).status_code == 200
-    # a paper table has no live view; the round page links the online table's only
+    # a paper table has nothing to watch live; the round page links the online table's only
     paper = next(x for x in ow.rnd.tables if x.number != ow.tab.number and x.kind != "bye")
-    assert (
-        ow.director.get(
-            url.replace(f"/tables/{ow.tab.number}/", f"/tables/{paper.number}/")
-        ).status_code
-        == 404
-    )
+    r = ow.director.get(url.replace(f"/tables/{ow.tab.number}/", f"/tables/{paper.number}/"))
+    assert r.status_code == 200 and "played on paper" in r.get_data(as_text=True)
+    assert "hx-get" not in r.get_data(as_text=True).split('id="watch"', 1)[1].split(">", 1)[0]
+
     round_url = ow.table_url.split("/tables/")[0]
     for who in ("player", "director"):
         page = _client_of(app, who).get(round_url).get_data(as_text=True)

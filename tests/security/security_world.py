@@ -2,7 +2,8 @@
 tests: club A (owner, director, player) and club B (owner, director), a user in no club.
 
 Each club has a tournament with four pair entrants, round 1 seated, one deal at table 1, an
-account-less member and an invitation. ``snapshot()`` reads every row of every table (but the
+account-less member and an invitation; and a second tournament whose one table is played online
+by bots to its end, its round closed (so its deals can be replayed by the club's members). ``snapshot()`` reads every row of every table (but the
 login attempts) so a test can prove that a refused request changed nothing.
 """
 
@@ -16,7 +17,17 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Club, Invite, Member, OnlineSeat, Round, Table, Tournament, User
+from app.models import (
+    Club,
+    Invite,
+    Member,
+    OnlineDeal,
+    OnlineSeat,
+    Round,
+    Table,
+    Tournament,
+    User,
+)
 from app.services.clubs import create_invite
 from tests.conftest import _login, _make_club, _make_member, _make_user
 from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
@@ -34,6 +45,7 @@ class ClubObjects:
     invite: Invite
     invite_token: str
     seat_token: str  # seat 0's link at the online table of a second tournament
+    online_deal: int  # the id of that table's first (finished) deal
 
     def params(self) -> dict[str, Any]:
         """URL arguments naming this club's objects (``kind`` for the PDFs, ``i`` a deal)."""
@@ -50,6 +62,8 @@ class ClubObjects:
             "code": self.table.code,
             "token": self.invite_token,
             "seat_token": self.seat_token,
+            "deal_id": self.online_deal,
+            "number": 1,
             "filename": "style.css",
         }
 
@@ -74,7 +88,7 @@ def _club_objects(
     url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/{rnd.number}/tables/{tables[0].number}"
     r = client.post(url, data=fixed_deal(0, 60))
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
-    seat_token = _online_seat(client, club, f"{tname} Online")
+    seat_token, online_deal = _online_seat(client, club, f"{tname} Online")
     client.post("/account/logout")
     member = _make_member(club, f"{name} Guest")
     invite, token = create_invite(club, owner, "player")
@@ -83,23 +97,32 @@ def _club_objects(
     entrants = [e.id for e in t.entrants]
     assert len(entrants) == len(names) == 4
     return ClubObjects(
-        club, t, rnd, tables[0], tables[1], entrants, member, invite, token, seat_token
+        club, t, rnd, tables[0], tables[1], entrants, member, invite, token, seat_token, online_deal
     )
 
 
-def _online_seat(client: FlaskClient, club: Club, tname: str) -> str:
-    """A second tournament whose one table is played online: seat 0's link."""
+def _online_seat(client: FlaskClient, club: Club, tname: str) -> tuple[str, int]:
+    """A second tournament whose one table is played online, by bots to the end of its match
+    (seat 0 then handed back to its player), its round closed: seat 0's link and the id of the
+    table's first deal."""
     t = create(client, club, name=tname)
     add_entrants(client, club, t, 2, 2)
     rnd = seat(client, club, t)
     tab = rnd.tables[0]
-    r = client.post(f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/tables/{tab.number}/online")
+    url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/tables/{tab.number}/online"
+    r = client.post(url)
     assert r.status_code == 303
+    for s, bot in ((0, "1"), (1, "1"), (2, "1"), (3, "1"), (0, "0")):
+        assert client.post(url + "/bots", data={"seat": str(s), "bot": bot}).status_code == 303
+    assert client.post(f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/close").status_code == 303
     token = db.session.scalar(
         select(OnlineSeat.token).where(OnlineSeat.table_id == tab.id, OnlineSeat.seat == 0)
     )
-    assert token
-    return token
+    deal = db.session.scalar(
+        select(OnlineDeal.id).where(OnlineDeal.table_id == tab.id, OnlineDeal.number == 1)
+    )
+    assert token and deal
+    return token, deal
 
 
 def build_world(app: Flask) -> SecurityWorld:

@@ -600,6 +600,10 @@ def finished_deal(tab: Table, number: int) -> OnlineDeal | None:
     return row if row is not None and row.outcome is not None else None
 
 
+def deal_by_id(deal_id: int) -> OnlineDeal | None:
+    return db.session.get(OnlineDeal, deal_id)
+
+
 def replay(row: OnlineDeal) -> Replay:
     """Replay a finished deal's log (its setup, seed and entries) trick by trick."""
     if row.outcome is None:

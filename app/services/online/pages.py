@@ -171,6 +171,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
         "tournament": t.name,
         "table": tab.number,
         "round": tab.round.number,
+        "paper": tab.mode != "online",
         "paused": tab.paused and not tab.finished,
         "finished": tab.finished,
         "closed": tab.round.status == "closed",
@@ -242,6 +243,7 @@ def replay_list(tab: Table) -> list[dict[str, Any]]:
     how it ended, and the score sheet row it became (1-based; None for a deal dealt again)."""
     return [
         {
+            "id": row.id,
             "number": row.number,
             "outcome": row.outcome,
             "sheet_row": None if row.sheet_index is None else row.sheet_index + 1,
@@ -334,5 +336,4 @@ def replay_page(tab: Table, number: int, trick: int) -> dict[str, Any] | None:
         "won": won,
         "attackers_points": sum(won[s] for s in attackers),
         "attackers": attackers,
-        "replays": replay_list(tab),
     }
