@@ -23,11 +23,12 @@ import secrets
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -37,12 +38,12 @@ from engine.deal import DRAW, Deal, DealSetup, Record, apply
 from engine.errors import EngineError
 from engine.scoring import next_dealer
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
-from engine.views import seat_view
+from engine.views import seat_view, spectator_view
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch
 from ...extensions import db
-from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament
+from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament, utcnow
 from .. import ServiceError
 from ..tournament_audit import Actor, audit
 from ..tournament_rows import variant_of
@@ -56,10 +57,17 @@ MAX_STEPS = 20_000  # a safety net for the bot loop (a whole 4-deck deal is ~300
 # no new deal is started until the next change at the table (a director's action).
 DEAL_BUDGET = 6_000
 GAME_ACTOR = Actor(label="online game")
+# A human seat the deal has waited for this long is shown to the director as not acting.
+IDLE_AFTER = timedelta(minutes=1)
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # Which engine bot plays the bot seats: "heuristic" (the default); ``flask tournament run-bots
 # --bots random`` sets "random" for its run (autoplay.py).
 BOT_KIND: ContextVar[str] = ContextVar("online_bot_kind", default="heuristic")
+
+
+def paused_message() -> str:
+    """What a seat is told while the director has paused its table."""
+    return _("The director paused the table: wait until play resumes.")
 
 
 class Stale(ServiceError):
@@ -108,9 +116,62 @@ class Live:
 
 
 def state_token(tab: Table) -> str:
-    """What a seat's page saw: changes with every entry of every deal (cheap: no replay)."""
+    """What a seat's page saw: changes with every entry of every deal, and when the director
+    pauses or resumes the table (cheap: no replay)."""
     row = current_row(tab)
-    return "0.0" if row is None else f"{row.number}.{row.version}"
+    token = "0.0" if row is None else f"{row.number}.{row.version}"
+    return token + "p" if tab.paused else token
+
+
+def now() -> datetime:
+    """The time as the online tables read it (naive UTC, as stored); the one clock of this
+    package, so a test can move it on."""
+    return utcnow()
+
+
+def last_moved_at(tab: Table) -> datetime | None:
+    """When the table's current deal last changed: its log's last entry, or when it was dealt."""
+    row = current_row(tab)
+    if row is None:
+        return None
+    last = db.session.scalar(
+        select(func.max(OnlineAction.created_at)).where(OnlineAction.deal_id == row.id)
+    )
+    return last or row.created_at
+
+
+def _may_idle(tab: Table, row: OnlineDeal | None) -> bool:
+    """Could a seat be keeping the table waiting (a deal in play, nobody stopped it)?"""
+    return (
+        row is not None
+        and row.outcome is None
+        and tab.mode == "online"
+        and not tab.paused
+        and not tab.finished
+        and tab.round.status != "closed"
+    )
+
+
+def idle_for(tab: Table) -> timedelta | None:
+    """How long the current deal has waited without a move, once that is ``IDLE_AFTER`` or more
+    (bots act at once, so only a human seat keeps a deal waiting); None otherwise."""
+    row = current_row(tab)
+    if not _may_idle(tab, row):
+        return None
+    since = last_moved_at(tab)
+    if since is None:  # pragma: no cover - a deal row always has its creation time
+        return None
+    waited = now() - since
+    return waited if waited >= IDLE_AFTER else None
+
+
+def watch_token(tab: Table) -> str:
+    """What a spectator's or the director's live view saw: the state token, which seats bots
+    play, and for how many whole minutes the table has been kept waiting (cheap: no replay)."""
+    bots = "".join("b" if s.bot else "h" for s in seats_of(tab))
+    waited = idle_for(tab)
+    idle = "" if waited is None else f".idle{int(waited.total_seconds() // 60)}"
+    return f"{state_token(tab)}.{bots}{idle}"
 
 
 def current_row(tab: Table) -> OnlineDeal | None:
@@ -195,6 +256,24 @@ def set_bot(t: Tournament, tab: Table, seat: int, bot: bool, actor: Actor) -> No
     db.session.flush()
     audit(t, actor, "online_bot", _where(tab, seat), {"bot": not bot}, {"bot": bot})
     advance(t, tab)
+
+
+def set_paused(t: Tournament, tab: Table, paused: bool, actor: Actor) -> None:
+    """The director stops play at the table (seats' moves are refused, bots wait) or lets it go
+    on (bots act at once)."""
+    if tab.mode != "online":
+        raise ServiceError(_("This table is not played online."))
+    if not may_edit(tab.round, actor):
+        raise ServiceError(_("The round is closed: only the club's owner can correct it."))
+    if tab.paused == paused:
+        return
+    if paused and tab.finished:
+        raise ServiceError(_("The match is over."))
+    tab.paused = paused
+    db.session.flush()
+    audit(t, actor, "online_pause", _where(tab), {"paused": not paused}, {"paused": paused})
+    if not paused:
+        advance(t, tab)
 
 
 def finish(t: Tournament, tab: Table, actor: Actor) -> None:
@@ -358,8 +437,9 @@ def _save(live: Live) -> None:
 
 
 def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
-    """Run draws and bots until a human must act; record finished deals and deal the next."""
-    if tab.mode != "online" or tab.finished:
+    """Run draws and bots until a human must act; record finished deals and deal the next.
+    A paused table does nothing (its bots wait too)."""
+    if tab.mode != "online" or tab.finished or tab.paused:
         return None
     if live is None:
         live = load(tab)
@@ -397,6 +477,8 @@ def act(
     assert tab is not None
     if tab.mode != "online":
         raise IllegalMove(_("This table is not played online."))
+    if tab.paused:
+        raise IllegalMove(paused_message())
     if seen != state_token(tab):
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
     if seat_row.bot:
@@ -469,3 +551,128 @@ def faces(deal: Deal, cards: Sequence[str]) -> list[dict[str, Any]]:
 def view(live: Live, seat: int) -> dict[str, Any]:
     """The engine's view of the deal for one seat: never another seat's hand."""
     return seat_view(live.deal, seat)
+
+
+def spectate(live: Live) -> dict[str, Any]:
+    """The engine's public view of the deal: no hand, no buried kitty before it is revealed."""
+    return spectator_view(live.deal)
+
+
+# --- replays ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayTrick:
+    """One trick of a finished deal as it was played."""
+
+    number: int  # 1-based
+    leader: int
+    plays: list[tuple[int, list[int], list[int] | None]]  # seat, cards played, a failed throw
+    winner: int
+    points: int
+    hands: list[list[int]]  # each seat's cards before the trick (its cards still in them)
+    won: list[int]  # each seat's card points after the trick
+
+
+@dataclass
+class Replay:
+    """A finished deal rebuilt from its log: how it was dealt, called, buried and played."""
+
+    row: OnlineDeal
+    deal: Deal  # at its end
+    dealt: list[list[int]]  # each seat's hand as the draw gave it
+    calls: list[tuple[int, list[int]]]
+    burials: list[tuple[int, list[int]]]
+    start: list[list[int]]  # each seat's hand when the first trick was led
+    tricks: list[ReplayTrick]
+
+    def hands_at(self, trick: int) -> list[list[int]]:
+        """Every hand before trick ``trick`` (0: when play began; after the last: empty)."""
+        if trick == 0:
+            return self.start
+        if trick > len(self.tricks):
+            return [list(h) for h in self.deal.hands]
+        return self.tricks[trick - 1].hands
+
+
+def finished_deals(tab: Table) -> list[OnlineDeal]:
+    """The table's deals that are over (played, dealt again or refused), in order."""
+    return list(
+        db.session.scalars(
+            select(OnlineDeal)
+            .where(OnlineDeal.table_id == tab.id, OnlineDeal.outcome.is_not(None))
+            .order_by(OnlineDeal.number)
+        )
+    )
+
+
+def finished_deal(tab: Table, number: int) -> OnlineDeal | None:
+    row = db.session.scalar(
+        select(OnlineDeal).where(OnlineDeal.table_id == tab.id, OnlineDeal.number == number)
+    )
+    return row if row is not None and row.outcome is not None else None
+
+
+def deal_by_id(deal_id: int) -> OnlineDeal | None:
+    return db.session.get(OnlineDeal, deal_id)
+
+
+def replay(row: OnlineDeal) -> Replay:
+    """Replay a finished deal's log (its setup, seed and entries) trick by trick."""
+    if row.outcome is None:
+        raise ServiceError(_("This deal is not over yet."))
+    deal = Deal(DealSetup.from_json(row.setup))
+    dealt: list[list[int]] = [[] for _s in range(deal.n)]
+    calls: list[tuple[int, list[int]]] = []
+    burials: list[tuple[int, list[int]]] = []
+    tricks: list[ReplayTrick] = []
+    start: list[list[int]] | None = None
+    before: list[list[int]] = []
+    attempt: list[int] | None = None  # the cards of a failed throw that led the trick
+    for action in row.actions:
+        if action.record["kind"] == CONTINUE:
+            continue
+        rec = Record.from_json(action.record)
+        lead = rec.kind == "play" and deal.trick is not None and not deal.trick.plays
+        if lead:
+            before = [list(h) for h in deal.hands]
+            if start is None:
+                start = before
+        count = len(deal.tricks)
+        done = apply(deal, rec)
+        if done.kind == "draw":
+            dealt[done.seat].extend(done.cards)
+        elif done.kind == "call":
+            calls.append((done.seat, list(done.cards)))
+        elif done.kind == "bury":
+            burials.append((done.seat, list(done.cards)))
+        if lead:
+            attempt = list(done.cards) if done.played is not None else None
+        if len(deal.tricks) > count:
+            trick = deal.tricks[-1]
+            assert trick.winner is not None
+            plays: list[tuple[int, list[int], list[int] | None]] = [
+                (s, list(p), attempt if i == 0 else None) for i, (s, p) in enumerate(trick.plays)
+            ]
+            tricks.append(
+                ReplayTrick(
+                    number=len(deal.tricks),
+                    leader=trick.leader,
+                    plays=plays,
+                    winner=trick.winner,
+                    points=trick.points,
+                    hands=before,
+                    won=list(deal.won),
+                )
+            )
+    if deal.outcome != row.outcome:  # pragma: no cover - the log is append-only and checked
+        raise ServiceError(_("The log of this deal does not replay to its end."))
+    return Replay(
+        row=row,
+        deal=deal,
+        dealt=dealt,
+        calls=calls,
+        burials=burials,
+        start=start if start is not None else [list(h) for h in deal.hands],
+        tricks=tricks,
+    )

@@ -1,9 +1,12 @@
-"""What an online table's pages show: a seat's page (that seat's view, never another hand) and
-the director's page. The engine's state comes from ``bridge``; this module only arranges it."""
+"""What an online table's pages show: a seat's page (that seat's view, never another hand), the
+director's page, the spectators' live view (no hand at all) and the replay of a finished deal.
+The engine's state comes from ``bridge``; this module only arranges it."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ...competition.matches import FixedMatch
 from ...extensions import db
@@ -12,6 +15,9 @@ from ..tournament_rows import seat_names
 from ..tournament_sheets import sheet
 from . import bridge
 from .seats import seats_of
+
+if TYPE_CHECKING:  # the type only: the engine is driven by ``bridge`` alone
+    from engine.deal import Deal
 
 
 def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
@@ -127,4 +133,207 @@ def director_page(tab: Table) -> dict[str, Any]:
         "waiting": None if live is None or tab.finished else live.waiting_for(),
         "over": live is None or live.deal.outcome is not None or tab.finished,
         "timed": "minutes" in (bridge.tournament_of(tab).match or {}),
+    }
+
+
+# --- the spectators' live view ------------------------------------------------------------------
+
+
+def _public_faces(deal: Deal, cards: Sequence[str] | None) -> list[dict[str, Any]]:
+    return bridge.faces(deal, list(cards or []))
+
+
+def _trick(deal: Deal, trick: dict[str, Any] | None) -> dict[str, Any] | None:
+    if trick is None or not trick["plays"]:
+        return None
+    return {
+        "winner": trick.get("winner"),
+        "points": trick.get("points", 0),
+        "plays": [
+            {"seat": p["seat"], "cards": _public_faces(deal, p["cards"])} for p in trick["plays"]
+        ],
+    }
+
+
+def spectator_page(tab: Table) -> dict[str, Any]:
+    """What a spectator (or the director) sees of an online table as it is played: the public
+    table only (the engine's spectator view: no hand, no buried kitty before it is revealed),
+    whose turn it is, and how long a human seat has kept the table waiting."""
+    t = bridge.tournament_of(tab)
+    sides, names = seat_names(tab)
+    bots = {s.seat for s in seats_of(tab) if s.bot}
+    live = bridge.load(tab)
+    page: dict[str, Any] = {
+        "watch_token": bridge.watch_token(tab),
+        "names": names,
+        "sides": sides,
+        "bots": bots,
+        "tournament": t.name,
+        "table": tab.number,
+        "round": tab.round.number,
+        "paper": tab.mode != "online",
+        "paused": tab.paused and not tab.finished,
+        "finished": tab.finished,
+        "closed": tab.round.status == "closed",
+        "fixed": tab.kind == "sides",
+        "over": live is None or live.deal.outcome is not None or tab.finished,
+        "deal_number": None,
+        "idle": None,
+    }
+    if live is None or (tab.finished and live.deal.outcome is None):
+        return page  # no deal yet, or time was up during this deal: it is not played on
+    deal = live.deal
+    view = bridge.spectate(live)
+    waiting = live.waiting_for()
+    if waiting is not None and waiting not in bots:
+        waited = bridge.idle_for(tab)
+        if waited is not None:
+            page["idle"] = {"seat": waiting, "minutes": int(waited.total_seconds() // 60)}
+    kitty = view["kitty"]
+    friend = view["friend"]
+    page.update(
+        {
+            "deal_number": live.row.number,
+            "phase": view["phase"],
+            "waiting": waiting,
+            "trump": view["trump"],
+            "trump_known": view["trump_known"],
+            "level": view["level"],
+            "levels": view["levels"],
+            "dealer": view["dealer"],
+            "friend_card": (
+                None if view["friend_card"] is None else bridge.face_of(view["friend_card"])
+            ),
+            "friend": friend,
+            "attackers_points": view["attackers_points"],
+            "seats": [
+                {
+                    "seat": s,
+                    "cards": view["hand_sizes"][s],
+                    "won": view["won"][s],
+                    "dealer": s == view["dealer"],
+                    "friend": friend is not None and s == friend,
+                    "to_act": s == waiting,
+                }
+                for s in range(len(names))
+            ],
+            "calls": [
+                {"seat": c["seat"], "cards": _public_faces(deal, c["cards"])} for c in view["calls"]
+            ],
+            "tricks_done": len(view["tricks"]),
+            "trick": _trick(deal, view["trick"]),
+            "last_trick": _trick(deal, view["tricks"][-1] if view["tricks"] else None),
+            "kitty_size": kitty["size"],
+            "kitty_owner": kitty["owner"],
+            "kitty": _public_faces(deal, kitty["cards"]) if kitty["cards"] is not None else None,
+            "kitty_points": kitty["points"],
+            "turned": _public_faces(deal, kitty["turned"]) if kitty["turned"] else [],
+            "result": view["result"],
+            "outcome": view["outcome"],
+        }
+    )
+    return page
+
+
+# --- replays ----------------------------------------------------------------------------------
+
+
+def replay_list(tab: Table) -> list[dict[str, Any]]:
+    """The finished deals of an online table (each can be replayed): its number at the table,
+    how it ended, and the score sheet row it became (1-based; None for a deal dealt again)."""
+    return [
+        {
+            "id": row.id,
+            "number": row.number,
+            "outcome": row.outcome,
+            "sheet_row": None if row.sheet_index is None else row.sheet_index + 1,
+        }
+        for row in bridge.finished_deals(tab)
+    ]
+
+
+def _faces_of(deal: Deal, cards: Sequence[int], marked: Sequence[int] = ()) -> list[dict]:
+    """Card faces in the deal's order; ``marked`` cards (counted, for two copies) flagged."""
+    left = Counter(marked)
+    out = []
+    for c in bridge.sorted_cards(deal, list(cards)):
+        face = bridge.card_face(c)
+        face["marked"] = left[c] > 0
+        left[c] -= 1
+        out.append(face)
+    return out
+
+
+def replay_page(tab: Table, number: int, trick: int) -> dict[str, Any] | None:
+    """A finished deal of the table replayed: the calls, the kitty buried, every trick by seat
+    with its winner, and every hand (the deal is over). ``trick``: 0 is the moment the first
+    trick is led; it is kept inside the deal's tricks. None: no such finished deal."""
+    row = bridge.finished_deal(tab, number)
+    if row is None:
+        return None
+    r = bridge.replay(row)
+    deal = r.deal
+    t = bridge.tournament_of(tab)
+    sides, names = seat_names(tab)
+    count = len(r.tricks)
+    k = min(max(trick, 0), count)
+    shown = r.tricks[k - 1] if k else None
+    played: dict[int, list[int]] = {}
+    if shown is not None:
+        played = {s: cards for s, cards, _attempt in shown.plays}
+    hands = r.hands_at(k)
+    won = shown.won if shown is not None else [0] * deal.n
+    attackers = [s for s in range(deal.n) if deal.dealer is not None and deal.is_attacker(s)]
+    result = deal.result
+    return {
+        "tournament": t.name,
+        "table": tab.number,
+        "round": tab.round.number,
+        "names": names,
+        "sides": sides,
+        "fixed": tab.kind == "sides",
+        "deal_number": row.number,
+        "sheet_row": None if row.sheet_index is None else row.sheet_index + 1,
+        "outcome": deal.outcome,
+        "redeal_by": deal.redeal_by,
+        "dealer": deal.dealer,
+        "friend": deal.friend,
+        "friend_card": None if deal.friend_card is None else bridge.card_face(deal.friend_card),
+        "trump": deal.trump,
+        "trump_known": deal.trump_set,
+        "level": deal.level,
+        "levels": list(deal.levels),
+        "result": None
+        if result is None
+        else {"total": result.total, "winner": result.winner, "levels": result.levels},
+        "kitty_bonus": deal.kitty_bonus,
+        "calls": [{"seat": s, "cards": _faces_of(deal, cs)} for s, cs in r.calls],
+        "kitty_dealt": _faces_of(deal, deal.kitty_cards) if deal.variant.kitty else [],
+        "burials": [{"seat": s, "cards": _faces_of(deal, cs)} for s, cs in r.burials],
+        "dealt": [_faces_of(deal, h) for h in r.dealt],
+        "trick_count": count,
+        "k": k,
+        "trick": None
+        if shown is None
+        else {
+            "number": shown.number,
+            "leader": shown.leader,
+            "winner": shown.winner,
+            "points": shown.points,
+            "plays": [
+                {
+                    "seat": s,
+                    "cards": _faces_of(deal, cards),
+                    "attempt": None if attempt is None else _faces_of(deal, attempt),
+                }
+                for s, cards, attempt in shown.plays
+            ],
+        },
+        "hands": [
+            {"seat": s, "cards": _faces_of(deal, hands[s], played.get(s, ()))}
+            for s in range(deal.n)
+        ],
+        "won": won,
+        "attackers_points": sum(won[s] for s in attackers),
+        "attackers": attackers,
     }
