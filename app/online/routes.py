@@ -144,3 +144,32 @@ def poll(seat_token: str) -> ResponseReturnValue:
     if request.args.get("v", "") == bridge.state_token(tab):
         return "", 204
     return _render_seat(s, partial=True)
+
+
+def _between_deals(seat_token: str, step: Any) -> ResponseReturnValue:
+    s = _seat_or_404(seat_token)
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    try:
+        step(s)
+    except ServiceError as e:
+        db.session.rollback()
+        return _render_seat(s, partial=bool(htmx), error=e.message), 409
+    db.session.commit()
+    if htmx:
+        return _render_seat(s, partial=True)
+    return redirect(url_for("online.seat", seat_token=seat_token), 303)
+
+
+@bp.post("/play/<seat_token>/ready")
+def ready(seat_token: str) -> ResponseReturnValue:
+    """This seat has seen the deal's summary (Continue); the next deal starts once every human
+    seat has (``v``: the state token the page showed)."""
+    return _between_deals(seat_token, lambda s: bridge.ready(s, request.form.get("v", "")))
+
+
+@bp.post("/play/<seat_token>/next")
+def next_deal(seat_token: str) -> ResponseReturnValue:
+    """Sent by the page when its countdown ends: the server deals on if the tournament's pause
+    has really passed since the deal's last move, else nothing changes."""
+    return _between_deals(seat_token, bridge.next_deal)
