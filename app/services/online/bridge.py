@@ -441,11 +441,18 @@ def card_face(card: int) -> dict[str, Any]:
     """How a card shows: 大王/小王, or rank and suit symbol; red suits red."""
     text = card_str(card)
     if card == HJ:
-        return {"code": text, "label": "大王", "red": True}
+        return {"code": text, "label": "大王", "rank": "大", "pip": "王", "red": True}
     if card == LJ:
-        return {"code": text, "label": "小王", "red": False}
+        return {"code": text, "label": "小王", "rank": "小", "pip": "王", "red": False}
     suit = text[-1]
-    return {"code": text, "label": text[:-1] + SUIT_SYMBOLS[suit], "red": suit in ("H", "D")}
+    pip = SUIT_SYMBOLS[suit]
+    return {
+        "code": text,
+        "label": text[:-1] + pip,
+        "rank": text[:-1],
+        "pip": pip,
+        "red": suit in ("H", "D"),
+    }
 
 
 def face_of(code: str) -> dict[str, Any]:

@@ -233,12 +233,13 @@ def director_page(tab: Table) -> dict[str, Any]:
     token, whose turn it is (no hand)."""
     _sides, names = seat_names(tab)
     live = bridge.load(tab)
+    t = bridge.tournament_of(tab)
     return {
         "seats": seats_of(tab),
         "names": names,
         "token": bridge.state_token(tab),
         "deal_number": None if live is None else live.row.number,
         "waiting": None if live is None or tab.finished else live.waiting_for(),
-        "over": live is None or live.deal.outcome is not None or tab.finished,
-        "timed": "minutes" in (bridge.tournament_of(tab).match or {}),
+        "over": live is None or tab.finished or bridge.match_complete(t, tab, live),
+        "timed": "minutes" in (t.match or {}),
     }
