@@ -47,8 +47,11 @@ def served(app: Flask) -> Iterator[str]:
 
 
 def _shot(page: Page, name: str) -> None:
+    """The whole page, and on a phone also the first screen as its player sees it."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    if (page.viewport_size or {}).get("width", 0) < 600:
+        page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
 
 
 def _player(browser: Browser, locale: str = "en-GB", viewport: Any = PHONE) -> Page:
@@ -144,6 +147,119 @@ def _check_summary(ow: OnlineWorld, page: Page) -> None:
 def _no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], width  # type: ignore[index]
+
+
+def _director_sets_up(page: Page, live_server: str) -> str:
+    page.goto(live_server + "/account/register", wait_until="domcontentloaded")
+    page.get_by_label("Login name").fill("olive")
+    page.get_by_label("Your name").fill("Olive")
+    page.get_by_label("Password", exact=True).fill("a good password")
+    page.get_by_label("Password again").fill("a good password")
+    page.get_by_role("button", name="Create my account").click()
+    page.get_by_role("link", name="Create a club").click()
+    page.get_by_label("Club name").fill("Online Club")
+    page.get_by_role("button", name="Create").click()
+    page.get_by_role("link", name="New tournament").click()
+    page.get_by_label("Tournament name").fill("Online Cup 线上杯")
+    page.get_by_label("Rounds").fill("1")
+    page.locator("#match_value").fill("1")  # the number of deals (its label follows the kind)
+    page.get_by_role("button", name="Create the tournament").click()
+    for a, b in [("李伟", "张敏"), ("Wang", "Zhao")]:
+        page.get_by_label("Player 1").fill(a)
+        page.get_by_label("Player 2").fill(b)
+        page.get_by_role("button", name="Add entrant").click()
+        expect(page.locator("#entrants td", has_text=f"{a} & {b}")).to_be_visible()
+    page.get_by_role("button", name="Seat round 1").click()
+    page.get_by_role("link", name="Score sheet", exact=True).first.click()
+    page.get_by_role("link", name="Online play").click()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Play this table online").click()
+    expect(page.get_by_text("The table is played online")).to_be_visible()
+    for _ in range(3):  # seats 2, 3, 4 become bots (the first "Let a bot play" is seat 1's)
+        page.get_by_role("button", name="Let a bot play").nth(1).click()
+        expect(page.get_by_text("is played by a bot.")).to_be_visible()
+    expect(page.locator(".badge", has_text="bot")).to_have_count(3)
+    link = page.locator("input.copy").first.input_value()
+    assert re.search(r"/play/[A-Za-z0-9_-]{20,}$", link), link
+    return link
+
+
+def _play_once(page: Page) -> bool:
+    """One move of seat 1 found by trying the page's playable cards, adjacent ones first (pairs
+    and tractors sit together); True when it was a play of cards."""
+    seat = page.locator("#seat")
+    for move in ("continue", "pass"):
+        if seat.locator(f'button[data-move="{move}"]').count():
+            _submit(page, f'#seat button[data-move="{move}"]')
+            return False
+    enabled = seat.locator("#hand label.card:not(.off)")
+    if seat.locator('button[data-move="bury"]').count():
+        for i in range(8):
+            enabled.nth(i).click()
+        _submit(page, '#seat button[data-move="bury"]')
+        expect(seat.locator('button[data-move="bury"]')).to_have_count(0)
+        return False
+    assert seat.locator('button[data-move="play"]').count(), seat.inner_text()
+    k = int(page.locator("#table").get_attribute("data-lead-size") or "1")
+    n = enabled.count()
+    assert n >= k
+    for start in range(n - k + 1):
+        for i in range(start, start + k):
+            enabled.nth(i).click()
+        _submit(page, '#seat button[data-move="play"]')
+        if not page.locator("#seat [role=alert]").count():
+            return True
+        enabled = page.locator("#seat #hand label.card:not(.off)")
+    raise AssertionError("no legal play found")
+
+
+def test_a_player_plays_tricks_against_bots_on_a_phone(page: Page, live_server: str) -> None:
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.set_viewport_size({"width": 390, "height": 844})
+    link = _director_sets_up(page, live_server)
+    player = page.context.browser.new_page(viewport={"width": 390, "height": 844})  # type: ignore[union-attr]
+    player.on(
+        "console",
+        # a refused combination (422, retried by _play_once) is logged by the browser itself
+        lambda m: (
+            problems.append(m.text) if m.type == "error" and "status of 422" not in m.text else None
+        ),
+    )
+    player.bring_to_front()  # a background tab's timers (the 2 s poll) are throttled
+    player.goto(link, wait_until="domcontentloaded")
+    expect(player.locator("#seat")).to_be_visible()
+    expect(player.get_by_text("Your turn.")).to_be_visible()
+    plays = 0
+    for _ in range(40):
+        expect(player.get_by_text("Your turn.")).to_be_visible()
+        if _play_once(player):
+            plays += 1
+            if plays == 4:
+                break
+    assert plays == 4
+    # four tricks of seat 1: the table shows the trick or the previous one; the hand shrank
+    assert player.locator("#table .play").count() + player.locator("#previous").count() > 0
+    hand = player.locator("#seat .hand .card").count()
+    assert 0 < hand <= 21
+    # card faces: suit symbols, red suits red, jokers as 大王/小王
+    faces = player.evaluate(
+        "[...document.querySelectorAll('#seat .hand .card')]"
+        ".map(c => [(c.querySelector('.sr') ? c.querySelector('.sr').textContent : c.title)"
+        ".trim(), c.classList.contains('red')])"
+    )
+    for text, red in faces:
+        assert text[-1] in "♠♥♦♣" or text in ("大王", "小王"), text
+        assert red == (text[-1] in "♥♦" or text == "大王"), (text, red)
+    # nothing scrolls sideways on the phone
+    width = player.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    # a reload resumes the same state (the server holds it, not the page)
+    token = player.locator("#seat").get_attribute("data-token")
+    player.reload(wait_until="domcontentloaded")
+    assert player.locator("#seat").get_attribute("data-token") == token
+    assert not problems, problems
 
 
 def test_a_whole_tractor_deal_by_tapping_cards(

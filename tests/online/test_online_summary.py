@@ -120,7 +120,8 @@ def test_the_summary_shows_how_the_deal_ended(app: Flask, client: FlaskClient) -
     row = derive_row_table(ow.t, _tab(ow)).rows[0]
     for _seat, html in pages.items():
         text = _text(html)
-        assert "Deal over." in text and "The match is over." not in text
+        assert "Deal over" in _text(_section(html, "summary-title"))
+        assert "The match is over." not in text
         # the kitty face up, for every seat, with its points
         kitty = _text(_section(html, "kitty"))
         assert sorted(re.findall(r"大王|小王|(?:10|[2-9JQKA])[♠♥♦♣]", kitty)) == sorted(
@@ -300,8 +301,14 @@ def test_a_red_five_match_states_the_points_totals(
         assert f"{names[s]}" in levels
         assert f"{deal.result.scores[s]:+d} {derived.totals[s]}" in levels
     result = _text(_section(html, "match-result"))
-    best = max(range(5), key=lambda s: (derived.totals[s], -s))
-    assert f"{names[best]} wins the table with {derived.totals[best]} points (积分)." in result
+    top = max(derived.totals)
+    leaders = [names[s] for s in range(5) if derived.totals[s] == top]
+    if len(leaders) == 1:
+        assert f"{leaders[0]} wins the table with {top} point" in result
+    else:
+        assert f"{', '.join(leaders)} share the top of the table with {top} point" in result
+    for s in range(5):
+        assert f"{names[s]} {derived.totals[s]}" in result
     units = deal.result.units
     words = _text(_section(html, "result"))
     side = "The dealer's side wins" if deal.result.winner == "declarer" else "The attackers win"
