@@ -327,7 +327,7 @@ def test_a_red_five_deal_with_a_friend_call(
     deal = _deal(ow)
     assert deal.dealer == 0 and cards_str([deal.friend_card or 0]) == ["AS"]
     _check_summary(ow, page)
-    expect(page.locator("#match-result")).to_contain_text("points (积分)")
+    expect(page.locator("#match-result")).to_contain_text("(积分)")
     _shot(page, "redfive-summary-desktop-en")
 
 
