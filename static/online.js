@@ -6,7 +6,7 @@
 
   var SOUND_KEY = "shengji.online.sound";
   var baseTitle = document.title;
-  var wasMyTurn = false;
+  var alerted = null; // the state token of the last turn announced
   var audio = null;
   var ticker = null;
 
@@ -54,8 +54,12 @@
     if (!seat) return;
     var mine = seat.dataset.myTurn === "1";
     document.title = mine ? (seat.dataset.turnTitle || "●") + " · " + baseTitle : baseTitle;
-    if (mine && !wasMyTurn && soundOn()) beep();
-    wasMyTurn = mine;
+    // every state in which this seat must act is a new turn (only its own move changes the
+    // state then; a refused move comes back with the same token and does not beep again)
+    if (mine && seat.dataset.token !== alerted) {
+      alerted = seat.dataset.token;
+      if (soundOn()) beep();
+    }
   }
 
   function countdown() {

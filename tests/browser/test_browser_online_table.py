@@ -289,27 +289,51 @@ def test_a_whole_tractor_deal_by_tapping_cards(
     assert not problems, problems
 
 
+COUNT_BEEPS = """
+window.__beeps = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() { window.__beeps += 1; return super.createOscillator(); }
+};
+"""
+
+
 def test_the_tab_title_and_the_sound_toggle(
     app: Flask, client: Any, served: str, browser: Browser
 ) -> None:
     ow = online_world(client, "tractor-4p", deals=1)
     ow.bots(1, 2, 3)
     page = _player(browser)
+    page.add_init_script(COUNT_BEEPS)
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url))
     page.goto(f"{served}/play/{ow.seats()[0].token}", wait_until="domcontentloaded")
     _wait_for_me(page)
     assert page.title().startswith("● Your turn · ")
     toggle = page.locator("#sound-toggle")
-    expect(toggle).not_to_be_checked()  # off by default
-    toggle.check()
+    expect(toggle).not_to_be_checked()  # off by default: no beep so far
+    assert page.evaluate("window.__beeps") == 0
+    toggle.check()  # the tap plays a sample beep (and lets the browser play sound)
     assert page.evaluate("localStorage.getItem('shengji.online.sound')") == "1"
+    assert page.evaluate("window.__beeps") == 2
     page.reload(wait_until="domcontentloaded")
     expect(page.locator("#sound-toggle")).to_be_checked()  # kept in localStorage
-    # a beep is made with WebAudio, no audio file is fetched
-    fetched: list[str] = []
-    page.on("request", lambda r: fetched.append(r.url))
-    page.evaluate("document.querySelector('#seat').dataset.myTurn = '0'")
+    _wait_for_me(page)
+    beeps = page.evaluate("window.__beeps")  # this turn, announced once on arrival
+    for _ in range(3):  # each new turn beeps once (two tones), made with WebAudio
+        _move(ow, page)
+        _wait_for_me(page)
+        if page.locator("#summary").count():
+            break
+        assert page.evaluate("window.__beeps") == beeps + 2
+        assert page.title().startswith("● Your turn · ")
+        beeps += 2
+    assert not [u for u in fetched if re.search(r"\.(mp3|wav|ogg|m4a)$", u)]
+    # off again: no more beeps
+    page.locator("#sound-toggle").uncheck()
     _move(ow, page)
-    assert not [u for u in fetched if re.search(r"\.(mp3|wav|ogg)$", u)]
+    _wait_for_me(page)
+    assert page.evaluate("window.__beeps") == beeps
 
 
 def test_a_red_five_deal_with_a_friend_call(
