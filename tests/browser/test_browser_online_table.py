@@ -136,8 +136,13 @@ def _check_summary(ow: OnlineWorld, page: Page) -> None:
     deal = _deal(ow)
     assert deal.outcome == "played" and deal.result is not None
     kitty = page.locator("#kitty .pc")
-    expect(kitty).to_have_count(len(deal.buried))
-    assert sorted(kitty.all_inner_texts()) == sorted(card_face(c)["label"] for c in deal.buried)
+    if deal.kitty_revealed or deal.kitty_owner == 0:  # face up (抠底), or seat 0 buried it
+        expect(kitty).to_have_count(len(deal.buried))
+        texts = sorted(kitty.all_inner_texts())
+        assert texts == sorted(card_face(c)["label"] for c in deal.buried)
+    else:
+        expect(kitty).to_have_count(0)
+        expect(page.locator("#multiplier")).to_contain_text(re.compile("stays face down|底牌不翻开"))
     expect(page.locator("#last-trick li")).to_have_count(deal.n)
     expect(page.locator("#result")).not_to_be_empty()
     if deal.kitty_bonus:

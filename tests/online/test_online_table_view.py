@@ -109,8 +109,8 @@ def test_red_five_marks_the_friend_only_once_known() -> None:
     assert attackers == set(range(5)) - {deal.dealer, deal.friend}
 
 
-def _summary_html(app: Flask, deal: Deal) -> tuple[dict[str, Any], str]:
-    sm = bridge.deal_summary(_live(deal))
+def _summary_html(app: Flask, deal: Deal, viewer: int | None = None) -> tuple[dict[str, Any], str]:
+    sm = bridge.deal_summary(_live(deal), viewer)
     assert sm is not None
     ctx = dict(sm, row=None, match_over=True, ready=[], humans=[], waiting_for=[])
     with app.test_request_context():
@@ -193,3 +193,20 @@ def test_the_summary_lists_failed_throws_with_the_forced_cards(app: Flask) -> No
     assert deal.dealer is not None
     dec = sum(1 for r in failed if r.seat % 2 == deal.dealer % 2)
     assert sm["penalty"] == 10 * (min(dec, 3) - min(len(failed) - dec, 3))
+
+
+def test_the_kitty_stays_hidden_when_the_declarers_win_the_last_trick(app: Flask) -> None:
+    deal = _find(
+        "tractor-4p", lambda d: d.outcome == "played" and d.kitty_bonus is None and bool(d.buried)
+    )
+    assert not deal.kitty_revealed and deal.kitty_owner is not None
+    labels = {bridge.card_face(c)["label"] for c in deal.buried}
+    others = [s for s in range(4) if s != deal.kitty_owner]
+    for viewer in [None, *others]:
+        sm, html = _summary_html(app, deal, viewer)
+        assert sm["kitty"] is None and sm["kitty_points"] is None
+        assert 'id="kitty"' not in html
+        assert "the kitty stays face down and does not count" in html
+    sm, html = _summary_html(app, deal, deal.kitty_owner)  # the burier sees its own cards
+    assert {c["label"] for c in sm["kitty"]} == labels
+    assert 'id="kitty"' in html and "the other players do not see it" in html

@@ -725,10 +725,12 @@ def next_deal(seat_row: OnlineSeat) -> bool:
     return True
 
 
-def deal_summary(live: Live) -> dict[str, Any] | None:
-    """What a played deal came to, for every seat (and spectators): every trick with its winner
-    and points, the kitty face up with its multiplier, failed throws with the cards forced, the
-    totals and the result. None while the deal is not played out."""
+def deal_summary(live: Live, viewer: int | None = None) -> dict[str, Any] | None:
+    """What a played deal came to, for every seat (and spectators, ``viewer=None``): every
+    trick with its winner and points, the kitty with its multiplier, failed throws with the
+    cards forced, the totals and the result. The kitty is turned face up when the attackers won
+    the last trick (抠底); otherwise it stays hidden (RULES §1), except from the seat that buried
+    it. None while the deal is not played out."""
     deal = live.deal
     r = deal.result
     if deal.outcome != "played" or r is None or deal.dealer is None:
@@ -756,7 +758,8 @@ def deal_summary(live: Live) -> dict[str, Any] | None:
     if v.id == TRACTOR and failed:
         dec = sum(1 for f in failed if not attackers[f["seat"]])
         penalty = throw_penalty_points(v, {"declarer": dec, "attackers": len(failed) - dec})
-    kitty_points = points_of(deal.buried)
+    shown = deal.kitty_revealed or (viewer is not None and viewer == deal.kitty_owner)
+    kitty_points = points_of(deal.buried) if shown else None
     mult = deal.kitty_bonus[1] if deal.kitty_bonus is not None else None
     return {
         "variant": v.id,
@@ -770,12 +773,13 @@ def deal_summary(live: Live) -> dict[str, Any] | None:
         "tricks": tricks,
         "last": tricks[-1],
         "trick_points": deal.attackers_points(),
-        "kitty": _faces(deal, deal.buried),
+        "kitty": _faces(deal, deal.buried) if shown else None,
+        "kitty_revealed": deal.kitty_revealed,
         "kitty_size": v.kitty,
         "kitty_points": kitty_points,
         "kitty_owner": deal.kitty_owner,
         "multiplier": mult,
-        "kitty_bonus": kitty_points * mult if mult else 0,
+        "kitty_bonus": (kitty_points or 0) * mult if mult else 0,
         "failed": failed,
         "penalty": penalty,
         "total": r.total,
