@@ -150,11 +150,17 @@ def _between_deals(seat_token: str, step: Any) -> ResponseReturnValue:
     s = _seat_or_404(seat_token)
     if not MoveForm().validate_on_submit():
         abort(400)
-    try:
-        step(s)
-    except ServiceError as e:
-        db.session.rollback()
-        return _render_seat(s, partial=bool(htmx), error=e.message), 409
+    for tries in (1, 2):  # another seat's Continue (or page) may have written meanwhile
+        try:
+            step(s)
+            break
+        except bridge.Stale as e:
+            db.session.rollback()
+            if tries == 2:
+                return _render_seat(s, partial=bool(htmx), error=e.message), 409
+        except ServiceError as e:
+            db.session.rollback()
+            return _render_seat(s, partial=bool(htmx), error=e.message), 422
     db.session.commit()
     if htmx:
         return _render_seat(s, partial=True)

@@ -142,7 +142,9 @@ def _check_summary(ow: OnlineWorld, page: Page) -> None:
         assert texts == sorted(card_face(c)["label"] for c in deal.buried)
     else:
         expect(kitty).to_have_count(0)
-        expect(page.locator("#multiplier")).to_contain_text(re.compile("stays face down|底牌不翻开"))
+        expect(page.locator("#multiplier")).to_contain_text(
+            re.compile("stays face down|底牌不翻开")
+        )
     expect(page.locator("#last-trick li")).to_have_count(deal.n)
     expect(page.locator("#result")).not_to_be_empty()
     if deal.kitty_bonus:

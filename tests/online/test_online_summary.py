@@ -318,3 +318,28 @@ def test_a_red_five_match_states_the_points_totals(
     words = _text(_section(html, "result"))
     side = "The dealer's side wins" if deal.result.winner == "declarer" else "The attackers win"
     assert f"{side}: {units} unit" in words
+
+
+def test_a_continue_that_met_another_write_is_tried_again(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.services.online import bridge
+
+    ow, players = _two_humans(app, client)
+    pages = _play_deal(ow, players, 1)
+    real = bridge.ready
+    calls: list[int] = []
+
+    def once_stale(seat_row, seen):  # type: ignore[no-untyped-def]
+        calls.append(seat_row.seat)
+        if len(calls) == 1:  # as if seat 1's Continue took the version first
+            raise bridge.Stale("moved on")
+        return real(seat_row, seen)
+
+    monkeypatch.setattr(bridge, "ready", once_stale)
+    token = _tokens(ow)[0]
+    r = players[0].post(f"/play/{token}/ready", data={"v": page_token(pages[0])})
+    assert r.status_code == 303 and calls == [0, 0]
+    assert [a.record for a in ow.deals()[0].actions if a.record["kind"] == "ready"] == [
+        {"kind": "ready", "seat": 0}
+    ]
