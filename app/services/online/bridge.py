@@ -15,6 +15,13 @@ the sheet derives and the dealer the engine's rules give, until the match is com
 The draw is the engine's chance step, performed here. When a human seat draws a card that makes
 a trump call possible, the deal pauses for that seat: it calls, or continues the draw (a
 ``{"kind": "continue"}`` entry in the log, which replay skips).
+
+After a played deal every seat's page stops on its summary (``deal_summary``). The next deal
+starts only when every human seat has pressed Continue (a ``{"kind": "ready"}`` entry in the
+finished deal's log, skipped by replay like ``continue``; it moves the state token, so polls see
+it) or once the tournament's ``online_pause`` has passed since the deal's last move — always on a
+POST (``ready``, or ``next_deal`` sent by the page's countdown), never on a GET. A table of bots
+only does not wait.
 """
 
 from __future__ import annotations
