@@ -128,6 +128,14 @@ def _play_to_summary(ow: OnlineWorld, page: Page, shots: str | None = None) -> l
             return made
         if shots and made.count("play") == 3:
             _shot(page, shots)
+        if shots and page.locator('#seat button[data-move="bury"]').count():
+            _shot(page, f"{shots}-bury")
+            # the same moment on a phone: the largest hand of all (red five: 31 + 7 cards)
+            phone = _player(page.context.browser, viewport=PHONE)  # type: ignore[arg-type]
+            phone.goto(page.url, wait_until="domcontentloaded")
+            _no_sideways_scroll(phone)
+            _shot(phone, f"{shots}-bury-phone")
+            phone.context.close()
         made.append(_move(ow, page))
     raise AssertionError("the deal never ended")
 
