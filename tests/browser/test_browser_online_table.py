@@ -340,7 +340,7 @@ def test_the_tab_title_and_the_sound_toggle(
         _wait_for_me(page)
         if page.locator("#summary").count():
             break
-        assert page.evaluate("window.__beeps") == beeps + 2
+        page.wait_for_function(f"window.__beeps === {beeps + 2}")  # after htmx settles
         assert page.title().startswith("● Your turn · ")
         beeps += 2
     assert not [u for u in fetched if re.search(r"\.(mp3|wav|ogg|m4a)$", u)]
@@ -348,6 +348,7 @@ def test_the_tab_title_and_the_sound_toggle(
     page.locator("#sound-toggle").uncheck()
     _move(ow, page)
     _wait_for_me(page)
+    page.wait_for_timeout(500)  # htmx has settled the new turn: still no beep
     assert page.evaluate("window.__beeps") == beeps
 
 
