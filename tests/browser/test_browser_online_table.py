@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from werkzeug.serving import make_server
 
 from app.extensions import db
-from app.models import Table
+from app.models import Table, Tournament
 from app.services.online.bridge import card_face
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
@@ -428,8 +428,9 @@ def test_a_wrong_size_play_is_refused_on_the_chinese_page(
 def test_screens_of_the_table_and_summary(
     app: Flask, client: Any, served: str, browser: Browser
 ) -> None:
-    """The table mid-deal and the summary in both languages on a phone and a wide screen; the
-    shots are looked at by a person (/tmp/shots), the test checks nothing scrolls sideways."""
+    """The summary in both languages on a phone and a wide screen (the shots in /tmp/shots are
+    for a person to look at; the test checks nothing scrolls sideways), then the countdown: once
+    the pause is over the page posts "next" by itself and deal 2 is on the table."""
     ow = online_world(client, "tractor-4p", deals=2)
     ow.bots(1, 2, 3)
     token = ow.seats()[0].token
@@ -444,5 +445,15 @@ def test_screens_of_the_table_and_summary(
             _shot(viewer, f"summary-{size}-{tag}")
             _no_sideways_scroll(viewer)
             viewer.context.close()
-    db.session.expire_all()
+    # the countdown: with the pause over, the page itself posts "next" and deal 2 is drawn
+    db.session.rollback()
+    t = db.session.get(Tournament, ow.t.id)
+    assert t is not None
+    t.online_pause = 1
+    db.session.commit()
+    page.reload(wait_until="domcontentloaded")
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#summary")).to_have_count(0)
+    db.session.rollback()
+    assert [d.number for d in ow.deals()] == [1, 2]
     assert db.session.get(Table, ow.tab.id) is not None
