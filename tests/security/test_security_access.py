@@ -102,6 +102,8 @@ EXPECT: dict[str, Expect] = {
     "clubs.accept_invite": Expect("invite", BOTH),
     "online.seat": Expect("seat", BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
     "online.poll": Expect("seat", GET),
+    "online.ready": Expect("seat", POST, lambda _o: {"v": "0.0"}),
+    "online.next_deal": Expect("seat", POST),
     # any signed-in user
     "auth.password": Expect("login", BOTH),
     "clubs.new_club": Expect("login", BOTH, lambda _o: {"name": "Evil Club"}),
