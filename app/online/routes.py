@@ -388,6 +388,8 @@ MEMBER_ENDPOINTS = {
     "online.poll": "online.my_poll",
     "online.seat_replays": "online.my_replays",
     "online.seat_replay": "online.my_replay",
+    "online.ready": "online.my_ready",
+    "online.next_deal": "online.my_next_deal",
 }
 
 
@@ -537,3 +539,65 @@ def my_replay(club: Club, me: Member, seat_id: int, number: int) -> ResponseRetu
     here = url_for("online.my_replay", slug=club.slug, seat_id=seat_id, number=number)
     back = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
     return _render_replay(ctx, here, _seat_replays(s.token, tab, build), back)
+
+
+def _between_deals(
+    s: OnlineSeat, step: Any, here: str, club: Club | None = None
+) -> ResponseReturnValue:
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    for tries in (1, 2):  # another seat's Continue (or page) may have written meanwhile
+        try:
+            step(s)
+            break
+        except bridge.Stale as e:
+            db.session.rollback()
+            if tries == 2:
+                return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 409
+        except ServiceError as e:
+            db.session.rollback()
+            return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
+    db.session.commit()
+    if htmx:
+        return _render_seat(s, partial=True, club=club)
+    return redirect(here, 303)
+
+
+def _ready_step(s: OnlineSeat) -> bool:
+    return bridge.ready(s, request.form.get("v", ""))
+
+
+@bp.post("/play/<seat_token>/ready")
+@no_store
+def ready(seat_token: str) -> ResponseReturnValue:
+    """This seat has seen the deal's summary (Continue); the next deal starts once every human
+    seat has (``v``: the state token the page showed)."""
+    s = _seat_or_404(seat_token)
+    return _between_deals(s, _ready_step, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.post("/play/<seat_token>/next")
+@no_store
+def next_deal(seat_token: str) -> ResponseReturnValue:
+    """Sent by the page when its countdown ends: the server deals on if the tournament's pause
+    has really passed since the deal's last move, else nothing changes."""
+    s = _seat_or_404(seat_token)
+    return _between_deals(s, bridge.next_deal, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.post(MY_SEAT_URL + "/ready")
+@club_route("player")
+@no_store
+def my_ready(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _between_deals(s, _ready_step, here, club)
+
+
+@bp.post(MY_SEAT_URL + "/next")
+@club_route("player")
+@no_store
+def my_next_deal(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _between_deals(s, bridge.next_deal, here, club)

@@ -16,7 +16,7 @@ from app.extensions import db
 from app.models import OnlineDeal, Round
 from app.services.online import bridge
 from engine.cards import card_str, cards_str
-from tests.online.online_helpers import OnlineWorld, online_world, replay_row
+from tests.online.online_helpers import OnlineWorld, online_world, page_token, replay_row
 from tests.online.test_online_spectate import _client_of
 from tests.online.test_online_tables import _choose
 
@@ -141,7 +141,7 @@ def test_who_sees_a_replay(app: Flask, client: FlaskClient) -> None:
         assert guest.post(seat_link, data=_choose(ow, html)).status_code == 303
     rows = ow.deals()
     number = next(d.number for d in rows if d.outcome is not None)
-    assert rows[-1].outcome is None
+    assert rows[-1].number == number  # the next deal waits for seat 0's Continue
     # the table's players: at once, from their seat's link
     r = guest.get(f"{seat_link}/replays/{number}")
     assert r.status_code == 200 and "Replay of deal" in r.get_data(as_text=True)
@@ -163,7 +163,11 @@ def test_who_sees_a_replay(app: Flask, client: FlaskClient) -> None:
     outsider = _client_of(app, "outsider")
     assert outsider.get(_replay_url(ow, number)).status_code == 404
     assert guest.get(_replay_url(ow, number)).status_code in (302, 401)
-    live = rows[-1]
+    # seat 0 presses Continue: the next deal starts, and a deal in play has no replay
+    token = page_token(guest.get(seat_link).get_data(as_text=True))
+    assert guest.post(f"{seat_link}/ready", data={"v": token}).status_code == 303
+    live = ow.deals()[-1]
+    assert live.number == number + 1 and live.outcome is None
     assert guest.get(f"{seat_link}/replays/{live.number}").status_code == 404
     assert ow.director.get(_replay_url(ow, live.number)).status_code == 404
     assert guest.get(f"{seat_link}/replays/99").status_code == 404

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...competition.matches import FixedMatch
+from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
 from ...models import OnlineSeat, Table
 from ..tournament_rows import seat_names
@@ -31,7 +31,8 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     bots = {s.seat for s in seats if s.bot}
     live = bridge.load(tab)
     derived = sheet(t, tab)
-    over = live is None or live.deal.outcome is not None or tab.finished
+    fixed = isinstance(derived, FixedMatch)
+    over = live is None or tab.finished or bridge.match_complete(t, tab, live)
     page: dict[str, Any] = {
         "token": bridge.state_token(tab),
         "seat": seat,
@@ -43,9 +44,13 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         "table": tab.number,
         "round": tab.round.number,
         "derived": derived,
-        "fixed": isinstance(derived, FixedMatch),
+        "fixed": fixed,
+        # the header's levels are the score sheet's: before the first deal both sides are at 2
+        "levels": derived.levels if isinstance(derived, FixedMatch) else None,
         "over": over,
         "bot_seat": seat_row.bot,
+        "my_turn": False,
+        "match_result": match_result(derived, names, sides) if over and derived.rows else None,
     }
     if live is None:
         return page
@@ -55,7 +60,6 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     view = bridge.view(live, seat)
     waiting = live.waiting_for()
     playable = set(view["playable"])
-    hand = bridge.faces(deal, view["hand"])
     actions: list[str] = []
     calls = view["legal_calls"]
     if deal.phase == bridge.DRAW:
@@ -65,25 +69,28 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             calls = []
     elif not seat_row.bot:
         actions = list(view["actions"])
-    trick = view["trick"]
-    last = view["tricks"][-1] if view["tricks"] else None
-    shown = trick if trick and trick["plays"] else last
+    if seat_row.bot:
+        actions = []
+    groups = bridge.hand_groups(live, seat)
+    for g in groups:
+        g["cards"] = [dict(c, playable=c["code"] in playable) for c in g["cards"]]
+    summary = bridge.deal_summary(live, seat)
     page.update(
         {
             "view_phase": view["phase"],
             "deal_number": live.row.number,
             "waiting": waiting,
-            "hand": [dict(c, playable=c["code"] in playable) for c in hand],
-            "actions": [] if seat_row.bot else actions,
+            "my_turn": waiting == seat and bool(actions),
+            "hand_groups": groups,
+            "hand_size": len(view["hand"]),
+            "actions": actions,
             "calls": [bridge.faces(deal, c) for c in calls],
+            "call_help": bridge.call_help(live, seat) if not seat_row.bot else None,
             "trump": view["trump"],
             "trump_known": view["trump_known"],
             "level": view["level"],
-            "levels": view["levels"],
             "dealer": view["dealer"],
             "attackers_points": view["attackers_points"],
-            "won": view["won"],
-            "hand_sizes": view["hand_sizes"],
             "friend_card": (
                 None if view["friend_card"] is None else bridge.face_of(view["friend_card"])
             ),
@@ -91,28 +98,135 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             "kitty_size": view["kitty"]["size"],
             "my_kitty": (
                 bridge.faces(deal, view["kitty"]["cards"])
-                if view["kitty"]["cards"] and view["kitty"]["owner"] == seat
+                if view["kitty"]["cards"] and view["kitty"]["owner"] == seat and summary is None
                 else []
             ),
-            "trick": None
-            if shown is None
-            else {
-                "current": shown is trick,
-                "winner": shown.get("winner"),
-                "plays": [
-                    {"seat": p["seat"], "cards": bridge.faces(deal, p["cards"])}
-                    for p in shown["plays"]
-                ],
-            },
-            "result": view["result"],
-            "outcome": view["outcome"],
             "calls_made": [
                 {"seat": c["seat"], "cards": bridge.faces(deal, c["cards"])} for c in view["calls"]
             ],
             "friend_choices": _friend_choices() if "friend" in actions else [],
+            "board": board(live, view, seat, names, bots, waiting),
+            "summary": None
+            if summary is None
+            else summary_page(t, tab, live, summary, derived, seat, over),
         }
     )
     return page
+
+
+def board(
+    live: bridge.Live,
+    view: dict[str, Any],
+    bottom: int | None,
+    names: list[str],
+    bots: set[int],
+    waiting: int | None,
+) -> dict[str, Any]:
+    """The neutral context of ``online/_table.html``: the seats around the table as seen from
+    ``bottom`` (a seat, or None for a spectator: seat 0 at the bottom), their names and marks,
+    whose turn, the cards each holds, and the trick by seat with the winning play."""
+    n = len(view["hand_sizes"])
+    me = 0 if bottom is None else bottom
+    dealer = view["dealer"]
+    fixed = view["variant"] != "red-five-5p"
+    friend = view["friend"]
+    alone = view["friend_called"] and view["friend_card"] is None
+    sides_known = dealer is not None and (fixed or friend is not None or alone)
+    trick = bridge.trick_plays(live)
+    previous = bridge.trick_plays(live, "previous")
+    seats = []
+    for s in range(n):
+        marks: list[str] = []
+        if s == dealer:
+            marks.append("dealer")
+        elif fixed and bottom is not None and s % 2 == bottom % 2 and s != bottom:
+            marks.append("partner")
+        if not fixed and s == friend and s != dealer:
+            marks.append("friend")
+        attacker = sides_known and (
+            (s % 2 != dealer % 2) if fixed else (s != dealer and s != friend)
+        )
+        if attacker:
+            marks.append("attacker")
+        seats.append(
+            {
+                "seat": s,
+                "name": names[s] if s < len(names) else str(s + 1),
+                "pos": (s - me) % n,
+                "you": s == bottom,
+                "bot": s in bots,
+                "marks": marks,
+                "attacker": attacker,
+                "turn": s == waiting,
+                "cards": view["hand_sizes"][s],
+                "play": None if trick is None else trick["plays"].get(s),
+                "winning": trick is not None and trick["winner"] == s,
+                "won": view["won"][s],
+            }
+        )
+    return {
+        "n": n,
+        "seats": seats,
+        "trick": trick,
+        "previous": previous,
+        "names": names,
+        "trump": view["trump"],
+        "trump_known": view["trump_known"],
+        "level": view["level"],
+        "attackers_points": view["attackers_points"],
+        "phase": view["phase"],
+    }
+
+
+def summary_page(
+    t: Any,
+    tab: Table,
+    live: bridge.Live,
+    summary: dict[str, Any],
+    derived: FixedMatch | RedFiveTable,
+    seat: int | None,
+    over: bool,
+) -> dict[str, Any]:
+    """The deal summary's context (``online/_summary.html``): the engine's summary, the sheet
+    row it became (levels before → after, or the 积分), and who still has to press Continue."""
+    idx = live.row.sheet_index
+    row = derived.rows[idx] if idx is not None and idx < len(derived.rows) else None
+    ready = bridge.ready_seats(live)
+    humans = sorted(live.humans)
+    return dict(
+        summary,
+        row=row,
+        match_over=over,
+        ready=sorted(ready),
+        humans=humans,
+        waiting_for=[s for s in humans if s not in ready],
+        me_ready=seat is not None and seat in ready,
+        me_human=seat is not None and seat in live.humans,
+        pause_left=0 if over else bridge.pause_left(t, live),
+        pause=t.online_pause,
+    )
+
+
+def match_result(
+    derived: FixedMatch | RedFiveTable, names: list[str], sides: list[str]
+) -> dict[str, Any]:
+    """The match as it ended: fixed sides, the winner, the final levels and the 级差; red five,
+    the 积分 totals, best first."""
+    if isinstance(derived, FixedMatch):
+        diff = derived.level_diff(0)
+        return {
+            "fixed": True,
+            "winner": None if diff == 0 else (0 if diff > 0 else 1),
+            "levels": derived.levels,
+            "passed": derived.passed_side,
+            "diff": abs(diff),
+            "sides": sides,
+        }
+    order = sorted(range(len(derived.totals)), key=lambda s: (-derived.totals[s], s))
+    return {
+        "fixed": False,
+        "ranking": [{"seat": s, "name": names[s], "total": derived.totals[s]} for s in order],
+    }
 
 
 def _friend_choices() -> list[dict[str, Any]]:
@@ -125,14 +239,15 @@ def director_page(tab: Table) -> dict[str, Any]:
     token, whose turn it is (no hand)."""
     _sides, names = seat_names(tab)
     live = bridge.load(tab)
+    t = bridge.tournament_of(tab)
     return {
         "seats": seats_of(tab),
         "names": names,
         "token": bridge.state_token(tab),
         "deal_number": None if live is None else live.row.number,
         "waiting": None if live is None or tab.finished else live.waiting_for(),
-        "over": live is None or live.deal.outcome is not None or tab.finished,
-        "timed": "minutes" in (bridge.tournament_of(tab).match or {}),
+        "over": live is None or tab.finished or bridge.match_complete(t, tab, live),
+        "timed": "minutes" in (t.match or {}),
     }
 
 
