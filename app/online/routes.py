@@ -8,6 +8,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from ..db import read_first
 from ..extensions import db, htmx
 from ..models import Club, Member, OnlineSeat, Table
 from ..permissions import club_route
@@ -108,6 +109,7 @@ def _render_seat(seat: OnlineSeat, partial: bool, error: str | None = None) -> s
 
 
 @bp.route("/play/<seat_token>", methods=["GET", "POST"])
+@read_first  # the move is computed before the write lock is taken (bridge._save)
 def seat(seat_token: str) -> ResponseReturnValue:
     """A seat's page; POST makes this seat's move (``v`` = the state token it saw)."""
     s = _seat_or_404(seat_token)
@@ -138,9 +140,9 @@ def seat(seat_token: str) -> ResponseReturnValue:
 @bp.get("/play/<seat_token>/poll")
 def poll(seat_token: str) -> ResponseReturnValue:
     """204 while the state token is the one the page shows, else the seat's fresh partial."""
-    s = _seat_or_404(seat_token)
-    tab = db.session.get(Table, s.table_id)
-    assert tab is not None
-    if request.args.get("v", "") == bridge.state_token(tab):
+    now = bridge.seat_state_token(seat_token)  # one query: no deal is loaded
+    if now is None:
+        abort(404)
+    if request.args.get("v", "") == now:
         return "", 204
-    return _render_seat(s, partial=True)
+    return _render_seat(_seat_or_404(seat_token), partial=True)

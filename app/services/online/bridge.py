@@ -2,11 +2,14 @@
 
 A table of a round is played in the browser: each seat has a secret link (``OnlineSeat.token``)
 that shows that seat's view and accepts that seat's moves; seats marked as bots are played here,
-synchronously, after every change (no thread, no game state in process memory). Every request
-rebuilds the current deal by replaying its seed, setup and log (``OnlineDeal``/``OnlineAction``);
-a move carries the state token its player saw (``"<deal number>.<version>"``) and a stale or
-repeated one changes nothing (``Stale``). The ORM checks the version on write (compare and swap),
-so two workers cannot both append to the same version.
+synchronously, after every change (no thread). The deal's truth is its seed, setup and log
+(``OnlineDeal``/``OnlineAction``); a request gets the current deal from ``cache`` (the deal
+rebuilt at the row's version, kept in this process; a miss replays the log). A move carries the
+state token its player saw (``"<deal number>.<version>"``) and a stale or repeated one changes
+nothing (``Stale``). A move is computed in a read transaction and written in a fresh one
+(``app.db.begin_write``) that checks the version and the seats it was computed on; the ORM also
+checks the version on write (compare and swap), so two workers cannot both append to the same
+version.
 
 A finished deal is written to the score sheet through ``tournament_sheets.record_deal`` — the
 same path as a typed paper deal — from the engine's result; the next deal starts with the levels
@@ -19,6 +22,7 @@ a trump call possible, the deal pauses for that seat: it calls, or continues the
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,13 +30,13 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine.bots import HeuristicBot, perform
 from engine.cards import HJ, LJ, card_str, parse_card
-from engine.deal import DRAW, Deal, DealSetup, Record, apply
+from engine.deal import DRAW, Deal, DealSetup
 from engine.errors import EngineError
 from engine.scoring import next_dealer
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
@@ -40,12 +44,14 @@ from engine.views import seat_view
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch
+from ...db import begin_write, reads_only
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament
 from .. import ServiceError
 from ..tournament_audit import Actor, audit
 from ..tournament_rows import variant_of
 from ..tournament_sheets import may_edit, record_deal, sheet
+from . import cache
 from .seats import new_token, seats_of
 
 CONTINUE = "continue"
@@ -103,9 +109,35 @@ class Live:
 
 
 def state_token(tab: Table) -> str:
-    """What a seat's page saw: changes with every entry of every deal (cheap: no replay)."""
-    row = current_row(tab)
-    return "0.0" if row is None else f"{row.number}.{row.version}"
+    """What a seat's page saw: changes with every entry of every deal (one indexed query)."""
+    got = db.session.execute(_token_queries()[0], {"table": tab.id}).first()
+    return "0.0" if got is None else f"{got[0]}.{got[1]}"
+
+
+def seat_state_token(token: str) -> str | None:
+    """The state token of a seat link's table in one query (a poll's answer); None when the
+    link is no seat of an online table."""
+    if not token or len(token) > 40:
+        return None
+    got = db.session.execute(_token_queries()[1], {"token": token}).first()
+    if got is None:
+        return None
+    return "0.0" if got[0] is None else f"{got[0]}.{got[1]}"
+
+
+@functools.cache
+def _token_queries() -> tuple[Select[int, int], Select[int, int]]:
+    """The two state token queries, built once (a poll is mostly this query)."""
+    latest = select(OnlineDeal.number, OnlineDeal.version).order_by(OnlineDeal.number.desc())
+    by_table = latest.where(OnlineDeal.table_id == bindparam("table")).limit(1)
+    by_seat = (
+        latest.select_from(OnlineSeat)
+        .join(Table, Table.id == OnlineSeat.table_id)
+        .outerjoin(OnlineDeal, OnlineDeal.table_id == Table.id)
+        .where(OnlineSeat.token == bindparam("token"), Table.mode == "online")
+        .limit(1)
+    )
+    return by_table, by_seat
 
 
 def current_row(tab: Table) -> OnlineDeal | None:
@@ -121,20 +153,17 @@ def _humans(tab: Table) -> frozenset[int]:
     return frozenset(s.seat for s in seats_of(tab) if not s.bot)
 
 
-def _load(row: OnlineDeal, humans: frozenset[int]) -> Live:
-    deal = Deal(DealSetup.from_json(row.setup))
-    entries: list[dict[str, Any]] = []
-    for action in row.actions:
-        entry = dict(action.record)
-        entries.append(entry)
-        if entry["kind"] != CONTINUE:
-            apply(deal, Record.from_json(entry))
+def _load(row: OnlineDeal, humans: frozenset[int], private: bool = True) -> Live:
+    deal, entries = cache.rebuild(row, private)  # at row.version, no replay when cached
     return Live(row, deal, entries, humans)
 
 
 def load(tab: Table) -> Live | None:
+    """The table's current deal. While the request writes nothing more (``reads_only``: a
+    page, a poll, the answer to a move once written) it is the cached deal itself, only to be
+    read; otherwise a copy of the request's own, to act on."""
     row = current_row(tab)
-    return None if row is None else _load(row, _humans(tab))
+    return None if row is None else _load(row, _humans(tab), private=not reads_only())
 
 
 # --- the director's side ----------------------------------------------------------------------
@@ -331,8 +360,14 @@ def _step(live: Live) -> bool:
 
 
 def _save(live: Live) -> None:
+    """Append the new entries on the version they were computed on (else ``Stale``). In a move
+    computed in a read transaction, this is where the write lock is taken."""
     row = live.row
     start = row.version
+    if not live.new and row.outcome == live.deal.outcome:
+        return
+    if begin_write(db.session()):
+        _check_unchanged(live, start)
     for i, (entry, actor) in enumerate(live.new):
         db.session.add(OnlineAction(deal_id=row.id, seq=start + i + 1, record=entry, actor=actor))
     row.version = start + len(live.new)
@@ -342,6 +377,23 @@ def _save(live: Live) -> None:
         db.session.flush()
     except (StaleDataError, IntegrityError):
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
+    cache.offer(row, live.deal, live.entries)  # kept once committed
+
+
+def _check_unchanged(live: Live, start: int) -> None:
+    """Under the write lock, fresh from the database: the deal is still at the version the
+    move was computed on, the same seats are human, and the table still plays."""
+    row = live.row
+    tab = db.session.get(Table, row.table_id)
+    if (
+        row.version != start
+        or tab is None
+        or tab.mode != "online"
+        or tab.finished
+        or tab.round.status == "closed"
+        or _humans(tab) != live.humans
+    ):
+        raise Stale(_("The game moved on meanwhile: look again and choose again."))
 
 
 def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
