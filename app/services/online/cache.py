@@ -91,6 +91,12 @@ class DealCache:
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
+    def drop(self, deal_id: int, snap: Snapshot) -> None:
+        """Forget ``snap`` (unless another thread has stored a newer one meanwhile)."""
+        with self._lock:
+            if self._items.get(deal_id) is snap:
+                del self._items[deal_id]
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
@@ -204,6 +210,8 @@ def rebuild(row: OnlineDeal, private: bool = True) -> tuple[Deal, list[dict[str,
             entries = list(snap.entries) + added
             offer(row, deal, entries, private)
             return deal, entries
+    if snap is not None:
+        CACHE.drop(row.id, snap)  # it does not fit the row: replaced by the replay, if whole
     CACHE.replays += 1
     rows = _entries(row.id, 0)
     deal = Deal(DealSetup.from_json(row.setup))
