@@ -46,7 +46,7 @@ from ...competition import model as cm
 from ...competition.matches import FixedMatch
 from ...db import begin_write, reads_only
 from ...extensions import db
-from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament
+from ...models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament
 from .. import ServiceError
 from ..tournament_audit import Actor, audit
 from ..tournament_rows import variant_of
@@ -150,7 +150,11 @@ def current_row(tab: Table) -> OnlineDeal | None:
 
 
 def _humans(tab: Table) -> frozenset[int]:
-    return frozenset(s.seat for s in seats_of(tab) if not s.bot)
+    return frozenset(
+        db.session.scalars(
+            select(OnlineSeat.seat).where(OnlineSeat.table_id == tab.id, OnlineSeat.bot.is_(False))
+        )
+    )
 
 
 def _load(row: OnlineDeal, humans: frozenset[int], private: bool = True) -> Live:
@@ -382,17 +386,20 @@ def _save(live: Live) -> None:
 
 def _check_unchanged(live: Live, start: int) -> None:
     """Under the write lock, fresh from the database: the deal is still at the version the
-    move was computed on, the same seats are human, and the table still plays."""
+    move was computed on, the same seats are human, and the table still plays (two queries:
+    the deal row, which the write needs anyway, and the table's state with its seats)."""
     row = live.row
-    tab = db.session.get(Table, row.table_id)
-    if (
-        row.version != start
-        or tab is None
-        or tab.mode != "online"
-        or tab.finished
-        or tab.round.status == "closed"
-        or _humans(tab) != live.humans
-    ):
+    if row.version != start:
+        raise Stale(_("The game moved on meanwhile: look again and choose again."))
+    seats = db.session.execute(
+        select(Table.mode, Table.finished, Round.status, OnlineSeat.seat, OnlineSeat.bot)
+        .join(Round, Round.id == Table.round_id)
+        .join(OnlineSeat, OnlineSeat.table_id == Table.id)
+        .where(Table.id == row.table_id)
+    ).all()
+    humans = frozenset(seat for *_t, seat, bot in seats if not bot)
+    mode, finished, status = seats[0][:3] if seats else ("", True, "closed")
+    if mode != "online" or finished or status == "closed" or humans != live.humans:
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
 
 
