@@ -124,20 +124,34 @@ def _frozen(t: type) -> bool:
     return known
 
 
+def _immutable(x: Any) -> bool:
+    t = type(x)
+    if t in _ATOMIC:
+        return True
+    if t is tuple:
+        return all(_immutable(e) for e in x)
+    return _frozen(t)
+
+
 def _copy(x: Any, memo: dict[int, Any]) -> Any:
     t = type(x)
     if t in _ATOMIC:
         return x
     if t is tuple:
-        items = [_copy(e, memo) for e in x]
-        return x if all(a is b for a, b in zip(items, x, strict=True)) else tuple(items)
+        if _immutable(x):  # cards, (seat, cards): most tuples of a deal
+            return x
+        return tuple([_copy(e, memo) for e in x])
     if _frozen(t):
         return x
     done = memo.get(id(x))
     if done is not None:
         return done
     if t is list:
-        new_list: list[Any] = []
+        if all(_immutable(e) for e in x):  # a hand, the pack, the log, a trick's plays
+            new_list = x[:]
+            memo[id(x)] = new_list
+            return new_list
+        new_list = []
         memo[id(x)] = new_list
         new_list.extend([_copy(e, memo) for e in x])
         return new_list
