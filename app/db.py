@@ -73,10 +73,9 @@ def read_first(view: F) -> F:
 def reads_only() -> bool:
     """True while nothing more is written in this request: a GET/HEAD request, or a
     ``@read_first`` view whose write is committed (it renders its answer)."""
-    phase = _phase.get()
-    if phase is not None:
-        return phase == DONE
-    return has_request_context() and request.method in READ_METHODS
+    if has_request_context() and request.method in READ_METHODS:
+        return True
+    return _phase.get() == DONE
 
 
 def begin_write(session: Session) -> bool:

@@ -33,7 +33,7 @@ from ...extensions import db
 from ...models import OnlineAction, OnlineDeal
 
 CONTINUE = "continue"  # a seat let the draw go on: in the log, not an engine record
-SIZE = 512
+SIZE = 256
 _PENDING = "online_deal_snapshots"  # session.info: snapshots waiting for the commit
 _WROTE = "online_deal_wrote"  # session.info: this transaction has flushed a change
 
@@ -185,12 +185,18 @@ def clone(deal: Deal) -> Deal:
 # --- rebuilding a deal --------------------------------------------------------------------------
 
 
-def _entries(deal_id: int, after: int) -> list[tuple[int, dict[str, Any]]]:
+def _entries(deal_id: int, after: int, upto: int) -> list[tuple[int, dict[str, Any]]]:
+    """The log entries after ``after`` up to the row's version (a database whose statements
+    each see the latest commit may hold later ones already: they belong to a later version)."""
     return [
         (seq, dict(record))
         for seq, record in db.session.execute(
             select(OnlineAction.seq, OnlineAction.record)
-            .where(OnlineAction.deal_id == deal_id, OnlineAction.seq > after)
+            .where(
+                OnlineAction.deal_id == deal_id,
+                OnlineAction.seq > after,
+                OnlineAction.seq <= upto,
+            )
             .order_by(OnlineAction.seq)
         )
     ]
@@ -215,7 +221,7 @@ def rebuild(row: OnlineDeal, private: bool = True) -> tuple[Deal, list[dict[str,
         if snap.version == version:
             CACHE.hits += 1
             return (clone(snap.deal) if private else snap.deal), list(snap.entries)
-        newer = _entries(row.id, snap.version)
+        newer = _entries(row.id, snap.version, version)
         if _contiguous(newer, snap.version, version):
             CACHE.forward += 1
             deal = clone(snap.deal)
@@ -227,7 +233,7 @@ def rebuild(row: OnlineDeal, private: bool = True) -> tuple[Deal, list[dict[str,
     if snap is not None:
         CACHE.drop(row.id, snap)  # it does not fit the row: replaced by the replay, if whole
     CACHE.replays += 1
-    rows = _entries(row.id, 0)
+    rows = _entries(row.id, 0, version)
     deal = Deal(DealSetup.from_json(row.setup))
     entries = [e for _s, e in rows]
     _apply(deal, entries)
