@@ -83,8 +83,12 @@ class Live:
     entries: list[dict[str, Any]]
     humans: frozenset[int]
     new: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    cached: bool = False  # saved: ``deal`` is the cache's now, load the deal again to go on
 
     def add(self, entry: dict[str, Any], actor: str) -> None:
+        if self.cached:  # pragma: no cover - a bug: the cached deal was changed
+            cache.CACHE.clear()
+            raise RuntimeError("a saved deal was changed: load it again to act on it")
         self.entries.append(entry)
         self.new.append((entry, actor))
 
@@ -365,7 +369,8 @@ def _step(live: Live) -> bool:
 
 def _save(live: Live) -> None:
     """Append the new entries on the version they were computed on (else ``Stale``). In a move
-    computed in a read transaction, this is where the write lock is taken."""
+    computed in a read transaction, this is where the write lock is taken. The saved deal goes
+    to the cache as it is (once committed): ``live`` is not to be acted on any more."""
     row = live.row
     start = row.version
     if not live.new and row.outcome == live.deal.outcome:
@@ -381,7 +386,8 @@ def _save(live: Live) -> None:
         db.session.flush()
     except (StaleDataError, IntegrityError):
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
-    cache.offer(row, live.deal, live.entries)  # kept once committed
+    cache.offer(row, live.deal, live.entries, private=False)  # kept once committed
+    live.cached = True
 
 
 def _check_unchanged(live: Live, start: int) -> None:

@@ -111,8 +111,9 @@ CACHE = DealCache()
 
 # --- copies -------------------------------------------------------------------------------------
 
-_ATOMIC = frozenset({int, float, str, bool, bytes, type(None)})
+_ATOMIC: frozenset[type] = frozenset({int, float, str, bool, bytes, type(None)})
 _FROZEN: dict[type, bool] = {}
+_SHARED: set[type] = set(_ATOMIC)  # the atomic types and the frozen classes met so far
 
 
 def _frozen(t: type) -> bool:
@@ -121,6 +122,8 @@ def _frozen(t: type) -> bool:
     if known is None:
         params = getattr(t, "__dataclass_params__", None)
         known = _FROZEN[t] = bool(dataclasses.is_dataclass(t) and params and params.frozen)
+        if known:
+            _SHARED.add(t)
     return known
 
 
@@ -147,7 +150,9 @@ def _copy(x: Any, memo: dict[int, Any]) -> Any:
     if done is not None:
         return done
     if t is list:
-        if all(_immutable(e) for e in x):  # a hand, the pack, the log, a trick's plays
+        shared = _SHARED
+        if all(type(e) in shared for e in x) or all(_immutable(e) for e in x):
+            # a hand, the pack, the log of records, a trick's plays: copied wholesale
             new_list = x[:]
             memo[id(x)] = new_list
             return new_list
