@@ -372,3 +372,70 @@ def test_a_failed_write_leaves_nothing_in_the_cache(app: Flask, client) -> None:
     assert all(f'value="{c}"' in page for c in cards)
     r = player.post(url, data=form(page_token_of(page), "play", cards[:1]))
     assert r.status_code == 422 and "closed" in r.get_data(as_text=True)
+
+
+def _blocked(path: str) -> bool:
+    """Is SQLite's write lock held by someone else right now?"""
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as error:
+        assert "locked" in str(error)
+        return True
+    finally:
+        other.close()
+
+
+def test_a_read_first_request_reads_then_takes_the_lock_then_reads_again(app: Flask) -> None:
+    from app.db import begin_write, read_first, reads_only
+    from app.models import Club
+
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    db.session.add(Club(name="Lock club", slug="lock-club"))
+    db.session.commit()
+    db.session.remove()
+    seen: list[tuple[str, bool, bool]] = []
+
+    def note(what: str) -> None:
+        seen.append((what, _blocked(path), reads_only()))
+
+    @read_first
+    def view() -> None:
+        session = db.session()
+        session.scalar(select(Club.id))
+        note("computing")
+        assert begin_write(session) is True
+        assert begin_write(session) is False  # already writing
+        club = session.scalar(select(Club).where(Club.slug == "lock-club"))
+        assert club is not None
+        note("writing")
+        club.name = "Locked club"
+        session.commit()
+        session.scalar(select(Club.id))
+        note("answering")
+        session.rollback()
+
+    with app.test_request_context("/", method="POST"):
+        view()
+    assert seen == [
+        ("computing", False, False),
+        ("writing", True, False),
+        ("answering", False, True),
+    ]
+    assert db.session.scalar(select(Club.name).where(Club.slug == "lock-club")) == "Locked club"
+    db.session.remove()
+
+    @read_first
+    def careless() -> None:
+        session = db.session()
+        club = session.scalar(select(Club).where(Club.slug == "lock-club"))
+        assert club is not None
+        club.name = "Unlocked"
+        session.flush()  # a write computed on a read that may be stale: refused
+
+    with app.test_request_context("/", method="POST"), pytest.raises(RuntimeError):
+        careless()
+    db.session.remove()
+    assert db.session.scalar(select(Club.name).where(Club.slug == "lock-club")) == "Locked club"
