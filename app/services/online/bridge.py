@@ -30,7 +30,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import Select, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -377,13 +377,17 @@ def _save(live: Live) -> None:
         return
     if begin_write(db.session()):
         _check_unchanged(live, start)
-    for i, (entry, actor) in enumerate(live.new):
-        db.session.add(OnlineAction(deal_id=row.id, seq=start + i + 1, record=entry, actor=actor))
+    rows = [
+        {"deal_id": row.id, "seq": start + i + 1, "record": entry, "actor": actor}
+        for i, (entry, actor) in enumerate(live.new)
+    ]
     row.version = start + len(live.new)
     row.outcome = live.deal.outcome
     live.new = []
     try:
-        db.session.flush()
+        db.session.flush()  # UPDATE … WHERE version = start: compare and swap
+        if rows:  # one statement for all (a new deal's whole draw is some 100-200 entries)
+            db.session.execute(insert(OnlineAction), rows)
     except (StaleDataError, IntegrityError):
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
     cache.offer(row, live.deal, live.entries, private=False)  # kept once committed
