@@ -9,15 +9,15 @@ transactions across 4 processes, BEGIN IMMEDIATE none. So we emit BEGIN ourselve
   inside ``with write_transaction():`` (CLI commands, background jobs);
 * plain ``BEGIN`` for GET/HEAD requests, which must not write — readers never wait in WAL mode.
 
-A view marked ``@read_first`` (an online move: replay, verify, the bots' replies) reads and
-computes in a plain ``BEGIN`` transaction, and takes the write lock only to append: it calls
-``begin_write(session)``, which ends the read transaction (nothing was written in it) so that
-the next statement begins ``BEGIN IMMEDIATE``; the caller then checks that what it computed on
-still holds (a version column: compare and swap). Once the write is committed, the rest of the
-request (rendering the answer) reads in plain ``BEGIN`` again instead of taking the lock a
-second time (``reads_only()`` says so). A read transaction cannot be upgraded safely on SQLite (another writer's commit in
-between makes the upgrade fail), hence the fresh transaction; writing before ``begin_write``
-raises at once.
+A view marked ``@read_first`` (an online move: rebuild the deal, verify, the bots' replies)
+reads and computes in a plain ``BEGIN`` transaction, and takes the write lock only to append: it
+calls ``begin_write(session)``, which ends the read transaction (nothing was written in it) so
+that the next statement begins ``BEGIN IMMEDIATE``; the caller then checks that what it computed
+on still holds (a version column: compare and swap). Once the write is committed, the rest of
+the request (rendering the answer) reads in plain ``BEGIN`` again instead of taking the lock a
+second time (``reads_only()`` says so). A read transaction cannot be upgraded safely on SQLite
+(another writer's commit in between makes the upgrade fail), hence the fresh transaction;
+writing before ``begin_write`` raises at once.
 
 PostgreSQL needs none of this; the same code runs there unchanged.
 """

@@ -5,8 +5,10 @@ replays to at one version, used only when the deal row read in the request match
 row, same shuffle, same version). A row that is further on (another worker appended) is
 rebuilt forward from the snapshot by applying only the newer entries; anything else (a version
 behind the snapshot, a row recreated under the same id, a gap in the log) falls back to the full
-replay. Snapshots are never changed: every reader gets its own copy (``clone``, well under a
-millisecond even late in a 4-deck deal, against several for a replay).
+replay. Snapshots are never changed: a request that acts on the deal gets its own copy
+(``clone``, under half a millisecond late in a 4-deck deal, against several for a replay); one
+that only reads (a page, a poll's fragment, a move's answer once written) reads the snapshot
+itself, and a move's result becomes the next snapshot as it is.
 
 A snapshot is stored only from committed data: what a transaction read before it wrote anything
 is stored at once; what it wrote (the move's result) when it commits, never after a rollback.
@@ -25,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import event, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import ORMExecuteState, Session
 
 from engine.deal import Deal, DealSetup, Record, apply
 
@@ -271,6 +273,12 @@ def offer(row: OnlineDeal, deal: Deal, entries: list[dict[str, Any]], private: b
 @event.listens_for(Session, "after_flush")
 def _wrote(session: Session, _context: Any) -> None:
     session.info[_WROTE] = True
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _writes(state: ORMExecuteState) -> None:
+    if state.is_insert or state.is_update or state.is_delete:  # DML through the session
+        state.session.info[_WROTE] = True
 
 
 @event.listens_for(Session, "after_commit")
