@@ -439,3 +439,28 @@ def test_a_read_first_request_reads_then_takes_the_lock_then_reads_again(app: Fl
         careless()
     db.session.remove()
     assert db.session.scalar(select(Club.name).where(Club.slug == "lock-club")) == "Locked club"
+
+
+def test_acting_on_a_deal_loaded_to_be_read_fails_and_forgets_it(app: Flask, client) -> None:
+    """A GET never writes (the deal it loads is the cache's own object): should code acting on
+    the deal run in one, it fails at once and the cache is emptied, so no page shows what it
+    changed."""
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    html = _to_play(ow, player, url)
+    row = ow.deals()[-1]
+    assert cache.CACHE.get(row.id) is not None
+    with app.test_request_context(url):  # a GET
+        tab = _table(ow)
+        live = bridge.load(tab)
+        assert live is not None and live.cached and live.deal is cache.CACHE.get(row.id).deal  # type: ignore[union-attr]
+        kind, _seat, cards = HeuristicBot(5).act(live.deal, 0)
+        live.deal.play(0, cards)
+        with pytest.raises(RuntimeError):
+            live.add({"kind": kind, "seat": 0, "cards": cards_str(cards)}, "seat 0")
+    assert len(cache.CACHE) == 0
+    db.session.rollback()
+    assert page_token_of(player.get(url).get_data(as_text=True)) == page_token_of(html)
+    _same_deal(bridge.load(_table(ow)).deal, replay_row(ow.deals()[-1]))  # type: ignore[union-attr]

@@ -83,12 +83,13 @@ class Live:
     entries: list[dict[str, Any]]
     humans: frozenset[int]
     new: list[tuple[dict[str, Any], str]] = field(default_factory=list)
-    cached: bool = False  # saved: ``deal`` is the cache's now, load the deal again to go on
+    # ``deal`` is the cache's own object (loaded to be read, or saved): never to be acted on
+    cached: bool = False
 
     def add(self, entry: dict[str, Any], actor: str) -> None:
-        if self.cached:  # pragma: no cover - a bug: the cached deal was changed
+        if self.cached:  # a bug (a GET acting, a saved deal acted on): forget what it changed
             cache.CACHE.clear()
-            raise RuntimeError("a saved deal was changed: load it again to act on it")
+            raise RuntimeError("a cached deal was changed: act on a deal loaded to be changed")
         self.entries.append(entry)
         self.new.append((entry, actor))
 
@@ -163,7 +164,7 @@ def _humans(tab: Table) -> frozenset[int]:
 
 def _load(row: OnlineDeal, humans: frozenset[int], private: bool = True) -> Live:
     deal, entries = cache.rebuild(row, private)  # at row.version, no replay when cached
-    return Live(row, deal, entries, humans)
+    return Live(row, deal, entries, humans, cached=not private)
 
 
 def load(tab: Table) -> Live | None:
