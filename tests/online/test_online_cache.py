@@ -18,13 +18,20 @@ from flask import Flask
 from sqlalchemy import event, select
 
 from app.extensions import db
-from app.models import OnlineAction, OnlineDeal, Table
+from app.models import OnlineAction, Table
 from app.services.online import bridge, cache
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
 from engine.deal import Deal
 from engine.views import seat_view
-from tests.online.online_helpers import OnlineWorld, form, moves, online_world, replay_row
+from tests.online.online_helpers import (
+    OnlineWorld,
+    form,
+    moves,
+    online_world,
+    page_token,
+    replay_row,
+)
 from tests.online.test_online_tables import _choose
 
 PLAYERS = {"tractor-4p": 4, "red-five-5p": 5, "one-twenty-6p": 6}
@@ -73,19 +80,6 @@ def _page(player: Any, url: str) -> str:
     html = player.get(url).get_data(as_text=True)
     html = re.sub(r'name="csrf_token" value="[^"]+"', "", html)  # signed with the time
     return re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
-
-
-def _log(ow: OnlineWorld) -> list[tuple[int, int]]:
-    db.session.expire_all()
-    return [
-        (a.deal_id, a.seq)
-        for a in db.session.scalars(
-            select(OnlineAction)
-            .join(OnlineDeal)
-            .where(OnlineDeal.table_id == ow.tab.id)
-            .order_by(OnlineAction.deal_id, OnlineAction.seq)
-        )
-    ]
 
 
 def _no_gaps(ow: OnlineWorld) -> None:
@@ -257,13 +251,7 @@ def test_two_racing_moves_on_one_version_one_wins_the_other_is_stale(app: Flask,
     assert len(mine) == 1 and mine[0].seq == before + 1
     _same_deal(bridge.load(_table(ow)).deal, replay_row(row))  # type: ignore[union-attr]
     # the loser's page shows where the game is now
-    assert page_token_of(player.get(url).get_data(as_text=True)) == f"1.{row.version}"
-
-
-def page_token_of(html: str) -> str:
-    m = re.search(r'data-token="([^"]+)"', html)
-    assert m
-    return m.group(1)
+    assert page_token(player.get(url).get_data(as_text=True)) == f"1.{row.version}"
 
 
 def _write_elsewhere(app: Flask) -> None:
@@ -318,7 +306,7 @@ def test_an_unchanged_poll_is_one_query(app: Flask, client) -> None:
     ow.bots(1, 2, 3)
     url = f"/play/{ow.seats()[0].token}"
     player = app.test_client()
-    token = page_token_of(player.get(url).get_data(as_text=True))
+    token = page_token(player.get(url).get_data(as_text=True))
     statements: list[str] = []
 
     def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
@@ -367,10 +355,10 @@ def test_a_failed_write_leaves_nothing_in_the_cache(app: Flask, client) -> None:
     db.session.expire_all()
     assert db.session.get(Round, ow.rnd.id).status == "closed"  # type: ignore[union-attr]
     page = player.get(url).get_data(as_text=True)
-    assert page_token_of(page) == f"1.{version}"
+    assert page_token(page) == f"1.{version}"
     cards = cards_str(replay_row(ow.deals()[-1]).hands[0])
     assert all(f'value="{c}"' in page for c in cards)
-    r = player.post(url, data=form(page_token_of(page), "play", cards[:1]))
+    r = player.post(url, data=form(page_token(page), "play", cards[:1]))
     assert r.status_code == 422 and "closed" in r.get_data(as_text=True)
 
 
@@ -462,5 +450,5 @@ def test_acting_on_a_deal_loaded_to_be_read_fails_and_forgets_it(app: Flask, cli
             live.add({"kind": kind, "seat": 0, "cards": cards_str(cards)}, "seat 0")
     assert len(cache.CACHE) == 0
     db.session.rollback()
-    assert page_token_of(player.get(url).get_data(as_text=True)) == page_token_of(html)
+    assert page_token(player.get(url).get_data(as_text=True)) == page_token(html)
     _same_deal(bridge.load(_table(ow)).deal, replay_row(ow.deals()[-1]))  # type: ignore[union-attr]
