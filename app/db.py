@@ -72,7 +72,10 @@ def read_first(view: F) -> F:
 
 def reads_only() -> bool:
     """True while nothing more is written in this request: a GET/HEAD request, or a
-    ``@read_first`` view whose write is committed (it renders its answer)."""
+    ``@read_first`` view whose write is committed (it renders its answer). Never inside
+    ``write_transaction()`` (a command may borrow a GET request context for translations)."""
+    if _force_immediate.get():
+        return False
     if has_request_context() and request.method in READ_METHODS:
         return True
     return _phase.get() == DONE

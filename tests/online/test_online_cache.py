@@ -450,5 +450,13 @@ def test_acting_on_a_deal_loaded_to_be_read_fails_and_forgets_it(app: Flask, cli
             live.add({"kind": kind, "seat": 0, "cards": cards_str(cards)}, "seat 0")
     assert len(cache.CACHE) == 0
     db.session.rollback()
+    # a command borrowing a GET context for its translations acts on a copy of its own
+    from app.db import write_transaction
+
+    with app.test_request_context(url), write_transaction():
+        mine = bridge.load(_table(ow))
+        assert mine is not None and not mine.cached
+        assert mine.deal is not cache.CACHE.get(row.id).deal  # type: ignore[union-attr]
+        db.session.rollback()
     assert page_token(player.get(url).get_data(as_text=True)) == page_token(html)
     _same_deal(bridge.load(_table(ow)).deal, replay_row(ow.deals()[-1]))  # type: ignore[union-attr]

@@ -170,9 +170,27 @@ def _load(row: OnlineDeal, humans: frozenset[int], private: bool = True) -> Live
 def load(tab: Table) -> Live | None:
     """The table's current deal. While the request writes nothing more (``reads_only``: a
     page, a poll, the answer to a move once written) it is the cached deal itself, only to be
-    read; otherwise a copy of the request's own, to act on."""
-    row = current_row(tab)
-    return None if row is None else _load(row, _humans(tab), private=not reads_only())
+    read; otherwise a copy of the request's own, to act on. One query: the latest deal row
+    with the human seats."""
+    latest = (
+        select(OnlineDeal.id)
+        .where(OnlineDeal.table_id == tab.id)
+        .order_by(OnlineDeal.number.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    got = db.session.execute(
+        select(OnlineDeal, OnlineSeat.seat)
+        .outerjoin(
+            OnlineSeat,
+            (OnlineSeat.table_id == OnlineDeal.table_id) & OnlineSeat.bot.is_(False),
+        )
+        .where(OnlineDeal.id == latest)
+    ).all()
+    if not got:
+        return None
+    humans = frozenset(seat for _row, seat in got if seat is not None)
+    return _load(got[0][0], humans, private=not reads_only())
 
 
 # --- the director's side ----------------------------------------------------------------------
