@@ -45,6 +45,7 @@ from app.db import write_transaction  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import OnlineDeal, OnlineSeat, Table  # noqa: E402
 from app.services.online import bridge  # noqa: E402
+from app.services.online.cache import CACHE  # noqa: E402
 from app.services.tournament_audit import Actor  # noqa: E402
 from app.services.tournament_files import import_tournament  # noqa: E402
 from app.services.tournament_rounds import seat_next_round  # noqa: E402
@@ -224,6 +225,7 @@ def main() -> None:
             if args.profile is not None and args.profile != label:
                 continue
             token = build(app, case, args.deals)
+            CACHE.clear()
             prof = cProfile.Profile() if args.profile else None
 
             def timed(f: Callable[[], Any], prof: cProfile.Profile | None = prof) -> Any:
@@ -242,7 +244,8 @@ def main() -> None:
                 f"deal-ending move max {max(fig.ends):.1f} ms; "
                 f"unchanged poll p50 {statistics.median(fig.polls):.2f} ms, p95 {poll95:.2f} ms "
                 f"(move CPU time p50 {statistics.median(fig.cpu):.1f} ms, "
-                f"p95 {pct(fig.cpu, 0.95):.1f} ms)"
+                f"p95 {pct(fig.cpu, 0.95):.1f} ms); deals rebuilt from the cache {CACHE.hits}, "
+                f"forward {CACHE.forward}, by a full replay {CACHE.replays}"
             )
     print(f"roundtrip_p95_ms={worst_move:.1f} poll_p95_ms={worst_poll:.2f}")
 
