@@ -9,28 +9,109 @@ transactions across 4 processes, BEGIN IMMEDIATE none. So we emit BEGIN ourselve
   inside ``with write_transaction():`` (CLI commands, background jobs);
 * plain ``BEGIN`` for GET/HEAD requests, which must not write — readers never wait in WAL mode.
 
+A view marked ``@read_first`` (an online move: rebuild the deal, verify, the bots' replies)
+reads and computes in a plain ``BEGIN`` transaction, and takes the write lock only to append: it
+calls ``begin_write(session)``, which ends the read transaction (nothing was written in it) so
+that the next statement begins ``BEGIN IMMEDIATE``; the caller then checks that what it computed
+on still holds (a version column: compare and swap). Once the write is committed, the rest of
+the request (rendering the answer) reads in plain ``BEGIN`` again instead of taking the lock a
+second time (``reads_only()`` says so). A read transaction cannot be upgraded safely on SQLite
+(another writer's commit in between makes the upgrade fail), hence the fresh transaction;
+writing before ``begin_write`` raises at once.
+
 PostgreSQL needs none of this; the same code runs there unchanged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import Session
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+READ_METHODS = frozenset({"GET", "HEAD"})
+READING, WRITING, DONE = "reading", "writing", "done"
 _force_immediate: ContextVar[bool] = ContextVar("force_immediate", default=False)
+# a @read_first view: READING (plain BEGIN) until begin_write(), then WRITING (BEGIN IMMEDIATE)
+# until its commit, then DONE (plain BEGIN: the answer is rendered from what was written)
+_phase: ContextVar[str | None] = ContextVar("read_first_phase", default=None)
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _wants_immediate() -> bool:
     if _force_immediate.get():
         return True
+    phase = _phase.get()
+    if phase is not None:
+        return phase == WRITING
     return has_request_context() and request.method in WRITE_METHODS
+
+
+def read_first(view: F) -> F:
+    """Mark a writing view that reads and computes first and writes only after
+    ``begin_write`` (see the module doc)."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        token = _phase.set(READING)
+        try:
+            return view(*args, **kwargs)
+        finally:
+            _phase.reset(token)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def reads_only() -> bool:
+    """True while nothing more is written in this request: a GET/HEAD request, or a
+    ``@read_first`` view whose write is committed (it renders its answer). Never inside
+    ``write_transaction()`` (a command may borrow a GET request context for translations)."""
+    if _force_immediate.get():
+        return False
+    if has_request_context() and request.method in READ_METHODS:
+        return True
+    return _phase.get() == DONE
+
+
+def begin_write(session: Session) -> bool:
+    """In a ``@read_first`` view not writing yet: end the read transaction, so that the next
+    statement takes the write lock (``BEGIN IMMEDIATE`` on SQLite). Returns True then: every
+    object of the session is expired, and the caller must check that what it computed on still
+    holds before writing. False when this transaction may write already (any other request,
+    or the write lock is taken)."""
+    if _phase.get() not in (READING, DONE):
+        return False
+    if session.new or session.dirty or session.deleted:
+        raise RuntimeError("a @read_first view changed objects before begin_write()")
+    session.rollback()
+    _phase.set(WRITING)
+    return True
+
+
+@event.listens_for(Session, "before_flush")
+def _no_write_while_reading(session: Session, _context: Any, _instances: Any) -> None:
+    if _phase.get() in (READING, DONE) and (session.new or session.dirty or session.deleted):
+        raise RuntimeError("a @read_first view must call begin_write() before it writes")
+
+
+@event.listens_for(Session, "after_commit")
+def _done_after_commit(_session: Session) -> None:
+    if _phase.get() == WRITING:
+        _phase.set(DONE)
+
+
+@event.listens_for(Session, "after_rollback")
+def _read_again_after_rollback(_session: Session) -> None:
+    if _phase.get() == WRITING:
+        _phase.set(READING)
 
 
 def configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:

@@ -11,6 +11,7 @@ from flask import abort, flash, make_response, redirect, render_template, reques
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from ..db import read_first
 from ..extensions import db, htmx
 from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
@@ -477,6 +478,7 @@ def _poll(s: OnlineSeat, club: Club | None = None) -> ResponseReturnValue:
 
 
 @bp.route("/play/<seat_token>", methods=["GET", "POST"])
+@read_first  # the move is computed before the write lock is taken (bridge._save)
 @no_store
 def seat(seat_token: str) -> ResponseReturnValue:
     """A guest's seat page, opened by its secret link."""
@@ -487,10 +489,17 @@ def seat(seat_token: str) -> ResponseReturnValue:
 @bp.get("/play/<seat_token>/poll")
 @no_store
 def poll(seat_token: str) -> ResponseReturnValue:
-    return _poll(_seat_or_404(seat_token))
+    """204 while the state token is the one the page shows, else the seat's fresh partial."""
+    now = bridge.seat_state_token(seat_token)  # one query: no deal is loaded
+    if now is None:
+        abort(404)
+    if request.args.get("v", "") == now:
+        return "", 204
+    return _render_seat(_seat_or_404(seat_token), partial=True)
 
 
 @bp.route(MY_SEAT_URL, methods=["GET", "POST"])
+@read_first
 @club_route("player")
 @no_store
 def my_seat(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:

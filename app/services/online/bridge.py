@@ -2,11 +2,14 @@
 
 A table of a round is played in the browser: each seat has a secret link (``OnlineSeat.token``)
 that shows that seat's view and accepts that seat's moves; seats marked as bots are played here,
-synchronously, after every change (no thread, no game state in process memory). Every request
-rebuilds the current deal by replaying its seed, setup and log (``OnlineDeal``/``OnlineAction``);
-a move carries the state token its player saw (``"<deal number>.<version>"``) and a stale or
-repeated one changes nothing (``Stale``). The ORM checks the version on write (compare and swap),
-so two workers cannot both append to the same version.
+synchronously, after every change (no thread). The deal's truth is its seed, setup and log
+(``OnlineDeal``/``OnlineAction``); a request gets the current deal from ``cache`` (the deal
+rebuilt at the row's version, kept in this process; a miss replays the log). A move carries the
+state token its player saw (``"<deal number>.<version>"``) and a stale or repeated one changes
+nothing (``Stale``). A move is computed in a read transaction and written in a fresh one
+(``app.db.begin_write``) that checks the version and the seats it was computed on; the ORM also
+checks the version on write (compare and swap), so two workers cannot both append to the same
+version.
 
 A finished deal is written to the score sheet through ``tournament_sheets.record_deal`` — the
 same path as a typed paper deal — from the engine's result; the next deal starts with the levels
@@ -26,6 +29,7 @@ only does not wait.
 
 from __future__ import annotations
 
+import functools
 import math
 import secrets
 from collections.abc import Sequence
@@ -36,7 +40,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -52,21 +56,21 @@ from engine.views import seat_view, spectator_view
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch
+from ...db import begin_write, reads_only
 from ...extensions import db
-from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament, utcnow
+from ...models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament, utcnow
 from .. import ServiceError
 from ..tournament_audit import Actor, audit
 from ..tournament_rows import variant_of
 from ..tournament_sheets import may_edit, record_deal, sheet
+from . import cache
 from .refusals import refusal_text
 from .seats import new_token, seats_of
 
-CONTINUE = "continue"
-# After a played deal each human seat says it has seen the summary (``{"kind": "ready"}`` in the
-# finished deal's log, which replay skips like ``continue``); the next deal waits for them all,
-# or for the tournament's pause.
-READY = "ready"
-LOG_ONLY = (CONTINUE, READY)
+# Log entries that are no engine record (replay skips them; defined with the cache that replays):
+# ``continue`` — a seat let the draw go on; ``ready`` — after a played deal a human seat has seen
+# the summary, and the next deal waits for them all, or for the tournament's pause.
+CONTINUE, READY, LOG_ONLY = cache.CONTINUE, cache.READY, cache.LOG_ONLY
 MAX_STEPS = 20_000  # a safety net for the bot loop (a whole 4-deck deal is ~300 steps)
 # A table of bots only would play a timed match forever in one request: after this many steps
 # no new deal is started until the next change at the table (a director's action).
@@ -105,8 +109,13 @@ class Live:
     entries: list[dict[str, Any]]
     humans: frozenset[int]
     new: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    # ``deal`` is the cache's own object (loaded to be read, or saved): never to be acted on
+    cached: bool = False
 
     def add(self, entry: dict[str, Any], actor: str) -> None:
+        if self.cached:  # a bug (a GET acting, a saved deal acted on): forget what it changed
+            cache.CACHE.clear()
+            raise RuntimeError("a cached deal was changed: act on a deal loaded to be changed")
         self.entries.append(entry)
         self.new.append((entry, actor))
 
@@ -132,10 +141,43 @@ class Live:
 
 def state_token(tab: Table) -> str:
     """What a seat's page saw: changes with every entry of every deal, and when the director
-    pauses or resumes the table (cheap: no replay)."""
-    row = current_row(tab)
-    token = "0.0" if row is None else f"{row.number}.{row.version}"
+    pauses or resumes the table (one indexed query: no replay)."""
+    got = db.session.execute(_token_queries()[0], {"table": tab.id}).first()
+    token = "0.0" if got is None else f"{got[0]}.{got[1]}"
     return token + "p" if tab.paused else token
+
+
+def seat_state_token(token: str) -> str | None:
+    """The state token of a guest seat link's table in one query (a poll's answer); None when
+    the link is no guest seat of an online table."""
+    if not token or len(token) > 40:
+        return None
+    got = db.session.execute(_token_queries()[1], {"token": token}).first()
+    if got is None:
+        return None
+    state = "0.0" if got[0] is None else f"{got[0]}.{got[1]}"
+    return state + "p" if got[2] else state
+
+
+@functools.cache
+def _token_queries() -> tuple[Select[int, int], Select[int, int, bool]]:
+    """The two state token queries, built once (a poll is mostly this query)."""
+    latest = select(OnlineDeal.number, OnlineDeal.version).order_by(OnlineDeal.number.desc())
+    by_table = latest.where(OnlineDeal.table_id == bindparam("table")).limit(1)
+    by_seat = (
+        select(OnlineDeal.number, OnlineDeal.version, Table.paused)
+        .select_from(OnlineSeat)
+        .join(Table, Table.id == OnlineSeat.table_id)
+        .outerjoin(OnlineDeal, OnlineDeal.table_id == Table.id)
+        .where(
+            OnlineSeat.token == bindparam("token"),
+            OnlineSeat.member_id.is_(None),
+            Table.mode == "online",
+        )
+        .order_by(OnlineDeal.number.desc())
+        .limit(1)
+    )
+    return by_table, by_seat
 
 
 def now() -> datetime:
@@ -199,23 +241,42 @@ def current_row(tab: Table) -> OnlineDeal | None:
 
 
 def _humans(tab: Table) -> frozenset[int]:
-    return frozenset(s.seat for s in seats_of(tab) if not s.bot)
+    return frozenset(
+        db.session.scalars(
+            select(OnlineSeat.seat).where(OnlineSeat.table_id == tab.id, OnlineSeat.bot.is_(False))
+        )
+    )
 
 
-def _load(row: OnlineDeal, humans: frozenset[int]) -> Live:
-    deal = Deal(DealSetup.from_json(row.setup))
-    entries: list[dict[str, Any]] = []
-    for action in row.actions:
-        entry = dict(action.record)
-        entries.append(entry)
-        if entry["kind"] not in LOG_ONLY:
-            apply(deal, Record.from_json(entry))
-    return Live(row, deal, entries, humans)
+def _load(row: OnlineDeal, humans: frozenset[int], private: bool = True) -> Live:
+    deal, entries = cache.rebuild(row, private)  # at row.version, no replay when cached
+    return Live(row, deal, entries, humans, cached=not private)
 
 
 def load(tab: Table) -> Live | None:
-    row = current_row(tab)
-    return None if row is None else _load(row, _humans(tab))
+    """The table's current deal. While the request writes nothing more (``reads_only``: a
+    page, a poll, the answer to a move once written) it is the cached deal itself, only to be
+    read; otherwise a copy of the request's own, to act on. One query: the latest deal row
+    with the human seats."""
+    latest = (
+        select(OnlineDeal.id)
+        .where(OnlineDeal.table_id == tab.id)
+        .order_by(OnlineDeal.number.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    got = db.session.execute(
+        select(OnlineDeal, OnlineSeat.seat)
+        .outerjoin(
+            OnlineSeat,
+            (OnlineSeat.table_id == OnlineDeal.table_id) & OnlineSeat.bot.is_(False),
+        )
+        .where(OnlineDeal.id == latest)
+    ).all()
+    if not got:
+        return None
+    humans = frozenset(seat for _row, seat in got if seat is not None)
+    return _load(got[0][0], humans, private=not reads_only())
 
 
 # --- the director's side ----------------------------------------------------------------------
@@ -438,17 +499,49 @@ def _step(live: Live) -> bool:
 
 
 def _save(live: Live) -> None:
+    """Append the new entries on the version they were computed on (else ``Stale``). In a move
+    computed in a read transaction, this is where the write lock is taken. The saved deal goes
+    to the cache as it is (once committed): ``live`` is not to be acted on any more."""
     row = live.row
     start = row.version
-    for i, (entry, actor) in enumerate(live.new):
-        db.session.add(OnlineAction(deal_id=row.id, seq=start + i + 1, record=entry, actor=actor))
+    if not live.new and row.outcome == live.deal.outcome:
+        return
+    if begin_write(db.session()):
+        _check_unchanged(live, start)
+    rows = [
+        {"deal_id": row.id, "seq": start + i + 1, "record": entry, "actor": actor}
+        for i, (entry, actor) in enumerate(live.new)
+    ]
     row.version = start + len(live.new)
     row.outcome = live.deal.outcome
     live.new = []
     try:
-        db.session.flush()
+        db.session.flush()  # UPDATE … WHERE version = start: compare and swap
+        if rows:  # one statement for all (a new deal's whole draw is some 100-200 entries)
+            db.session.execute(insert(OnlineAction), rows)
     except (StaleDataError, IntegrityError):
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
+    cache.offer(row, live.deal, live.entries, private=False)  # kept once committed
+    live.cached = True
+
+
+def _check_unchanged(live: Live, start: int) -> None:
+    """Under the write lock, fresh from the database: the deal is still at the version the
+    move was computed on, the same seats are human, and the table still plays (two queries:
+    the deal row, which the write needs anyway, and the table's state with its seats)."""
+    row = live.row
+    if row.version != start:
+        raise Stale(_("The game moved on meanwhile: look again and choose again."))
+    seats = db.session.execute(
+        select(Table.mode, Table.finished, Round.status, OnlineSeat.seat, OnlineSeat.bot)
+        .join(Round, Round.id == Table.round_id)
+        .join(OnlineSeat, OnlineSeat.table_id == Table.id)
+        .where(Table.id == row.table_id)
+    ).all()
+    humans = frozenset(seat for *_t, seat, bot in seats if not bot)
+    mode, finished, status = seats[0][:3] if seats else ("", True, "closed")
+    if mode != "online" or finished or status == "closed" or humans != live.humans:
+        raise Stale(_("The game moved on meanwhile: look again and choose again."))
 
 
 def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:

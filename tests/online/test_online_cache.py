@@ -1,0 +1,462 @@
+"""The cache of rebuilt deals and the move's two transactions: a cached deal is exactly the deal
+its log replays to, a snapshot another worker has moved past is not served, two racing moves
+on one version leave one move and no gap in the log, and a move holds SQLite's write lock only
+while it appends (not while it replays, computes the bots' replies or renders the answer)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import re
+import sqlite3
+import threading
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import event, select
+
+from app.extensions import db
+from app.models import OnlineAction, Table
+from app.services.online import bridge, cache
+from engine.bots import HeuristicBot
+from engine.cards import cards_str
+from engine.deal import Deal
+from engine.views import seat_view
+from tests.online.online_helpers import (
+    OnlineWorld,
+    form,
+    moves,
+    online_world,
+    page_token,
+    replay_row,
+)
+from tests.online.test_online_tables import _choose
+
+PLAYERS = {"tractor-4p": 4, "red-five-5p": 5, "one-twenty-6p": 6}
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    cache.CACHE.clear()
+
+
+def _dump(x: Any, seen: set[int] | None = None) -> Any:
+    """Every attribute of an engine object, recursively, as comparable plain data."""
+    seen = set() if seen is None else seen
+    if isinstance(x, int | str | float | type(None)):
+        return x
+    if isinstance(x, list | tuple):
+        return [type(x).__name__] + [_dump(e, seen) for e in x]
+    if isinstance(x, dict):
+        return {k: _dump(v, seen) for k, v in x.items()}
+    if isinstance(x, random.Random):
+        return x.getstate()
+    if id(x) in seen:
+        return "<seen>"
+    seen.add(id(x))
+    if dataclasses.is_dataclass(x):
+        fields = {f.name: getattr(x, f.name) for f in dataclasses.fields(x)}
+    else:
+        fields = dict(vars(x))
+    return (type(x).__name__, {k: _dump(v, seen) for k, v in fields.items()})
+
+
+def _same_deal(a: Deal, b: Deal) -> None:
+    assert _dump(a) == _dump(b)
+    for s in range(a.n):
+        assert seat_view(a, s) == seat_view(b, s)
+
+
+def _table(ow: OnlineWorld) -> Table:
+    db.session.expire_all()
+    tab = db.session.get(Table, ow.tab.id)
+    assert tab is not None
+    return tab
+
+
+def _page(player: Any, url: str) -> str:
+    html = player.get(url).get_data(as_text=True)
+    html = re.sub(r'name="csrf_token" value="[^"]+"', "", html)  # signed with the time
+    return re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
+
+
+def _no_gaps(ow: OnlineWorld) -> None:
+    for d in ow.deals():
+        assert [a.seq for a in d.actions] == list(range(1, d.version + 1))
+
+
+@pytest.mark.parametrize("variant", ["tractor-4p", "red-five-5p", "one-twenty-6p"])
+def test_the_cached_deal_is_the_replayed_deal_after_every_move(
+    app: Flask, client, variant: str
+) -> None:
+    ow = online_world(client, variant, deals=1)
+    ow.bots(*range(1, PLAYERS[variant]))
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    made = 0
+    while True:
+        hits, replays = cache.CACHE.hits, cache.CACHE.replays
+        cached = _page(player, url)
+        assert cache.CACHE.replays == replays and cache.CACHE.hits == hits + 1  # no replay
+        # the same page from a fresh replay of the log
+        cache.CACHE.clear()
+        assert _page(player, url) == cached
+        assert cache.CACHE.replays == 1
+        # and the very same engine state, attribute for attribute
+        row = ow.deals()[-1]
+        live = bridge.load(_table(ow))
+        assert live is not None and live.row.id == row.id
+        _same_deal(live.deal, replay_row(row))
+        assert live.entries == [dict(a.record) for a in row.actions]
+        if "The match is over." in cached:
+            break
+        r = player.post(url, data=_choose(ow, cached), headers={"HX-Request": "true"})
+        assert r.status_code == 200, r.get_data(as_text=True)[:2000]
+        # the answer to the move is rendered from the move's own result, without a replay
+        assert 'id="seat"' in r.get_data(as_text=True)
+        made += 1
+        assert made < 300
+    assert ow.deals()[-1].outcome == "played"
+    _no_gaps(ow)
+
+
+def _to_play(ow: OnlineWorld, player: Any, url: str) -> str:
+    for _ in range(80):
+        html = player.get(url).get_data(as_text=True)
+        if "play" in moves(html):
+            return html
+        assert player.post(url, data=_choose(ow, html)).status_code == 303
+    raise AssertionError("seat 0 never had to play")
+
+
+def _append_elsewhere(app: Flask, ow: OnlineWorld) -> int:
+    """Another worker (its own connection) appends seat 0's play and commits: the version."""
+    row = ow.deals()[-1]
+    deal = replay_row(row)
+    cards = HeuristicBot(3).choose_play(deal, 0)
+    rec = deal.play(0, cards).to_json()
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    con = sqlite3.connect(path, timeout=5, isolation_level=None)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute(
+            "INSERT INTO online_actions (deal_id, seq, record, actor, created_at) "
+            "VALUES (?, ?, json(?), 'seat 0', CURRENT_TIMESTAMP)",
+            (row.id, row.version + 1, json.dumps(rec)),
+        )
+        con.execute("UPDATE online_deals SET version = ? WHERE id = ?", (row.version + 1, row.id))
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    return row.version + 1
+
+
+def test_a_snapshot_another_worker_moved_past_is_not_served(app: Flask, client) -> None:
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    html = _to_play(ow, player, url)
+    version = ow.deals()[-1].version
+    assert f'data-token="1.{version}"' in html
+    assert cache.CACHE.get(ow.deals()[-1].id).version == version  # type: ignore[union-attr]
+    # another worker appends seat 0's play: this process's snapshot is one entry behind
+    now = _append_elsewhere(app, ow)
+    forward = cache.CACHE.forward
+    page = _page(player, url)
+    assert f'data-token="1.{now}"' in page and "Your turn." not in page
+    assert cache.CACHE.forward == forward + 1  # rebuilt from the snapshot and the new entry
+    _same_deal(bridge.load(_table(ow)).deal, replay_row(ow.deals()[-1]))  # type: ignore[union-attr]
+    cache.CACHE.clear()
+    assert _page(player, url) == page
+
+
+def test_a_snapshot_that_does_not_fit_the_row_falls_back_to_the_replay(app: Flask, client) -> None:
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    fresh = _page(player, url)
+    row = ow.deals()[-1]
+    snap = cache.CACHE.get(row.id)
+    assert snap is not None and snap.version == row.version
+    wrong = replay_row(row)
+    wrong.hands[0] = wrong.hands[1][:]  # a state the log does not give
+    # a snapshot ahead of the row (a version this row never reached, e.g. rolled back) ...
+    cache.CACHE.clear()
+    cache.CACHE.put(dataclasses.replace(snap, version=row.version + 5, deal=wrong))
+    assert _page(player, url) == fresh and cache.CACHE.replays == 1
+    # ... or of another deal under the same id (a row deleted and dealt again)
+    cache.CACHE.clear()
+    cache.CACHE.put(dataclasses.replace(snap, seed=snap.seed + 1, deal=wrong))
+    assert _page(player, url) == fresh and cache.CACHE.replays == 1
+    # a log that does not reach the row's version is replayed, not patched over, nor kept
+    cache.CACHE.clear()
+    cache.CACHE.put(dataclasses.replace(snap, version=row.version - 3, deal=wrong))
+    db.session.execute(
+        OnlineAction.__table__.delete().where(  # type: ignore[attr-defined]
+            OnlineAction.deal_id == row.id, OnlineAction.seq == row.version
+        )
+    )
+    db.session.commit()
+    _page(player, url)
+    assert cache.CACHE.forward == 0 and cache.CACHE.replays == 1
+    assert cache.CACHE.get(row.id) is None
+
+
+def _race(app: Flask, url: str, data: dict[str, Any], at: str) -> list[int]:
+    """Post the same move twice at once; both wait at ``at`` until both have computed it."""
+    barrier = threading.Barrier(2, timeout=20)
+    original = getattr(bridge, at)
+
+    def wait_then(*args: Any, **kwargs: Any) -> Any:
+        barrier.wait()
+        return original(*args, **kwargs)
+
+    statuses: list[int] = []
+
+    def post() -> None:
+        with app.app_context():  # a thread of its own, as a second worker
+            r = app.test_client().post(url, data=data, headers={"HX-Request": "true"})
+        statuses.append(r.status_code)
+
+    setattr(bridge, at, wait_then)
+    try:
+        threads = [threading.Thread(target=post) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+    finally:
+        setattr(bridge, at, original)
+    db.session.rollback()  # the test's own reads start afresh (SQLite: a new snapshot)
+    return sorted(statuses)
+
+
+def test_two_racing_moves_on_one_version_one_wins_the_other_is_stale(app: Flask, client) -> None:
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    html = _to_play(ow, player, url)
+    move = _choose(ow, html)
+    before = ow.deals()[-1].version
+    # both requests have read version `before` and computed the move and the bots' replies
+    assert _race(app, url, move, "begin_write") == [200, 409]
+    _no_gaps(ow)
+    row = ow.deals()[-1]
+    mine = [a for a in row.actions if a.seq > before and a.actor == "seat 0"]
+    assert len(mine) == 1 and mine[0].seq == before + 1
+    _same_deal(bridge.load(_table(ow)).deal, replay_row(row))  # type: ignore[union-attr]
+    # the loser's page shows where the game is now
+    assert page_token(player.get(url).get_data(as_text=True)) == f"1.{row.version}"
+
+
+def _write_elsewhere(app: Flask) -> None:
+    """A write by another worker that must not wait (0.2 s busy timeout)."""
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    con = sqlite3.connect(path, timeout=0.2, isolation_level=None)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("UPDATE clubs SET name = name || '.'")
+        con.execute("COMMIT")
+    finally:
+        con.close()
+
+
+def test_a_move_holds_the_write_lock_only_while_it_appends(app: Flask, client) -> None:
+    from app.services.online import pages
+
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    html = _to_play(ow, player, url)
+    writes: list[str] = []
+    real_write, real_page = bridge.begin_write, pages.seat_page
+
+    def computed(session: Any) -> bool:
+        _write_elsewhere(app)  # the move has read and computed: no lock is held yet
+        writes.append("while computing")
+        return real_write(session)
+
+    def rendering(seat: Any) -> dict[str, Any]:
+        page = real_page(seat)
+        _write_elsewhere(app)  # the move is written: its answer is rendered without the lock
+        writes.append("while rendering")
+        return page
+
+    bridge.begin_write = computed  # type: ignore[assignment]
+    pages.seat_page = rendering  # type: ignore[assignment]
+    try:
+        r = player.post(url, data=_choose(ow, html), headers={"HX-Request": "true"})
+    finally:
+        bridge.begin_write = real_write
+        pages.seat_page = real_page
+    # another worker's unrelated write in between does not make the move stale
+    assert r.status_code == 200, r.get_data(as_text=True)[:2000]
+    assert writes == ["while computing", "while rendering"]
+    _no_gaps(ow)
+
+
+def test_an_unchanged_poll_is_one_query(app: Flask, client) -> None:
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    token = page_token(player.get(url).get_data(as_text=True))
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement if statement.startswith("BEGIN") else statement.split()[0])
+
+    event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        assert player.get(f"{url}/poll?v={token}").status_code == 204
+    finally:
+        event.remove(db.engine, "before_cursor_execute", seen)
+    assert statements == ["BEGIN", "SELECT"]  # no write lock, no deal, no hand
+    # a changed state answers the fragment; a link that is no seat is a 404
+    assert player.get(f"{url}/poll?v=0.0").status_code == 200
+    assert player.get("/play/no-such-seat/poll?v=1.0").status_code == 404
+
+
+def test_a_failed_write_leaves_nothing_in_the_cache(app: Flask, client) -> None:
+    """A move whose write is rolled back (here: the round was closed meanwhile) must not leave
+    its result in the cache: the next page is the log's state."""
+    from app.models import Round
+
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    html = _to_play(ow, player, url)
+    version = ow.deals()[-1].version
+    real_write = bridge.begin_write
+
+    def close_meanwhile(session: Any) -> bool:
+        path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+        con = sqlite3.connect(path, timeout=5, isolation_level=None)
+        con.execute("UPDATE rounds SET status = 'closed' WHERE id = ?", (ow.rnd.id,))
+        con.close()
+        return real_write(session)
+
+    bridge.begin_write = close_meanwhile  # type: ignore[assignment]
+    try:
+        r = player.post(url, data=_choose(ow, html), headers={"HX-Request": "true"})
+    finally:
+        bridge.begin_write = real_write
+    assert r.status_code == 409 and "moved on" in r.get_data(as_text=True)
+    assert ow.deals()[-1].version == version
+    snap = cache.CACHE.get(ow.deals()[-1].id)
+    assert snap is not None and snap.version == version
+    db.session.expire_all()
+    assert db.session.get(Round, ow.rnd.id).status == "closed"  # type: ignore[union-attr]
+    page = player.get(url).get_data(as_text=True)
+    assert page_token(page) == f"1.{version}"
+    cards = cards_str(replay_row(ow.deals()[-1]).hands[0])
+    assert all(f'value="{c}"' in page for c in cards)
+    r = player.post(url, data=form(page_token(page), "play", cards[:1]))
+    assert r.status_code == 422 and "closed" in r.get_data(as_text=True)
+
+
+def _blocked(path: str) -> bool:
+    """Is SQLite's write lock held by someone else right now?"""
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as error:
+        assert "locked" in str(error)
+        return True
+    finally:
+        other.close()
+
+
+def test_a_read_first_request_reads_then_takes_the_lock_then_reads_again(app: Flask) -> None:
+    from app.db import begin_write, read_first, reads_only
+    from app.models import Club
+
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    db.session.add(Club(name="Lock club", slug="lock-club"))
+    db.session.commit()
+    db.session.remove()
+    seen: list[tuple[str, bool, bool]] = []
+
+    def note(what: str) -> None:
+        seen.append((what, _blocked(path), reads_only()))
+
+    @read_first
+    def view() -> None:
+        session = db.session()
+        session.scalar(select(Club.id))
+        note("computing")
+        assert begin_write(session) is True
+        assert begin_write(session) is False  # already writing
+        club = session.scalar(select(Club).where(Club.slug == "lock-club"))
+        assert club is not None
+        note("writing")
+        club.name = "Locked club"
+        session.commit()
+        session.scalar(select(Club.id))
+        note("answering")
+        session.rollback()
+
+    with app.test_request_context("/", method="POST"):
+        view()
+    assert seen == [
+        ("computing", False, False),
+        ("writing", True, False),
+        ("answering", False, True),
+    ]
+    assert db.session.scalar(select(Club.name).where(Club.slug == "lock-club")) == "Locked club"
+    db.session.remove()
+
+    @read_first
+    def careless() -> None:
+        session = db.session()
+        club = session.scalar(select(Club).where(Club.slug == "lock-club"))
+        assert club is not None
+        club.name = "Unlocked"
+        session.flush()  # a write computed on a read that may be stale: refused
+
+    with app.test_request_context("/", method="POST"), pytest.raises(RuntimeError):
+        careless()
+    db.session.remove()
+    assert db.session.scalar(select(Club.name).where(Club.slug == "lock-club")) == "Locked club"
+
+
+def test_acting_on_a_deal_loaded_to_be_read_fails_and_forgets_it(app: Flask, client) -> None:
+    """A GET never writes (the deal it loads is the cache's own object): should code acting on
+    the deal run in one, it fails at once and the cache is emptied, so no page shows what it
+    changed."""
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    html = _to_play(ow, player, url)
+    row = ow.deals()[-1]
+    assert cache.CACHE.get(row.id) is not None
+    with app.test_request_context(url):  # a GET
+        tab = _table(ow)
+        live = bridge.load(tab)
+        assert live is not None and live.cached and live.deal is cache.CACHE.get(row.id).deal  # type: ignore[union-attr]
+        kind, _seat, cards = HeuristicBot(5).act(live.deal, 0)
+        live.deal.play(0, cards)
+        with pytest.raises(RuntimeError):
+            live.add({"kind": kind, "seat": 0, "cards": cards_str(cards)}, "seat 0")
+    assert len(cache.CACHE) == 0
+    db.session.rollback()
+    # a command borrowing a GET context for its translations acts on a copy of its own
+    from app.db import write_transaction
+
+    with app.test_request_context(url), write_transaction():
+        mine = bridge.load(_table(ow))
+        assert mine is not None and not mine.cached
+        assert mine.deal is not cache.CACHE.get(row.id).deal  # type: ignore[union-attr]
+        db.session.rollback()
+    assert page_token(player.get(url).get_data(as_text=True)) == page_token(html)
+    _same_deal(bridge.load(_table(ow)).deal, replay_row(ow.deals()[-1]))  # type: ignore[union-attr]
