@@ -61,6 +61,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = app_config.secret_key(app.instance_path)
 
     _init_extensions(app)
+    from .web import IdConverter, refuse_nul_characters
+
+    app.url_map.converters["int"] = IdConverter  # before any route is added
+    app.before_request(refuse_nul_characters)
     for name in BLUEPRINTS:
         module = __import__(name, fromlist=["bp"])
         app.register_blueprint(module.bp)
