@@ -9,7 +9,11 @@ transactions across 4 processes, BEGIN IMMEDIATE none. So we emit BEGIN ourselve
   inside ``with write_transaction():`` (CLI commands, background jobs);
 * plain ``BEGIN`` for GET/HEAD requests, which must not write — readers never wait in WAL mode.
 
-PostgreSQL needs none of this; the same code runs there unchanged.
+PostgreSQL needs none of this: it locks rows. Its transactions (READ COMMITTED) do not wait for
+each other when they read, so read-then-write code that two requests may run at once on the same
+thing takes that thing's row lock first, with ``lock_for_update(row)``: the second request waits
+at that point until the first ends, then reads what it committed. On SQLite the same call only
+reloads (the request already holds the write lock from BEGIN IMMEDIATE).
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from contextvars import ContextVar
 from typing import Any
 
 from flask import has_request_context, request
-from sqlalchemy import event
+from sqlalchemy import event, inspect, select
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import object_session
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _force_immediate: ContextVar[bool] = ContextVar("force_immediate", default=False)
@@ -62,3 +67,17 @@ def write_transaction() -> Iterator[None]:
         yield
     finally:
         _force_immediate.reset(token)
+
+
+def lock_for_update(row: Any, *reload: str) -> None:
+    """Lock ``row``'s database row for the rest of the transaction (``SELECT … FOR UPDATE``;
+    SQLite has no row locks and needs none, see above), then forget the attributes named in
+    ``reload`` (e.g. a relationship read before the lock) so they are read again, fresh."""
+    session = object_session(row)
+    assert session is not None, "lock_for_update needs a row of a session"
+    mapper = inspect(row).mapper
+    keys = mapper.primary_key_from_instance(row)
+    where = [column == key for column, key in zip(mapper.primary_key, keys, strict=True)]
+    session.execute(select(*mapper.primary_key).where(*where).with_for_update())
+    if reload:
+        session.expire(row, list(reload))
