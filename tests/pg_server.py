@@ -6,7 +6,8 @@ a free loopback port, its unix socket in that folder, password authentication ov
 durability switched off (fsync, synchronous commit, full-page writes) because the data lives for
 one test run. PostgreSQL refuses to run as root, so as root the server runs as the ``postgres``
 user (created with ``useradd`` if missing) through ``runuser`` and owns the folder.
-``PgServer.stop()`` stops it and removes the folder.
+``PgServer.stop()`` stops it and removes the folder; should the test process die without
+stopping it (killed, a timeout), a small watchdog shell does the same a second later.
 
 No server is assumed to be running, and nothing outside the temporary folder is touched (except
 for the ``postgres`` user when it must be created).
@@ -18,6 +19,7 @@ import os
 import pwd
 import re
 import secrets
+import shlex
 import shutil
 import socket
 import subprocess
@@ -83,6 +85,7 @@ class PgServer:
     password: str = field(default_factory=lambda: secrets.token_hex(16))
     run_as: list[str] = field(default_factory=list)
     running: bool = False
+    watchdog: subprocess.Popen[bytes] | None = None
 
     @property
     def data(self) -> Path:
@@ -167,13 +170,34 @@ class PgServer:
             )
             if done.returncode == 0:
                 self.running = True
+                self._watch()
                 return
             last = f"{done.stdout}{done.stderr}\n{self._log_tail()}"
             if not re.search(r"could not bind|Address already in use", last):
                 break
         raise PgStartFailed(f"pg_ctl start failed:\n{last}")
 
+    def _watch(self) -> None:
+        """Stop the server and remove its folder once this process has ended, however."""
+        stop = [*self.run_as, str(self.bindir / "pg_ctl"), "--pgdata", str(self.data)]
+        script = (
+            f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done; "
+            f"{shlex.join(stop)} -m immediate stop >/dev/null 2>&1; rm -rf {shlex.quote(str(self.root))}"
+        )
+        self.watchdog = subprocess.Popen(
+            ["sh", "-c", script],
+            cwd="/",
+            start_new_session=True,  # not killed with this process's group
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
     def stop(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.terminate()
+            self.watchdog.wait()
+            self.watchdog = None
         if self.running:
             self._run(str(self.bindir / "pg_ctl"), "--pgdata", str(self.data), "-m", "fast", "stop")
             self.running = False
