@@ -6,7 +6,7 @@ import sqlite3
 import stat
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 
 from app import create_app
 from app.config import database_url
@@ -120,3 +120,21 @@ def test_in_memory_database_also_works(tmp_path):
         db.session.add(User(username="mem", display_name="Mem", password_hash="x"))
         db.session.commit()
         assert db.session.scalar(select(User.username)) == "mem"
+
+
+def test_the_app_runs_on_the_database_of_its_test_id(app, db_backend):
+    with db.engine.connect() as conn:
+        assert conn.dialect.name == db_backend
+        if db_backend == "postgresql":
+            assert conn.execute(text("SELECT version()")).scalar().startswith("PostgreSQL ")
+            assert app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql+psycopg://")
+
+
+@pytest.mark.parametrize("run", [1, 2])
+def test_every_app_test_starts_on_an_empty_database(app, make_user, make_club, run):
+    """Twice in a row: what one test wrote is gone, and ids start at 1 again (PostgreSQL's
+    tables are emptied between tests, not recreated)."""
+    assert db.session.scalar(select(func.count(User.id))) == 0
+    user = make_user(f"fresh{run}")
+    club = make_club(owner=user)
+    assert (user.id, club.id) == (1, 1)
