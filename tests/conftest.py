@@ -210,14 +210,21 @@ def postgresql(request: pytest.FixtureRequest) -> Iterator[PgDatabases]:
         databases = PgDatabases(server)
         yield databases
         databases.close()
+        request.config.stash[_PG_CPU] = server.cpu_seconds()
     finally:
         server.stop()
+
+
+_PG_CPU = pytest.StashKey[float | None]()
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     reason = config.stash.get(_PG_SKIPPED, None)
     if reason:
         terminalreporter.write_sep("!", reason, red=True, bold=True)
+    cpu = config.stash.get(_PG_CPU, None)
+    if cpu is not None:  # the tests' own process does not count the server's work
+        terminalreporter.write_line(f"PostgreSQL test server: {cpu:.1f} s of CPU time")
 
 
 def _build(config: dict[str, Any], schema: bool = True) -> Iterator[Flask]:

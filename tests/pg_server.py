@@ -193,6 +193,16 @@ class PgServer:
             stderr=subprocess.DEVNULL,
         )
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the server has used so far (the postmaster and its ended backends)."""
+        try:
+            pid = int((self.data / "postmaster.pid").read_text().split()[0])
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, ValueError, IndexError):
+            return None
+        ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.watchdog is not None:
             self.watchdog.terminate()
