@@ -21,7 +21,7 @@ from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from app.extensions import db
-from app.models import AuditEntry, OnlineAction, OnlineDeal
+from app.models import AuditEntry, OnlineAction, OnlineDeal, User
 from app.models import Deal as DealRow
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
@@ -195,3 +195,31 @@ def test_two_score_entries_on_one_sheet_version_record_once(
     assert list(audits).count("deal") == 1
     page = client.get(url).get_data(as_text=True)
     assert 'name="seen" type="hidden" value="1"' in page
+
+
+def test_two_registrations_of_one_name_create_one_account(app: Flask, db_backend: str):
+    """Check-then-insert: both check the name is free. On PostgreSQL both checks pass and the
+    unique index refuses the second insert; that is a clear 409 (nothing saved, try again),
+    never a server error. On SQLite the second waits and finds the name taken."""
+    data = {
+        "username": "same",
+        "display_name": "Same Name",
+        "password": "long enough pw",
+        "confirm": "long enough pw",
+    }
+    first, second = app.test_client(), app.test_client()
+    race = Race(app, 2, MEET_S if db_backend == "postgresql" else SERIAL_S)
+    answers = race.run(
+        lambda: first.post("/account/register", data=data),
+        lambda: second.post("/account/register", data=data, headers={"Accept-Language": "zh"}),
+    )
+    assert race.met == ([True, True] if db_backend == "postgresql" else [False])
+    codes = sorted(r.status_code for r in answers)
+    loser = next(r for r in answers if r.status_code != 302).get_data(as_text=True)
+    if db_backend == "postgresql":
+        assert codes == [302, 409], codes
+        assert "Nothing of yours was saved" in loser or "你的修改没有保存" in loser
+    else:
+        assert codes == [302, 422], codes
+    db.session.rollback()
+    assert db.session.scalars(select(User.username)).all() == ["same"]
