@@ -24,14 +24,23 @@ serve: $(STAMP)
 	$(FLASK) db upgrade
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py "app:create_app()"
 
-## Install what the tests need (Python packages, Debian's chromium, fonts, poppler) and run them all.
+## Install what the tests need (Python packages; Debian's chromium, CJK font, poppler and
+## PostgreSQL server) and run them all. The app tests run on every database of DB.
+DB ?= sqlite,postgresql
 test: $(STAMP) system-deps lint typecheck pytest
 
-# Debian packages for browser tests and PDF rendering; skipped when already present.
+# Debian packages, each installed only when missing: chromium and a CJK font (browser tests),
+# poppler-utils (PDF rendering), postgresql (the app tests start a throwaway server of it).
 system-deps:
-	@if ! command -v chromium >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then \
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc || missing="$$missing fonts-wqy-microhei"; \
+	command -v pdftoppm >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium poppler-utils; \
+	  echo "installing:$$missing"; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
 	fi
 
 lint: $(STAMP)
@@ -42,7 +51,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy engine app
 
 pytest: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --db $(DB)
 
 fmt: $(STAMP)
 	$(VENV)/bin/ruff format .

@@ -18,6 +18,8 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from . import config as app_config
 from .db import configure_sqlite
@@ -76,6 +78,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         }
 
     _init_extensions(app)
+    from .web import IdConverter, refuse_nul_characters
+
+    app.url_map.converters["int"] = IdConverter  # before any route is added
+    app.before_request(refuse_nul_characters)
     for name in BLUEPRINTS:
         module = __import__(name, fromlist=["bp"])
         app.register_blueprint(module.bp)
@@ -157,6 +163,15 @@ def _register_error_handlers(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_failed(_e: CSRFError) -> tuple[str, int]:
         return render_template("errors/csrf.html"), 400
+
+    @app.errorhandler(IntegrityError)
+    @app.errorhandler(StaleDataError)
+    def write_conflict(error: Exception) -> tuple[str, int]:
+        # Two requests wrote the same thing at once (on PostgreSQL both may pass a check such
+        # as "is this name free?"; the database refuses the second write): nothing is saved.
+        db.session.rollback()
+        app.logger.warning("write refused by the database: %s", error)
+        return render_template("errors/conflict.html"), 409
 
 
 def _register_security_headers(app: Flask) -> None:

@@ -24,8 +24,9 @@ def database_url(instance_path: str) -> str:
     url = os.environ.get("DATABASE_URL", "").strip()
     if not url:
         return "sqlite:///" + str(Path(instance_path) / "shengji.db")
-    if url.startswith("postgres://"):  # Heroku-style URLs
-        url = "postgresql://" + url.removeprefix("postgres://")
+    for bare in ("postgres://", "postgresql://"):  # Heroku-style, or no driver named
+        if url.startswith(bare):
+            url = "postgresql+psycopg://" + url.removeprefix(bare)  # psycopg 3, a dependency
     try:
         make_url(url).get_dialect()
     except Exception as exc:  # ArgumentError (not a URL), NoSuchModuleError (unknown database)

@@ -19,7 +19,11 @@ second time (``reads_only()`` says so). A read transaction cannot be upgraded sa
 (another writer's commit in between makes the upgrade fail), hence the fresh transaction;
 writing before ``begin_write`` raises at once.
 
-PostgreSQL needs none of this; the same code runs there unchanged.
+PostgreSQL needs none of this: it locks rows. Its transactions (READ COMMITTED) do not wait for
+each other when they read, so read-then-write code that two requests may run at once on the same
+thing takes that thing's row lock first, with ``lock_for_update(row)``: the second request waits
+at that point until the first ends, then reads what it committed. On SQLite the same call only
+reloads (the request already holds the write lock from BEGIN IMMEDIATE).
 """
 
 from __future__ import annotations
@@ -31,9 +35,9 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from flask import has_request_context, request
-from sqlalchemy import event
+from sqlalchemy import event, inspect, select
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 READ_METHODS = frozenset({"GET", "HEAD"})
@@ -143,3 +147,17 @@ def write_transaction() -> Iterator[None]:
         yield
     finally:
         _force_immediate.reset(token)
+
+
+def lock_for_update(row: Any, *reload: str) -> None:
+    """Lock ``row``'s database row for the rest of the transaction (``SELECT … FOR UPDATE``;
+    SQLite has no row locks and needs none, see above), then forget the attributes named in
+    ``reload`` (e.g. a relationship read before the lock) so they are read again, fresh."""
+    session = object_session(row)
+    assert session is not None, "lock_for_update needs a row of a session"
+    mapper = inspect(row).mapper
+    keys = mapper.primary_key_from_instance(row)
+    where = [column == key for column, key in zip(mapper.primary_key, keys, strict=True)]
+    session.execute(select(*mapper.primary_key).where(*where).with_for_update())
+    if reload:
+        session.expire(row, list(reload))

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import String, select, type_coerce
+from sqlalchemy import String, cast, select
 
 from engine.variants import Variant, make_variant
 
@@ -270,9 +270,10 @@ def load_uncached(t: Tournament) -> Loaded:
     ).all():
         seats.setdefault(tid, []).append(name_of[eid])
     deals: dict[int, list[cm.Deal]] = {}
-    # JSON columns read as text: only a few distinct texts occur, each parsed once
-    ft_text = type_coerce(Deal.failed_throws, String)
-    mis_text = type_coerce(Deal.misplays, String)
+    # JSON columns read as text: only a few distinct texts occur, each parsed once. A real
+    # CAST, not type_coerce: PostgreSQL's driver would hand back a json column already parsed.
+    ft_text = cast(Deal.failed_throws, String)
+    mis_text = cast(Deal.misplays, String)
     fts: dict[str | None, cm.FailedThrows | tuple[int, ...] | None] = {
         None: None,
         "": None,

@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from ..competition import model as cm
 from ..competition.matches import FixedMatch, RedFiveTable, deal_issues
 from ..competition.tfile import dump_deal
+from ..db import lock_for_update
 from ..extensions import db
 from ..models import Deal, Round, Table, Tournament, utcnow
 from . import ServiceError
@@ -76,6 +77,10 @@ def record_deal(
     ``expected_count``: the number of deals the writer saw; if the table has changed since (a
     double click, a second device), nothing is written.
     """
+    # Two entries at one table (a double click, a second phone) go one after the other: the
+    # second waits here for the first and then sees its deal (PostgreSQL; SQLite: BEGIN
+    # IMMEDIATE already did this).
+    lock_for_update(tab, "deals")
     if source == "paper":
         _check_editable(tab, actor)
     if expected_count is not None and expected_count != len(tab.deals):
@@ -122,6 +127,7 @@ def record_deal(
 
 
 def delete_last_deal(t: Tournament, tab: Table, actor: Actor) -> None:
+    lock_for_update(tab, "deals")  # a second removal waits, then takes the deal last by then
     _check_editable(tab, actor)
     if not tab.deals:
         raise DealErrors({"": _("There is no deal to remove.")})

@@ -6,7 +6,7 @@ import sqlite3
 import stat
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 
 from app import create_app
 from app.config import database_url
@@ -41,9 +41,11 @@ def test_environment_wins(tmp_path, monkeypatch):
     assert app.config["WTF_CSRF_TIME_LIMIT"] is None
 
 
-def test_heroku_style_postgres_url_is_normalized(monkeypatch):
-    monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db.example/shengji")
-    assert database_url("/nowhere") == "postgresql://u:p@db.example/shengji"
+@pytest.mark.parametrize("scheme", ["postgres", "postgresql", "postgresql+psycopg"])
+def test_postgres_urls_use_psycopg_3(monkeypatch, scheme):
+    """Heroku-style postgres:// and a bare postgresql:// both get the driver we install."""
+    monkeypatch.setenv("DATABASE_URL", f"{scheme}://u:p@db.example/shengji")
+    assert database_url("/nowhere") == "postgresql+psycopg://u:p@db.example/shengji"
 
 
 @pytest.mark.parametrize("url", ["bogus://x", "not a url", "mysq1://u:secret@h/db"])
@@ -57,6 +59,7 @@ def test_unusable_database_url_is_named_without_its_password(monkeypatch, url):
     assert "secret" not in message
 
 
+@pytest.mark.sqlite_only("PRAGMAs of SQLite itself")
 def test_sqlite_runs_in_wal_with_busy_timeout(app):
     with db.engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
@@ -78,6 +81,9 @@ def _other_writer_blocked(path: str) -> bool:
         other.close()
 
 
+@pytest.mark.sqlite_only(
+    "SQLite's file lock; PostgreSQL locks rows (tests/app/test_app_concurrency.py)"
+)
 @pytest.mark.parametrize(("method", "immediate"), [("GET", False), ("POST", True)])
 def test_write_requests_take_the_write_lock_at_begin(app, make_user, method, immediate):
     """A POST's first read already holds the write lock (read-then-write is safe across
@@ -93,6 +99,7 @@ def test_write_requests_take_the_write_lock_at_begin(app, make_user, method, imm
     assert _other_writer_blocked(path) is False
 
 
+@pytest.mark.sqlite_only("SQLite's file lock")
 def test_write_transaction_outside_requests(app, make_user):
     make_user("cli")
     path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
@@ -113,3 +120,21 @@ def test_in_memory_database_also_works(tmp_path):
         db.session.add(User(username="mem", display_name="Mem", password_hash="x"))
         db.session.commit()
         assert db.session.scalar(select(User.username)) == "mem"
+
+
+def test_the_app_runs_on_the_database_of_its_test_id(app, db_backend):
+    with db.engine.connect() as conn:
+        assert conn.dialect.name == db_backend
+        if db_backend == "postgresql":
+            assert conn.execute(text("SELECT version()")).scalar().startswith("PostgreSQL ")
+            assert app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql+psycopg://")
+
+
+@pytest.mark.parametrize("run", [1, 2])
+def test_every_app_test_starts_on_an_empty_database(app, make_user, make_club, run):
+    """Twice in a row: what one test wrote is gone, and ids start at 1 again (PostgreSQL's
+    tables are emptied between tests, not recreated)."""
+    assert db.session.scalar(select(func.count(User.id))) == 0
+    user = make_user(f"fresh{run}")
+    club = make_club(owner=user)
+    assert (user.id, club.id) == (1, 1)

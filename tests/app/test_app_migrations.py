@@ -1,4 +1,5 @@
-"""The migrations produce exactly the models' schema, and `flask db upgrade` works from empty."""
+"""The migrations produce exactly the models' schema, and `flask db upgrade` works from empty,
+on SQLite and on PostgreSQL (``empty_database_url`` is a database of each without tables)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ def _diffs(app):
         return compare_metadata(ctx, db.metadata)
 
 
-def test_upgrade_on_empty_db_matches_models(tmp_path):
-    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'm.db'}"))
+def test_upgrade_on_empty_db_matches_models(empty_database_url):
+    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=empty_database_url))
     with app.app_context():
         upgrade()
         tables = set(inspect(db.engine).get_table_names())
@@ -29,8 +30,8 @@ def test_upgrade_on_empty_db_matches_models(tmp_path):
     assert _diffs(app) == []
 
 
-def test_downgrade_to_base_and_back(tmp_path):
-    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'd.db'}"))
+def test_downgrade_to_base_and_back(empty_database_url):
+    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=empty_database_url))
     with app.app_context():
         upgrade()
         downgrade(revision="base")
@@ -39,8 +40,13 @@ def test_downgrade_to_base_and_back(tmp_path):
     assert _diffs(app) == []
 
 
-def test_cli_upgrade_and_demo(tmp_path):
-    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'c.db'}"))
+def test_cli_upgrade_and_demo(empty_database_url, tmp_path, monkeypatch):
+    """As deployed: the database comes from DATABASE_URL (postgresql+psycopg://… on PostgreSQL)."""
+    monkeypatch.setenv("DATABASE_URL", empty_database_url)
+    config = app_config(INSTANCE_PATH=str(tmp_path / "instance"))
+    del config["SQLALCHEMY_DATABASE_URI"]
+    app = create_app(config)
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == empty_database_url
     runner = app.test_cli_runner()
     result = runner.invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
@@ -55,9 +61,9 @@ def test_cli_upgrade_and_demo(tmp_path):
     assert "exists already" in forced.output
 
 
-def test_comparison_notices_a_missing_index(tmp_path):
+def test_comparison_notices_a_missing_index(empty_database_url):
     """The schema comparison above can fail: drop an index and it reports the difference."""
-    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'x.db'}"))
+    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=empty_database_url))
     with app.app_context():
         upgrade()
         with db.engine.begin() as conn:

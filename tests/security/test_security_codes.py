@@ -26,7 +26,12 @@ def world(app: Flask) -> SecurityWorld:
 
 def _deals(tab_id: int) -> list[int]:
     db.session.expire_all()
-    return [d.points for d in db.session.scalars(select(Deal).where(Deal.table_id == tab_id))]
+    return [
+        d.points
+        for d in db.session.scalars(
+            select(Deal).where(Deal.table_id == tab_id).order_by(Deal.index)
+        )
+    ]
 
 
 def _codes() -> set[str]:

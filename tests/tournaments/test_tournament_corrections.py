@@ -68,7 +68,12 @@ def test_closed_round_only_owner_corrects(client):
     r = client.post(f"{url}/deals/1", data=fixed_deal(0, 40))
     assert r.status_code == 422 and "closed" in r.get_data(as_text=True)
     db.session.expire_all()
-    assert [d.points for d in db.session.scalars(select(Deal).where(Deal.table_id == tab.id))] == [
+    assert [
+        d.points
+        for d in db.session.scalars(
+            select(Deal).where(Deal.table_id == tab.id).order_by(Deal.index)
+        )
+    ] == [
         100,
         100,
         100,
@@ -77,7 +82,9 @@ def test_closed_round_only_owner_corrects(client):
     r = client.post(f"{url}/deals/1", data=fixed_deal(0, 40))
     assert r.status_code == 303
     db.session.expire_all()
-    assert db.session.scalars(select(Deal.points).where(Deal.table_id == tab.id)).all() == [
+    assert db.session.scalars(
+        select(Deal.points).where(Deal.table_id == tab.id).order_by(Deal.index)
+    ).all() == [
         40,
         100,
         100,

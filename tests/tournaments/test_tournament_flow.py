@@ -33,7 +33,9 @@ def test_tractor_round_end_to_end(client):
     r = client.post(url, data=fixed_deal(1, 35))
     assert r.status_code == 303
     db.session.expire_all()
-    deals = db.session.scalars(select(Deal).where(Deal.table_id == tab.id)).all()
+    deals = db.session.scalars(
+        select(Deal).where(Deal.table_id == tab.id).order_by(Deal.index)
+    ).all()
     assert [d.points for d in deals] == [85, 35]
     assert db.session.scalar(select(AuditEntry).where(AuditEntry.action == "deal")) is not None
     standings = client.get(f"/standings/{t.id}").get_data(as_text=True)
