@@ -6,7 +6,6 @@ while it appends (not while it replays, computes the bots' replies or renders th
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 import re
 import sqlite3
@@ -18,7 +17,7 @@ from flask import Flask
 from sqlalchemy import event, select
 
 from app.extensions import db
-from app.models import OnlineAction, Table
+from app.models import OnlineAction, Table, utcnow
 from app.services.online import bridge, cache
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
@@ -133,23 +132,33 @@ def _to_play(ow: OnlineWorld, player: Any, url: str) -> str:
 
 def _append_elsewhere(app: Flask, ow: OnlineWorld) -> int:
     """Another worker (its own connection) appends seat 0's play and commits: the version."""
+    from sqlalchemy import create_engine
+
+    from app.models import OnlineAction, OnlineDeal
+
     row = ow.deals()[-1]
     deal = replay_row(row)
     cards = HeuristicBot(3).choose_play(deal, 0)
     rec = deal.play(0, cards).to_json()
-    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
-    con = sqlite3.connect(path, timeout=5, isolation_level=None)
+    other = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
     try:
-        con.execute("BEGIN IMMEDIATE")
-        con.execute(
-            "INSERT INTO online_actions (deal_id, seq, record, actor, created_at) "
-            "VALUES (?, ?, json(?), 'seat 0', CURRENT_TIMESTAMP)",
-            (row.id, row.version + 1, json.dumps(rec)),
-        )
-        con.execute("UPDATE online_deals SET version = ? WHERE id = ?", (row.version + 1, row.id))
-        con.execute("COMMIT")
+        with other.begin() as con:
+            con.execute(
+                OnlineAction.__table__.insert().values(
+                    deal_id=row.id,
+                    seq=row.version + 1,
+                    record=rec,
+                    actor="seat 0",
+                    created_at=utcnow(),
+                )
+            )
+            con.execute(
+                OnlineDeal.__table__.update()
+                .where(OnlineDeal.__table__.c.id == row.id)
+                .values(version=row.version + 1)
+            )
     finally:
-        con.close()
+        other.dispose()
     return row.version + 1
 
 
@@ -235,6 +244,9 @@ def _race(app: Flask, url: str, data: dict[str, Any], at: str) -> list[int]:
     return sorted(statuses)
 
 
+@pytest.mark.sqlite_only(
+    "SQLite's write lock held by a raw connection (tests/app/test_app_concurrency.py races on both)"
+)
 def test_two_racing_moves_on_one_version_one_wins_the_other_is_stale(app: Flask, client) -> None:
     ow = online_world(client, "tractor-4p")
     ow.bots(1, 2, 3)
@@ -266,6 +278,7 @@ def _write_elsewhere(app: Flask) -> None:
         con.close()
 
 
+@pytest.mark.sqlite_only("SQLite's BEGIN IMMEDIATE write lock")
 def test_a_move_holds_the_write_lock_only_while_it_appends(app: Flask, client) -> None:
     from app.services.online import pages
 
@@ -301,7 +314,7 @@ def test_a_move_holds_the_write_lock_only_while_it_appends(app: Flask, client) -
     _no_gaps(ow)
 
 
-def test_an_unchanged_poll_is_one_query(app: Flask, client) -> None:
+def test_an_unchanged_poll_is_one_query(app: Flask, client, db_backend: str) -> None:
     ow = online_world(client, "tractor-4p")
     ow.bots(1, 2, 3)
     url = f"/play/{ow.seats()[0].token}"
@@ -317,12 +330,14 @@ def test_an_unchanged_poll_is_one_query(app: Flask, client) -> None:
         assert player.get(f"{url}/poll?v={token}").status_code == 204
     finally:
         event.remove(db.engine, "before_cursor_execute", seen)
-    assert statements == ["BEGIN", "SELECT"]  # no write lock, no deal, no hand
+    # no write lock, no deal, no hand (psycopg begins its transactions without a statement)
+    assert statements == (["BEGIN", "SELECT"] if db_backend == "sqlite" else ["SELECT"])
     # a changed state answers the fragment; a link that is no seat is a 404
     assert player.get(f"{url}/poll?v=0.0").status_code == 200
     assert player.get("/play/no-such-seat/poll?v=1.0").status_code == 404
 
 
+@pytest.mark.sqlite_only("a write failed through SQLite's file lock")
 def test_a_failed_write_leaves_nothing_in_the_cache(app: Flask, client) -> None:
     """A move whose write is rolled back (here: the round was closed meanwhile) must not leave
     its result in the cache: the next page is the log's state."""
@@ -376,6 +391,7 @@ def _blocked(path: str) -> bool:
         other.close()
 
 
+@pytest.mark.sqlite_only("SQLite's BEGIN / BEGIN IMMEDIATE statements")
 def test_a_read_first_request_reads_then_takes_the_lock_then_reads_again(app: Flask) -> None:
     from app.db import begin_write, read_first, reads_only
     from app.models import Club
