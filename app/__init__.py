@@ -60,6 +60,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = app_config.secret_key(app.instance_path)
 
+    from .web import BoundedIntConverter
+
+    app.url_map.converters["int"] = BoundedIntConverter  # before any route uses it
     _init_extensions(app)
     for name in BLUEPRINTS:
         module = __import__(name, fromlist=["bp"])

@@ -2,12 +2,44 @@
 
 from __future__ import annotations
 
+import builtins
 from urllib.parse import urlsplit
 
 from flask import flash, request
 from flask_wtf import FlaskForm
+from werkzeug.routing import IntegerConverter, Map, ValidationError
 
 from .services import ServiceError
+
+# The largest id any database here stores (SQLite's INTEGER, PostgreSQL's BIGINT): a larger number
+# in a URL names nothing, and would make the driver fail instead of finding no row.
+MAX_URL_INT = 2**63 - 1
+
+
+class BoundedIntConverter(IntegerConverter):
+    """``<int:…>`` bounded to a signed 63-bit range: beyond it the URL does not match (a 404)."""
+
+    def __init__(
+        self,
+        map: Map,
+        fixed_digits: int = 0,
+        min: int | None = None,
+        max: int | None = None,
+        signed: bool = False,
+    ) -> None:
+        low = -MAX_URL_INT - 1 if signed else 0
+        super().__init__(
+            map,
+            fixed_digits=fixed_digits,
+            min=low if min is None else builtins.max(min, low),
+            max=MAX_URL_INT if max is None else builtins.min(max, MAX_URL_INT),
+            signed=signed,
+        )
+
+    def to_python(self, value: str) -> int:
+        if len(value) > 100:  # Python refuses to parse more than 4300 digits (a 500)
+            raise ValidationError()
+        return super().to_python(value)  # type: ignore[no-any-return]
 
 
 def safe_next_url(target: str | None) -> str | None:
