@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import delete, func, select
+from zxcvbn import zxcvbn
 
 from ..extensions import db
 from ..models import LoginAttempt, User, utcnow
@@ -29,13 +33,63 @@ def normalize_username(value: str | None) -> str:
     return (value or "").strip().lower()[:40]
 
 
-def check_password_strength(password: str, field: str = "password") -> None:
+# zxcvbn's score from 0 (top-10 password) to 4; 3 is "safely unguessable" for an online attack
+MIN_PASSWORD_SCORE = 3
+ZXCVBN_MAX_LENGTH = 72  # zxcvbn refuses more (and slows down); longer passwords: their start
+# zxcvbn keeps the user's words in a module-level dictionary while it checks: one check at a time
+_zxcvbn_lock = threading.Lock()
+
+
+def _weakness_reason(sequence: list[dict[str, Any]]) -> str:
+    """Our own translated sentence for what zxcvbn found (its English feedback is not shown)."""
+    if any(m.get("dictionary_name") == "user_inputs" for m in sequence):
+        return _("It contains your login name or your name.")
+    match = max(sequence, key=lambda m: len(m.get("token", "")), default={})
+    pattern = match.get("pattern")
+    if pattern == "dictionary":
+        name = match.get("dictionary_name")
+        if name == "passwords":
+            return _("It is one of the most common passwords, or close to one.")
+        if name in ("surnames", "male_names", "female_names"):
+            return _("Names by themselves are easy to guess.")
+        if match.get("l33t"):
+            return _("Writing letters as look-alike symbols (like @ for a) does not help much.")
+        return _("A common word or two by themselves are easy to guess.")
+    if pattern == "spatial":
+        return _("Rows of keys on the keyboard are easy to guess.")
+    if pattern == "repeat":
+        return _("Repeated letters or words are easy to guess.")
+    if pattern == "sequence":
+        return _("Sequences like abc or 6543 are easy to guess.")
+    if pattern in ("regex", "date"):
+        return _("Years and dates are easy to guess.")
+    return _("It is short or simple.")
+
+
+def check_password_strength(
+    password: str, field: str = "password", user_inputs: Sequence[str] = ()
+) -> None:
+    """Refuse a password that is too short, too long, or guessable (zxcvbn score below 3,
+    counting the user's own login name and name as known words)."""
     if len(password) < MIN_PASSWORD_LENGTH:
         raise ServiceError(
             _("Use at least %(n)d characters for the password.", n=MIN_PASSWORD_LENGTH), field
         )
     if len(password) > MAX_PASSWORD_LENGTH:
         raise ServiceError(_("At most %(n)d characters, please.", n=MAX_PASSWORD_LENGTH), field)
+    words = [w for w in user_inputs if w]
+    words += [part for w in words for part in w.split()]
+    with _zxcvbn_lock:
+        result = zxcvbn(password[:ZXCVBN_MAX_LENGTH], user_inputs=words)
+    if result["score"] < MIN_PASSWORD_SCORE:
+        raise ServiceError(
+            _(
+                "This password is too easy to guess. %(reason)s Try a few unrelated words "
+                "together, a short phrase only you would think of.",
+                reason=_weakness_reason(list(result.get("sequence") or [])),
+            ),
+            field,
+        )
 
 
 def register(username: str, display_name: str, password: str) -> User:
@@ -49,7 +103,7 @@ def register(username: str, display_name: str, password: str) -> User:
             "username",
         )
     shown = clean_name(display_name, "display_name")
-    check_password_strength(password)
+    check_password_strength(password, user_inputs=[name, shown])
     if db.session.scalar(select(User.id).where(User.username == name)) is not None:
         raise ServiceError(_("This login name is taken; please choose another."), "username")
     user = User(username=name, display_name=shown, password_hash=hash_password(password))
@@ -133,6 +187,6 @@ def authenticate(username: str, password: str, ip: str, now: datetime | None = N
 def change_password(user: User, current: str, new: str) -> None:
     if not verify_password(user.password_hash, current):
         raise ServiceError(_("The current password is not right."), "current_password")
-    check_password_strength(new, "new_password")
+    check_password_strength(new, "new_password", user_inputs=[user.username, user.display_name])
     user.password_hash = hash_password(new)
     user.session_version += 1  # ends every other session of this user
