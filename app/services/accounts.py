@@ -86,7 +86,7 @@ def check_password_strength(
             _(
                 "This password is too easy to guess. %(reason)s Try a few unrelated words "
                 "together, a short phrase only you would think of.",
-                reason=_weakness_reason(list(result.get("sequence") or [])),
+                reason=_weakness_reason([dict(m) for m in result.get("sequence") or []]),
             ),
             field,
         )
