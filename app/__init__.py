@@ -17,7 +17,6 @@ from flask import Flask, Response, render_template, request, session
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
-from sqlalchemy import select
 
 from . import config as app_config
 from .db import configure_sqlite
@@ -113,13 +112,9 @@ def _init_extensions(app: Flask) -> None:
 
     @login_manager.user_loader
     def load_user(user_id: str) -> models.User | None:
-        uid, _sep, version = user_id.partition(":")
-        if not uid.isdigit() or not version.isdigit():
-            return None
-        user = db.session.scalar(select(models.User).where(models.User.id == int(uid)))
-        if user is None or user.session_version != int(version):
-            return None  # password changed since: this session has ended
-        return user
+        from .services.sessions import load_session_user
+
+        return load_session_user(user_id)  # None once that login has ended
 
 
 def _register_error_handlers(app: Flask) -> None:

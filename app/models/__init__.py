@@ -17,7 +17,7 @@ from .tournaments import (
     TableSeat,
     Tournament,
 )
-from .users import LoginAttempt, User
+from .users import LoginAttempt, User, UserSession
 
 __all__ = [
     "AuditEntry",
@@ -38,5 +38,6 @@ __all__ = [
     "OnlineSeat",
     "Member",
     "User",
+    "UserSession",
     "utcnow",
 ]

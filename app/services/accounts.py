@@ -1,8 +1,9 @@
-"""Registration, login with a database-backed rate limit, password changes."""
+"""Registration, login with a database-backed rate limit (device cookies), password changes."""
 
 from __future__ import annotations
 
 import re
+import secrets
 import threading
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -10,6 +11,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
+from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlalchemy import delete, func, select
 from zxcvbn import zxcvbn
 
@@ -24,6 +26,7 @@ from ..passwords import (
     verify_password,
 )
 from . import ServiceError
+from .sessions import end_all_sessions
 from .text import clean_name
 
 USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{2,39}$")
@@ -116,49 +119,113 @@ class LoginRefused(ServiceError):
     pass
 
 
-def _recent_failures(column: object, value: str, since: datetime) -> int:
-    last_success = db.session.scalar(
-        select(func.max(LoginAttempt.created_at)).where(
-            column == value,  # type: ignore[arg-type]
-            LoginAttempt.succeeded.is_(True),
-        )
-    )
-    start = max(since, last_success) if last_success is not None else since
+# --- device cookies (OWASP, "Slow down online guessing attacks with device cookies") ----------
+#
+# A browser that logs in as a user gets a signed cookie naming that user with a random id (a new
+# id at every login). Its failed attempts are counted by that id, so an attacker elsewhere who
+# uses up the account's allowance does not lock the owner's own browsers out. Clients without a
+# valid cookie for the name they type are "untrusted": they share one allowance per login name
+# and one per address, and only they are locked when it is used up.
+
+DEVICE_COOKIE = "device"
+DEVICE_COOKIE_PATH = "/account"  # sent to the login form only
+DEVICE_COOKIE_DAYS = 365
+DEVICE_COOKIE_USERS = 5  # a shared club laptop remembers this many users
+
+
+def _device_signer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key or "", salt="login-device-cookie")
+
+
+def read_device_cookie(value: str | None) -> dict[str, str]:
+    """User id → device id from a device cookie; empty when absent, forged or too old."""
+    if not value or len(value) > 2000:
+        return {}
+    try:
+        data = _device_signer().loads(value, max_age=DEVICE_COOKIE_DAYS * 86400)
+    except BadData:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): v for k, v in data.items() if isinstance(v, str) and len(v) == 32}
+
+
+def device_cookie_for(user: User, value: str | None) -> str:
+    """The device cookie after ``user`` logged in on this browser: a fresh id for this user
+    (the old one's failures no longer count), the other users this browser knows kept."""
+    devices = read_device_cookie(value)
+    devices.pop(str(user.id), None)
+    devices[str(user.id)] = secrets.token_hex(16)
+    kept = list(devices.items())[-DEVICE_COOKIE_USERS:]
+    return _device_signer().dumps(dict(kept))
+
+
+def _failures(since: datetime, *conditions: Any) -> int:
     return (
         db.session.scalar(
             select(func.count(LoginAttempt.id)).where(
-                column == value,  # type: ignore[arg-type]
-                LoginAttempt.succeeded.is_(False),
-                LoginAttempt.created_at > start,
+                LoginAttempt.succeeded.is_(False), LoginAttempt.created_at > since, *conditions
             )
         )
         or 0
     )
 
 
-def authenticate(username: str, password: str, ip: str, now: datetime | None = None) -> User:
+def _untrusted_name_failures(name: str, since: datetime) -> int:
+    """Untrusted failures for this login name since the window began or the name's last
+    untrusted success (a trusted browser's login does not give an attacker a fresh allowance)."""
+    last_success = db.session.scalar(
+        select(func.max(LoginAttempt.created_at)).where(
+            LoginAttempt.username == name,
+            LoginAttempt.device.is_(None),
+            LoginAttempt.succeeded.is_(True),
+        )
+    )
+    start = max(since, last_success) if last_success is not None else since
+    return _failures(start, LoginAttempt.username == name, LoginAttempt.device.is_(None))
+
+
+def _too_many(minutes: int) -> LoginRefused:
+    return LoginRefused(
+        _(
+            "Too many failed login attempts. Please wait %(minutes)d minutes and try again.",
+            minutes=minutes,
+        )
+    )
+
+
+def authenticate(
+    username: str,
+    password: str,
+    ip: str,
+    device_cookie: str | None = None,
+    now: datetime | None = None,
+) -> User:
     """Return the user, or raise ``LoginRefused`` with one message for every kind of failure.
 
     Unknown names and wrong passwords get the same message and take the same time; attempts
-    are recorded (the caller commits even on failure) and throttled per name and per address.
+    are recorded (the caller commits even on failure). A browser whose device cookie names this
+    user may fail ``LOGIN_MAX_FAILURES_PER_DEVICE`` times in the window, whatever others do;
+    beyond that, and for every other client, the untrusted limits hold: per login name, and per
+    address (which no success resets, so logging into one's own account does not clear it).
     """
     now = now or utcnow()
     cfg = current_app.config
     name = normalize_username(username)
     since = now - timedelta(seconds=cfg["LOGIN_WINDOW_SECONDS"])
-    too_many = (
-        _recent_failures(LoginAttempt.username, name, since) >= cfg["LOGIN_MAX_FAILURES_PER_NAME"]
-        or _recent_failures(LoginAttempt.ip, ip, since) >= cfg["LOGIN_MAX_FAILURES_PER_IP"]
-    )
-    if too_many:
-        minutes = max(1, cfg["LOGIN_WINDOW_SECONDS"] // 60)
-        raise LoginRefused(
-            _(
-                "Too many failed login attempts. Please wait %(minutes)d minutes and try again.",
-                minutes=minutes,
-            )
-        )
+    minutes = max(1, cfg["LOGIN_WINDOW_SECONDS"] // 60)
     user = db.session.scalar(select(User).where(User.username == name)) if name else None
+    device = read_device_cookie(device_cookie).get(str(user.id)) if user is not None else None
+    if device is not None and (
+        _failures(since, LoginAttempt.device == device) >= cfg["LOGIN_MAX_FAILURES_PER_DEVICE"]
+    ):
+        device = None  # this browser's allowance is used up: it is one more untrusted client
+    if device is None and (
+        _untrusted_name_failures(name, since) >= cfg["LOGIN_MAX_FAILURES_PER_NAME"]
+        or _failures(since, LoginAttempt.ip == ip[:64], LoginAttempt.device.is_(None))
+        >= cfg["LOGIN_MAX_FAILURES_PER_IP"]
+    ):
+        raise _too_many(minutes)
     if user is None:
         burn_verify(password)
         ok = False
@@ -171,6 +238,7 @@ def authenticate(username: str, password: str, ip: str, now: datetime | None = N
             succeeded=ok,
             created_at=now,
             user_id=user.id if ok and user else None,
+            device=device,
         )
     )
     # Housekeeping: attempts older than a day no longer matter.
@@ -189,4 +257,4 @@ def change_password(user: User, current: str, new: str) -> None:
         raise ServiceError(_("The current password is not right."), "current_password")
     check_password_strength(new, "new_password", user_inputs=[user.username, user.display_name])
     user.password_hash = hash_password(new)
-    user.session_version += 1  # ends every other session of this user
+    end_all_sessions(user)  # every login ends; the caller opens a new one for this browser

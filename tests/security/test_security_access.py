@@ -146,6 +146,8 @@ EXPECT: dict[str, Expect] = {
     "online.finish": Expect("director", POST),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
+    # last: it ends the visitor's own sessions, so nothing may come after it
+    "auth.logout_everywhere": Expect("login", POST),
 }
 
 # URL arguments that name an object by a global id (a guess from another club is possible) or
