@@ -13,10 +13,18 @@ from ..competition import model as cm
 from ..competition.pairing import PairingError, pair_next_round
 from ..competition.standings import derive_table
 from ..extensions import db
-from ..models import Round, Table, TableSeat, Tournament
+from ..models import Deal, Round, Table, TableSeat, Tournament
 from . import ServiceError
 from .tournament_audit import Actor, audit, place
-from .tournament_rows import deal_row, load, load_uncached, rounds_of
+from .tournament_rows import (
+    deal_columns,
+    deal_row,
+    insert_returning_ids,
+    insert_rows,
+    load,
+    load_uncached,
+    rounds_of,
+)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 10  # ~50 bits: a table's code cannot be guessed
@@ -25,11 +33,25 @@ CODE_LENGTH = 10  # ~50 bits: a table's code cannot be guessed
 # --- a table's entry code -------------------------------------------------------------------------
 
 
+def _random_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
 def new_code() -> str:
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        code = _random_code()
         if db.session.scalar(select(Table.id).where(Table.code == code)) is None:
             return code
+
+
+def new_codes(n: int) -> list[str]:
+    """``n`` distinct codes no table has, in one query per thousand (not one per code)."""
+    codes: set[str] = set()
+    while len(codes) < n:
+        batch = {_random_code() for _ in range(min(n - len(codes), 1000))} - codes
+        taken = set(db.session.scalars(select(Table.code).where(Table.code.in_(batch))))
+        codes |= batch - taken
+    return list(codes)
 
 
 def normalize_code(code: str) -> str:
@@ -110,12 +132,7 @@ def store_round(t: Tournament, entrant_ids: dict[str, int], plan: cm.Round, stat
     rnd = Round(tournament_id=t.id, number=plan.round, status=status)
     db.session.add(rnd)
     for tab in plan.tables:
-        if tab.bye is not None:
-            kind, names = "bye", [tab.bye]
-        elif tab.sides is not None:
-            kind, names = "sides", list(tab.sides)
-        else:
-            kind, names = "players", list(tab.players or ())
+        kind, names = _kind_and_names(tab)
         row = Table(
             number=tab.table,
             kind=kind,
@@ -130,6 +147,56 @@ def store_round(t: Tournament, entrant_ids: dict[str, int], plan: cm.Round, stat
         for i, d in enumerate(tab.deals):
             row.deals.append(deal_row(i, d, "online" if tab.mode == "online" else "paper"))
     return rnd
+
+
+def insert_rounds(
+    t: Tournament, entrant_ids: dict[str, int], rounds: list[tuple[cm.Round, str]]
+) -> None:
+    """Write rounds of ``app.competition`` data with their statuses, as ``store_round`` does,
+    in a few bulk inserts (an import of thousands of tables and deals)."""
+    if not rounds:
+        return
+    round_ids = insert_returning_ids(
+        Round,
+        [{"tournament_id": t.id, "number": plan.round, "status": st} for plan, st in rounds],
+    )
+    tables = [
+        (rid, tab)
+        for rid, (plan, _st) in zip(round_ids, rounds, strict=True)
+        for tab in plan.tables
+    ]
+    codes = iter(new_codes(sum(1 for _rid, tab in tables if tab.bye is None)))
+    table_rows = []
+    for rid, tab in tables:
+        table_rows.append(
+            {
+                "round_id": rid,
+                "number": tab.table,
+                "kind": _kind_and_names(tab)[0],
+                "mode": tab.mode,
+                "forfeit": tab.forfeit,
+                "finished": tab.finished,
+                "code": None if tab.bye is not None else next(codes),
+            }
+        )
+    table_ids = insert_returning_ids(Table, table_rows)
+    seats, deals = [], []
+    for table_id, (_rid, tab) in zip(table_ids, tables, strict=True):
+        for pos, name in enumerate(_kind_and_names(tab)[1]):
+            seats.append({"table_id": table_id, "position": pos, "entrant_id": entrant_ids[name]})
+        source = "online" if tab.mode == "online" else "paper"
+        for i, d in enumerate(tab.deals):
+            deals.append({"table_id": table_id, "index": i, "source": source, **deal_columns(d)})
+    insert_rows(TableSeat, seats)
+    insert_rows(Deal, deals)
+
+
+def _kind_and_names(tab: cm.Table) -> tuple[str, list[str]]:
+    if tab.bye is not None:
+        return "bye", [tab.bye]
+    if tab.sides is not None:
+        return "sides", list(tab.sides)
+    return "players", list(tab.players or ())
 
 
 def swap_entrants(t: Tournament, rnd: Round, a_id: int, b_id: int, actor: Actor) -> None:

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import String, select, type_coerce
+from sqlalchemy import String, insert, select, type_coerce
 
 from engine.variants import Variant, make_variant
 
@@ -113,6 +113,29 @@ def deal_columns(d: cm.Deal) -> dict[str, Any]:
 
 def deal_row(index: int, d: cm.Deal, source: str) -> Deal:
     return Deal(index=index, source=source, **deal_columns(d))
+
+
+# --- bulk writes (imports) ------------------------------------------------------------------------
+
+BULK_CHUNK = 1000  # rows per INSERT statement
+
+
+def insert_rows(model: type[Any], rows: list[dict[str, Any]]) -> None:
+    """Insert many rows of ``model`` in a few statements (the identity map is not filled)."""
+    for i in range(0, len(rows), BULK_CHUNK):
+        db.session.execute(insert(model), rows[i : i + BULK_CHUNK])
+
+
+def insert_returning_ids(model: type[Any], rows: list[dict[str, Any]]) -> list[int]:
+    """Insert many rows of ``model``; their new ids, in the order of ``rows``."""
+    ids: list[int] = []
+    for i in range(0, len(rows), BULK_CHUNK):
+        result = db.session.execute(
+            insert(model).returning(model.id, sort_by_parameter_order=True),
+            rows[i : i + BULK_CHUNK],
+        )
+        ids += [row[0] for row in result]
+    return ids
 
 
 # --- tables ---------------------------------------------------------------------------------------
