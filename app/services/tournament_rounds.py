@@ -13,18 +13,10 @@ from ..competition import model as cm
 from ..competition.pairing import PairingError, pair_next_round
 from ..competition.standings import derive_table
 from ..extensions import db
-from ..models import Deal, Round, Table, TableSeat, Tournament
+from ..models import Round, Table, TableSeat, Tournament
 from . import ServiceError
 from .tournament_audit import Actor, audit, place
-from .tournament_rows import (
-    deal_columns,
-    deal_row,
-    insert_returning_ids,
-    insert_rows,
-    load,
-    load_uncached,
-    rounds_of,
-)
+from .tournament_rows import deal_row, load, load_uncached, rounds_of
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 10  # ~50 bits: a table's code cannot be guessed
@@ -44,14 +36,33 @@ def new_code() -> str:
             return code
 
 
-def new_codes(n: int) -> list[str]:
-    """``n`` distinct codes no table has, in one query per thousand (not one per code)."""
+def random_codes(n: int) -> list[str]:
+    """``n`` distinct random codes (no database: check them with ``unused_codes``)."""
     codes: set[str] = set()
     while len(codes) < n:
-        batch = {_random_code() for _ in range(min(n - len(codes), 1000))} - codes
-        taken = set(db.session.scalars(select(Table.code).where(Table.code.in_(batch))))
-        codes |= batch - taken
+        codes.add(_random_code())
     return list(codes)
+
+
+def unused_codes(codes: list[str]) -> list[str]:
+    """``codes`` with any that a table already has replaced by fresh ones: one query per
+    thousand codes, instead of one per code."""
+    taken: set[str] = set()
+    for i in range(0, len(codes), 1000):
+        chunk = codes[i : i + 1000]
+        taken |= set(db.session.scalars(select(Table.code).where(Table.code.in_(chunk))))
+    if not taken:
+        return codes
+    fresh = set(codes) - taken
+    out = []
+    for code in codes:
+        if code in taken:
+            code = new_code()
+            while code in fresh:
+                code = new_code()
+            fresh.add(code)
+        out.append(code)
+    return out
 
 
 def normalize_code(code: str) -> str:
@@ -132,7 +143,7 @@ def store_round(t: Tournament, entrant_ids: dict[str, int], plan: cm.Round, stat
     rnd = Round(tournament_id=t.id, number=plan.round, status=status)
     db.session.add(rnd)
     for tab in plan.tables:
-        kind, names = _kind_and_names(tab)
+        kind, names = kind_and_names(tab)
         row = Table(
             number=tab.table,
             kind=kind,
@@ -149,49 +160,7 @@ def store_round(t: Tournament, entrant_ids: dict[str, int], plan: cm.Round, stat
     return rnd
 
 
-def insert_rounds(
-    t: Tournament, entrant_ids: dict[str, int], rounds: list[tuple[cm.Round, str]]
-) -> None:
-    """Write rounds of ``app.competition`` data with their statuses, as ``store_round`` does,
-    in a few bulk inserts (an import of thousands of tables and deals)."""
-    if not rounds:
-        return
-    round_ids = insert_returning_ids(
-        Round,
-        [{"tournament_id": t.id, "number": plan.round, "status": st} for plan, st in rounds],
-    )
-    tables = [
-        (rid, tab)
-        for rid, (plan, _st) in zip(round_ids, rounds, strict=True)
-        for tab in plan.tables
-    ]
-    codes = iter(new_codes(sum(1 for _rid, tab in tables if tab.bye is None)))
-    table_rows = []
-    for rid, tab in tables:
-        table_rows.append(
-            {
-                "round_id": rid,
-                "number": tab.table,
-                "kind": _kind_and_names(tab)[0],
-                "mode": tab.mode,
-                "forfeit": tab.forfeit,
-                "finished": tab.finished,
-                "code": None if tab.bye is not None else next(codes),
-            }
-        )
-    table_ids = insert_returning_ids(Table, table_rows)
-    seats, deals = [], []
-    for table_id, (_rid, tab) in zip(table_ids, tables, strict=True):
-        for pos, name in enumerate(_kind_and_names(tab)[1]):
-            seats.append({"table_id": table_id, "position": pos, "entrant_id": entrant_ids[name]})
-        source = "online" if tab.mode == "online" else "paper"
-        for i, d in enumerate(tab.deals):
-            deals.append({"table_id": table_id, "index": i, "source": source, **deal_columns(d)})
-    insert_rows(TableSeat, seats)
-    insert_rows(Deal, deals)
-
-
-def _kind_and_names(tab: cm.Table) -> tuple[str, list[str]]:
+def kind_and_names(tab: cm.Table) -> tuple[str, list[str]]:
     if tab.bye is not None:
         return "bye", [tab.bye]
     if tab.sides is not None:

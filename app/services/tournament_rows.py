@@ -117,25 +117,16 @@ def deal_row(index: int, d: cm.Deal, source: str) -> Deal:
 
 # --- bulk writes (imports) ------------------------------------------------------------------------
 
-BULK_CHUNK = 1000  # rows per INSERT statement
+BULK_CHUNK = 1000  # rows per executemany
 
 
 def insert_rows(model: type[Any], rows: list[dict[str, Any]]) -> None:
-    """Insert many rows of ``model`` in a few statements (the identity map is not filled)."""
+    """Insert many rows of ``model`` as Core ``executemany`` calls (every row with the same keys;
+    column defaults apply; the ORM's identity map is not filled). Read new ids back by the
+    rows' natural keys: one query, where RETURNING would cost one statement per row on SQLite."""
+    table = model.__table__
     for i in range(0, len(rows), BULK_CHUNK):
-        db.session.execute(insert(model), rows[i : i + BULK_CHUNK])
-
-
-def insert_returning_ids(model: type[Any], rows: list[dict[str, Any]]) -> list[int]:
-    """Insert many rows of ``model``; their new ids, in the order of ``rows``."""
-    ids: list[int] = []
-    for i in range(0, len(rows), BULK_CHUNK):
-        result = db.session.execute(
-            insert(model).returning(model.id, sort_by_parameter_order=True),
-            rows[i : i + BULK_CHUNK],
-        )
-        ids += [row[0] for row in result]
-    return ids
+        db.session.execute(insert(table), rows[i : i + BULK_CHUNK])
 
 
 # --- tables ---------------------------------------------------------------------------------------

@@ -67,9 +67,9 @@ def import_file(club: Club, me: Member) -> ResponseReturnValue:
     db.session.commit()
     comp, errors = _read_upload(club_name)
     if comp is not None:
-        statuses = tfiles.import_statuses(comp)
+        plan = tfiles.plan_import(comp)  # every row, in memory
         try:
-            t = tfiles.import_tournament(comp, current(), club, statuses)
+            t = tfiles.import_tournament(plan, current(), club)
         except ServiceError as error:
             db.session.rollback()
             errors.append(error.message)
