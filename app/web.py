@@ -11,13 +11,15 @@ from werkzeug.routing import IntegerConverter, Map, ValidationError
 
 from .services import ServiceError
 
-# The largest id any database here stores (SQLite's INTEGER, PostgreSQL's BIGINT): a larger number
-# in a URL names nothing, and would make the driver fail instead of finding no row.
-MAX_URL_INT = 2**63 - 1
+# The largest number an integer column holds on every database here: ids and numbers are
+# INTEGER columns, 32-bit on PostgreSQL (where a larger parameter is an error, not "no row"), and
+# SQLite's driver refuses more than 63 bits. A larger number in a URL names nothing.
+MAX_URL_INT = 2**31 - 1
 
 
 class BoundedIntConverter(IntegerConverter):
-    """``<int:…>`` bounded to a signed 63-bit range: beyond it the URL does not match (a 404)."""
+    """``<int:…>`` bounded to what an integer column holds: beyond it the URL does not match (a
+    404), on SQLite and PostgreSQL alike."""
 
     def __init__(
         self,

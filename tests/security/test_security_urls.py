@@ -1,7 +1,8 @@
 """Numbers in URLs: an id too large for any database integer (``/standings/99999999999999999999``)
 is a plain 404 on every ``<int:…>`` route and every method, never a 500, and changes nothing.
-The bound is a signed 63-bit integer (what SQLite's INTEGER and PostgreSQL's BIGINT hold); the
-largest such number still reaches the view, which answers 404 for an id that does not exist."""
+The bound is what an INTEGER column holds on every database (32 bits on PostgreSQL, where a larger
+parameter is an error; SQLite's driver refuses more than 63 bits); the largest such number still
+reaches the view, which answers 404 for an id that does not exist."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from flask import Flask
 
 from tests.security.security_world import SecurityWorld, build_world, logged_in, snapshot
 
-HUGE = ["99999999999999999999", str(2**63), "9" * 400, "9" * 5000]
-LARGEST = str(2**63 - 1)
+HUGE = ["99999999999999999999", str(2**63), str(2**63 - 1), str(2**31), "9" * 400, "9" * 5000]
+LARGEST = str(2**31 - 1)
 
 
 @pytest.fixture
