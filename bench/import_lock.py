@@ -8,6 +8,12 @@ transaction (how long it held the lock), and how long the score entries took (th
 wait a table saw). Target: no score entry waits more than a couple of seconds, none fails.
 
     .venv/bin/python bench/import_lock.py [--entrants 3000] [--rounds 3] [--deals 2]
+
+Measured on a shared 2-core machine (load about 10), 3,000 pairs and 9,000 deals: before, the
+import took 68.6 s and held the write lock for 68.2 s; score entries waited up to 15.7 s and 4 of
+24 failed ("database is locked" after the busy timeout). After (checked and laid out in memory
+first, then one transaction of bulk inserts): 6.5 s, the lock held 1.2 s, the longest score
+entry 1.2 s, none failed.
 """
 
 from __future__ import annotations
