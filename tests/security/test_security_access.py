@@ -172,10 +172,11 @@ def _requests(
     app: Flask, o: ClubObjects, access: tuple[str, ...], params: dict[str, Any] | None = None
 ):
     """(endpoint, method, url, data) for every route whose access is in ``access``."""
+    params = params or o.params()  # read once: a request may delete an object named here
     for endpoint, expect in EXPECT.items():
         if expect.access not in access:
             continue
-        url = _url(app, endpoint, params or o.params())
+        url = _url(app, endpoint, params)
         for method in sorted(expect.methods):
             data = (lambda e=expect: e.data(o)) if method == "POST" else None
             yield endpoint, method, url, data
