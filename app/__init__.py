@@ -17,7 +17,6 @@ from flask import Flask, Response, render_template, request, session
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -77,10 +76,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
         }
 
-    _init_extensions(app)
-    from .web import IdConverter, refuse_nul_characters
+    from .web import BoundedIntConverter
 
-    app.url_map.converters["int"] = IdConverter  # before any route is added
+    app.url_map.converters["int"] = BoundedIntConverter  # before any route uses it
+    _init_extensions(app)
+    from .web import refuse_nul_characters
+
     app.before_request(refuse_nul_characters)
     for name in BLUEPRINTS:
         module = __import__(name, fromlist=["bp"])
@@ -134,13 +135,9 @@ def _init_extensions(app: Flask) -> None:
 
     @login_manager.user_loader
     def load_user(user_id: str) -> models.User | None:
-        uid, _sep, version = user_id.partition(":")
-        if not uid.isdigit() or not version.isdigit():
-            return None
-        user = db.session.scalar(select(models.User).where(models.User.id == int(uid)))
-        if user is None or user.session_version != int(version):
-            return None  # password changed since: this session has ended
-        return user
+        from .services.sessions import load_session_user
+
+        return load_session_user(user_id)  # None once that login has ended
 
 
 def _register_error_handlers(app: Flask) -> None:

@@ -74,9 +74,11 @@ def defaults() -> dict[str, Any]:
         "SUPPORTED_LOCALES": SUPPORTED_LOCALES,
         # SQLite: seconds a writer waits for the lock before "database is locked".
         "SQLITE_BUSY_TIMEOUT_MS": 15000,
-        # Login rate limit (per normalized login name and per client address, stored in the DB
-        # so it holds across worker processes).
+        # Login rate limit, stored in the DB so it holds across worker processes: per device
+        # cookie for a browser that has logged in as that user before; for all other clients per
+        # normalized login name and per client address (see services/accounts.py).
         "LOGIN_WINDOW_SECONDS": 15 * 60,
+        "LOGIN_MAX_FAILURES_PER_DEVICE": 5,
         "LOGIN_MAX_FAILURES_PER_NAME": 5,
         "LOGIN_MAX_FAILURES_PER_IP": 30,
         # A whole club usually shares one address: many players mistype a table code on a

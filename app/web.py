@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
+import builtins
 from urllib.parse import urlsplit
 
 from flask import flash, render_template, request
 from flask_wtf import FlaskForm
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map, ValidationError
 
 from .services import ServiceError
+
+# The largest number an integer column holds on every database here: ids and numbers are
+# INTEGER columns, 32-bit on PostgreSQL (where a larger parameter is an error, not "no row"), and
+# SQLite's driver refuses more than 63 bits. A larger number in a URL names nothing.
+MAX_URL_INT = 2**31 - 1
+
+
+class BoundedIntConverter(IntegerConverter):
+    """``<int:…>`` bounded to what an integer column holds: beyond it the URL does not match (a
+    404), on SQLite and PostgreSQL alike."""
+
+    def __init__(
+        self,
+        map: Map,
+        fixed_digits: int = 0,
+        min: int | None = None,
+        max: int | None = None,
+        signed: bool = False,
+    ) -> None:
+        low = -MAX_URL_INT - 1 if signed else 0
+        super().__init__(
+            map,
+            fixed_digits=fixed_digits,
+            min=low if min is None else builtins.max(min, low),
+            max=MAX_URL_INT if max is None else builtins.min(max, MAX_URL_INT),
+            signed=signed,
+        )
+
+    def to_python(self, value: str) -> int:
+        if len(value) > 100:  # Python refuses to parse more than 4300 digits (a 500)
+            raise ValidationError()
+        return super().to_python(value)  # type: ignore[no-any-return]
 
 
 def safe_next_url(target: str | None) -> str | None:
@@ -38,18 +71,6 @@ def show_service_error(form: FlaskForm | None, error: ServiceError) -> None:
 
 
 # Ids are 32-bit integer columns on PostgreSQL (SQLite stores any size).
-MAX_ID = 2**31 - 1
-
-
-class IdConverter(IntegerConverter):
-    """``<int:…>`` in every route: a number beyond what an id column holds matches no route
-    (404, as for any missing id) instead of reaching the database, which PostgreSQL refuses."""
-
-    def __init__(self, map: object, *args: object, **kwargs: object) -> None:
-        kwargs.setdefault("max", MAX_ID)
-        super().__init__(map, *args, **kwargs)  # type: ignore[arg-type]
-
-
 def refuse_nul_characters() -> tuple[str, int] | None:
     """A NUL character in the path, query or form is refused with 400 before any view runs:
     no text column can hold one on PostgreSQL, and nobody types one."""

@@ -37,6 +37,7 @@ from .model import (
     Table,
     Tournament,
 )
+from .names import has_invisible, normalize_name
 from .standings import standings_json
 
 __all__ = ["FileError", "TournamentFileError", "dump", "load", "standings_json"]
@@ -170,6 +171,24 @@ class _Loader:
             return None
         return v
 
+    def name(self, v: object, path: str, what: str = "text") -> str | None:
+        """A name cleaned as the forms clean it (``names.normalize_name``), or None with the
+        reason: not a text, empty, or holding invisible characters."""
+        if not _text(v):
+            self.err(path, f"must be a non-empty {what}, not {_show(v)}")
+            return None
+        assert isinstance(v, str)
+        name = normalize_name(v)
+        if has_invisible(name):
+            bad = next(ch for ch in name if has_invisible(ch))
+            self.err(
+                path,
+                f"contains invisible characters (control, direction or zero-width: "
+                f"U+{ord(bad):04X}); a name may not hold them",
+            )
+            return None
+        return name
+
     def array(self, v: object, path: str, what: str) -> list[Any] | None:
         if not isinstance(v, list):
             self.err(path, f"must be a list ({what}), not {_show(v)}")
@@ -192,9 +211,7 @@ class _Loader:
         fmt = d.get("format")
         if "format" in d and fmt != FORMAT_ID:
             self.err("format", f"{_show(fmt)} is not {FORMAT_ID!r}")
-        for key in ("club", "name"):
-            if key in d and not _text(d[key]):
-                self.err(key, f"must be a non-empty text, not {_show(d[key])}")
+        names = {key: self.name(d[key], key) for key in ("club", "name") if key in d}
         variant_id = d.get("variant")
         variant: Variant | None = None
         if "variant" in d and variant_id not in VARIANT_IDS:
@@ -231,11 +248,12 @@ class _Loader:
         if self.errors:
             return None
         assert variant is not None and match is not None and entrants is not None
-        assert isinstance(d["club"], str) and isinstance(d["name"], str)
+        club, name = names["club"], names["name"]
+        assert club is not None and name is not None
         assert isinstance(pairing, str) and isinstance(rounds, int)
         return Tournament(
-            club=d["club"],
-            name=d["name"],
+            club=club,
+            name=name,
             variant=variant.id,
             pairing=pairing,
             rounds=rounds,
@@ -340,11 +358,12 @@ class _Loader:
             if e is None:
                 continue
             self.unknown(e, ENTRANT_KEYS, path)
-            name = e.get("name")
-            if not _text(name):
-                self.err(_join(path, "name"), f"must be a non-empty text, not {_show(name)}")
+            raw = e.get("name")
+            name = self.name(raw, _join(path, "name"))
+            if name is None:
+                if isinstance(raw, str) and raw.strip():  # tables that seat it say nothing more
+                    self.flawed_entrants.add(normalize_name(raw))
                 continue
-            assert isinstance(name, str)
             if name in names:
                 self.err(_join(path, "name"), f"{name!r} is already an entrant: names are unique")
                 continue
@@ -382,9 +401,10 @@ class _Loader:
             self.err(path, f"has {len(arr)} players; an entrant here is {what}")
             ok = False
         seen: set[str] = set()
-        for j, p in enumerate(arr):
-            if not _text(p):
-                self.err(f"{path}[{j}]", f"must be a non-empty name, not {_show(p)}")
+        cleaned: list[str] = []
+        for j, raw in enumerate(arr):
+            p = self.name(raw, f"{path}[{j}]", "name")
+            if p is None:
                 ok = False
             elif p in seen:
                 self.err(f"{path}[{j}]", f"{p!r} is listed twice")
@@ -395,7 +415,8 @@ class _Loader:
             else:
                 seen.add(p)
                 player_of[p] = entrant
-        return tuple(arr) if ok else None
+                cleaned.append(p)
+        return tuple(cleaned) if ok else None
 
     # --- rounds, tables and deals --------------------------------------------------------------
 
@@ -478,6 +499,8 @@ class _Loader:
         by_name: dict[str, Entrant],
         seated: dict[str, str],
     ) -> str | None:
+        if isinstance(name, str):
+            name = normalize_name(name)  # as the entrant's own name was cleaned
         if isinstance(name, str) and name in self.flawed_entrants:
             return None  # its entry's error is already reported
         if not isinstance(name, str) or name not in by_name:

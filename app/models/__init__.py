@@ -18,7 +18,7 @@ from .tournaments import (
     TableSeat,
     Tournament,
 )
-from .users import LoginAttempt, User
+from .users import LoginAttempt, User, UserSession
 
 __all__ = [
     "AuditEntry",
@@ -41,5 +41,6 @@ __all__ = [
     "OnlineSeat",
     "Member",
     "User",
+    "UserSession",
     "utcnow",
 ]

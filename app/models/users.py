@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from flask_login import UserMixin
 from sqlalchemy import ForeignKey, Index, String
@@ -26,21 +26,39 @@ class User(UserMixin, Base):
     username: Mapped[str] = mapped_column(String(40), unique=True)
     display_name: Mapped[str] = mapped_column(String(80))
     password_hash: Mapped[str] = mapped_column(String(255))
-    # Bumped on password change: every other session of this user ends (see ``get_id``).
-    session_version: Mapped[int] = mapped_column(default=1)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     memberships: Mapped[list[Member]] = relationship(back_populates="user")
 
+    # The random id of the login (``UserSession``) this object was loaded for; not a column.
+    session_id = cast("str | None", None)
+
     def get_id(self) -> str:
-        return f"{self.id}:{self.session_version}"
+        """What Flask-Login keeps in the session (and a remember cookie): the user and the login,
+        so a login that has ended (``UserSession`` deleted) no longer loads anyone."""
+        return f"{self.id}:{self.session_id or ''}"
 
     def __repr__(self) -> str:
         return f"<User {self.id} {self.username!r}>"
 
 
+class UserSession(Base):
+    """One login of a user in one browser, named by a random id that the signed session cookie
+    holds (stored here only as its SHA-256). Logging out deletes the row, and with it every copy
+    of that cookie; "log out everywhere" and a password change delete all of a user's rows."""
+
+    __tablename__ = "user_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class LoginAttempt(Base):
-    """One login try; recent failures per name and per address throttle further tries.
+    """One login try; recent failures throttle further tries (``services.accounts``): per device
+    cookie for a browser that has logged in as that user before (``device`` is the cookie's
+    random id), per login name and per address for all other ("untrusted") clients.
 
     Kept in the database so the limit holds across several worker processes and machines.
     """
@@ -49,6 +67,7 @@ class LoginAttempt(Base):
     __table_args__ = (
         Index("ix_login_attempts_name_time", "username", "created_at"),
         Index("ix_login_attempts_ip_time", "ip", "created_at"),
+        Index("ix_login_attempts_device_time", "device", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -57,3 +76,5 @@ class LoginAttempt(Base):
     succeeded: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # the trusted device cookie's random id the attempt came with; None: an untrusted client
+    device: Mapped[str | None] = mapped_column(String(32))

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from flask_babel import gettext as _
 
+from ..competition.names import has_invisible, normalize_name
 from . import ServiceError
 
 _SPACES = re.compile(r"\s+")
@@ -17,12 +18,12 @@ T = TypeVar("T")
 
 def clean_name(value: str | None, field: str, max_length: int = 80) -> str:
     """Collapse spaces; refuse empty, too long, or control characters. Returns the name."""
-    name = _SPACES.sub(" ", unicodedata.normalize("NFC", value or "")).strip()
+    name = normalize_name(value or "")
     if not name:
         raise ServiceError(_("Please enter a name."), field)
     if len(name) > max_length:
         raise ServiceError(_("At most %(n)d characters, please.", n=max_length), field)
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
+    if has_invisible(name):
         raise ServiceError(_("The name contains invisible control characters."), field)
     return name
 

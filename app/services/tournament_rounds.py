@@ -27,11 +27,44 @@ CODE_LENGTH = 10  # ~50 bits: a table's code cannot be guessed
 # --- a table's entry code -------------------------------------------------------------------------
 
 
+def _random_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
 def new_code() -> str:
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        code = _random_code()
         if db.session.scalar(select(Table.id).where(Table.code == code)) is None:
             return code
+
+
+def random_codes(n: int) -> list[str]:
+    """``n`` distinct random codes (no database: check them with ``unused_codes``)."""
+    codes: set[str] = set()
+    while len(codes) < n:
+        codes.add(_random_code())
+    return list(codes)
+
+
+def unused_codes(codes: list[str]) -> list[str]:
+    """``codes`` with any that a table already has replaced by fresh ones: one query per
+    thousand codes, instead of one per code."""
+    taken: set[str] = set()
+    for i in range(0, len(codes), 1000):
+        chunk = codes[i : i + 1000]
+        taken |= set(db.session.scalars(select(Table.code).where(Table.code.in_(chunk))))
+    if not taken:
+        return codes
+    fresh = set(codes) - taken
+    out = []
+    for code in codes:
+        if code in taken:
+            code = new_code()
+            while code in fresh:
+                code = new_code()
+            fresh.add(code)
+        out.append(code)
+    return out
 
 
 def normalize_code(code: str) -> str:
@@ -151,12 +184,7 @@ def store_round(t: Tournament, entrant_ids: dict[str, int], plan: cm.Round, stat
     rnd = Round(tournament_id=t.id, number=plan.round, status=status)
     db.session.add(rnd)
     for tab in plan.tables:
-        if tab.bye is not None:
-            kind, names = "bye", [tab.bye]
-        elif tab.sides is not None:
-            kind, names = "sides", list(tab.sides)
-        else:
-            kind, names = "players", list(tab.players or ())
+        kind, names = kind_and_names(tab)
         row = Table(
             number=tab.table,
             kind=kind,
@@ -171,6 +199,14 @@ def store_round(t: Tournament, entrant_ids: dict[str, int], plan: cm.Round, stat
         for i, d in enumerate(tab.deals):
             row.deals.append(deal_row(i, d, "online" if tab.mode == "online" else "paper"))
     return rnd
+
+
+def kind_and_names(tab: cm.Table) -> tuple[str, list[str]]:
+    if tab.bye is not None:
+        return "bye", [tab.bye]
+    if tab.sides is not None:
+        return "sides", list(tab.sides)
+    return "players", list(tab.players or ())
 
 
 def swap_entrants(t: Tournament, rnd: Round, a_id: int, b_id: int, actor: Actor) -> None:

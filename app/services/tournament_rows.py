@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import String, cast, select
+from sqlalchemy import String, cast, insert, select
 
 from engine.variants import Variant, make_variant
 
@@ -123,6 +123,20 @@ def deal_columns(d: cm.Deal) -> dict[str, Any]:
 
 def deal_row(index: int, d: cm.Deal, source: str) -> Deal:
     return Deal(index=index, source=source, **deal_columns(d))
+
+
+# --- bulk writes (imports) ------------------------------------------------------------------------
+
+BULK_CHUNK = 1000  # rows per executemany
+
+
+def insert_rows(model: type[Any], rows: list[dict[str, Any]]) -> None:
+    """Insert many rows of ``model`` as Core ``executemany`` calls (every row with the same keys;
+    column defaults apply; the ORM's identity map is not filled). Read new ids back by the
+    rows' natural keys: one query, where RETURNING would cost one statement per row on SQLite."""
+    table = model.__table__
+    for i in range(0, len(rows), BULK_CHUNK):
+        db.session.execute(insert(table), rows[i : i + BULK_CHUNK])
 
 
 # --- tables ---------------------------------------------------------------------------------------

@@ -81,9 +81,10 @@ def import_command(path: str) -> None:
         for e in error.errors:
             click.echo(str(e), err=True)
         _fail(f"error: {len(error.errors)} error(s) in {path}; nothing was imported")
+    plan = tfiles.plan_import(comp)  # every row, in memory, before the write lock is taken
     with current_app.test_request_context(), write_transaction():  # gettext needs a request
         try:
-            t = tfiles.import_tournament(comp)
+            t = tfiles.import_tournament(plan)
         except ServiceError as error:
             db.session.rollback()
             _fail(f"error: {error.message}")

@@ -40,7 +40,7 @@ def _file_error_text(error: FileError) -> str:
     return f"{error.path}: {text}" if error.path else text
 
 
-def _read_upload(club: Club) -> tuple[cm.Tournament | None, list[str]]:
+def _read_upload(club_name: str) -> tuple[cm.Tournament | None, list[str]]:
     """The uploaded tournament file, read and checked, for this club; or the reasons why not."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
@@ -58,9 +58,9 @@ def _read_upload(club: Club) -> tuple[cm.Tournament | None, list[str]]:
         comp = load_file(doc)
     except TournamentFileError as error:
         return None, [_file_error_text(e) for e in error.errors]
-    if comp.club != club.name:
+    if comp.club != club_name:
         return None, [
-            _("The file is for the club %(other)s, not %(club)s.", other=comp.club, club=club.name)
+            _("The file is for the club %(other)s, not %(club)s.", other=comp.club, club=club_name)
         ]
     return comp, []
 
@@ -71,10 +71,16 @@ def import_file(club: Club, me: Member) -> ResponseReturnValue:
     form = ImportForm()
     if not form.validate_on_submit():
         abort(400)
-    comp, errors = _read_upload(club)
+    club_name = club.name
+    # Nothing is written yet: end the access check's transaction, so that no write lock is held
+    # while the file is read, checked and every match derived (seconds for a large file, while
+    # other tables enter scores); the import then writes in one short transaction.
+    db.session.commit()
+    comp, errors = _read_upload(club_name)
     if comp is not None:
+        plan = tfiles.plan_import(comp)  # every row, in memory
         try:
-            t = tfiles.import_tournament(comp, current(), club)
+            t = tfiles.import_tournament(plan, current(), club)
         except ServiceError as error:
             db.session.rollback()
             errors.append(error.message)

@@ -254,6 +254,22 @@ class DealForm(FlaskForm):
     def validate_ft_attackers(self, field: IntegerField) -> None:
         self._count(field)
 
+    # red five: failed throws per seat, bounded like the sides' counts above
+    def validate_ft_seat_0(self, field: IntegerField) -> None:
+        self._count(field)
+
+    def validate_ft_seat_1(self, field: IntegerField) -> None:
+        self._count(field)
+
+    def validate_ft_seat_2(self, field: IntegerField) -> None:
+        self._count(field)
+
+    def validate_ft_seat_3(self, field: IntegerField) -> None:
+        self._count(field)
+
+    def validate_ft_seat_4(self, field: IntegerField) -> None:
+        self._count(field)
+
     def validate_misplays_0(self, field: IntegerField) -> None:
         self._count(field)
 

@@ -13,7 +13,8 @@ from sqlalchemy import func, select
 
 from app.extensions import db
 from app.models import Club, User
-from app.web import MAX_ID, IdConverter
+from app.web import MAX_URL_INT as MAX_ID
+from app.web import BoundedIntConverter as IdConverter
 from tests.tournaments.tournament_helpers import add_entrants, create, login, seat, world
 
 TOO_BIG = (MAX_ID + 1, 2**63, 10**20)  # just past int4, past int8, the example

@@ -4,7 +4,7 @@ tests: club A (owner, director, player) and club B (owner, director), a user in 
 Each club has a tournament with four pair entrants, round 1 seated, one deal at table 1, an
 account-less member and an invitation; and a second tournament whose one table is played online
 by bots to its end, its round closed (so its deals can be replayed by the club's members). ``snapshot()`` reads every row of every table (but the
-login attempts) so a test can prove that a refused request changed nothing.
+login attempts and sessions) so a test can prove that a refused request changed nothing.
 """
 
 from __future__ import annotations
@@ -187,11 +187,12 @@ def build_world(app: Flask) -> SecurityWorld:
 
 
 def snapshot() -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table except the login attempts (which logging in itself adds)."""
+    """Every row of every table except the login attempts and sessions (which logging in itself
+    adds)."""
     db.session.expire_all()
     rows: dict[str, list[tuple[Any, ...]]] = {}
     for table in db.metadata.sorted_tables:
-        if table.name == "login_attempts":
+        if table.name in ("login_attempts", "user_sessions"):
             continue
         rows[table.name] = sorted(
             (tuple(row) for row in db.session.execute(select(table)).all()), key=repr

@@ -190,6 +190,8 @@ EXPECT: dict[str, Expect] = {
     "online.table_replay": Expect("player", GET),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
+    # last: it ends the visitor's own sessions, so nothing may come after it
+    "auth.logout_everywhere": Expect("login", POST),
 }
 
 # URL arguments that name an object by a global id (a guess from another club is possible) or
@@ -214,10 +216,11 @@ def _requests(
     app: Flask, o: ClubObjects, access: tuple[str, ...], params: dict[str, Any] | None = None
 ):
     """(endpoint, method, url, data) for every route whose access is in ``access``."""
+    params = params or o.params()  # read once: a request may delete an object named here
     for endpoint, expect in EXPECT.items():
         if expect.access not in access:
             continue
-        url = _url(app, endpoint, params or o.params())
+        url = _url(app, endpoint, params)
         for method in sorted(expect.methods):
             data = (lambda e=expect: e.data(o)) if method == "POST" else None
             yield endpoint, method, url, data
