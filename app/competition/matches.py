@@ -299,7 +299,7 @@ class FixedRow:
     declarer: int
     level: str  # the level played: the declaring side's level before the deal
     levels_before: tuple[str, str]
-    total: int  # the attackers' total after kitty and penalties
+    total: int | None  # the attackers' total after kitty and penalties; None: ended by one
     winner: str  # "declarer" or "attackers"
     winner_side: int
     gain: int  # levels the deal gave its winner (0: the attackers only take over)
@@ -827,7 +827,7 @@ def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveT
             friend=deal.friend,
             friend_grabbed=deal.friend_grabbed,
         )
-        assert r.scores is not None and r.units is not None
+        assert r.scores is not None and r.units is not None and r.total is not None
         for s in range(n):
             totals[s] += r.scores[s]
         if r.winner == DECLARER:

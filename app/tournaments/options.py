@@ -118,6 +118,8 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
     errors: dict[str, str] = {}
     for name in option_names(variant):
         spec = option_spec(name)
+        if spec.kind != "bool" and f"opt_{name}" not in form:
+            continue  # not on the posted form (one from before the option existed): the default
         raw = (form.get(f"opt_{name}") or "").strip()
         value: Any
         if spec.kind == "bool":
@@ -136,6 +138,14 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
                 value = int(raw)
             else:
                 errors[name] = _("A number of points in steps of 5, or empty for none.")
+                continue
+        elif spec.kind == "count_or_null":
+            if raw == "":
+                value = None
+            elif raw.isdigit() and int(raw) >= 1:
+                value = int(raw)
+            else:
+                errors[name] = _("A whole number, 1 or more, or empty for none.")
                 continue
         else:  # levels
             value = [x.strip().upper() for x in raw.replace("，", ",").split(",") if x.strip()]
