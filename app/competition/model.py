@@ -41,7 +41,9 @@ class Deal:
     (seats; ``friend`` None when the dealer played alone). ``multiplier`` 0 means the attackers
     did not win the last trick. ``failed_throws``: ``FailedThrows`` in tractor-4p, a tuple of the
     throwers' seats in red five, None otherwise. ``misplays``: 120分 side indexes, one per
-    misplay. ``level``: the level written on the sheet, if any.
+    misplay. ``level``: the level written on the sheet, if any. ``penalties``: the competition
+    penalties of the deal (RULES §7) in the order they happened, each ``(kind, at_fault)``: the
+    side at fault as ``"declarer"`` / ``"attackers"`` (fixed sides) or a seat (red five).
     """
 
     points: int
@@ -55,6 +57,17 @@ class Deal:
     friend_grabbed: bool = False
     misplays: tuple[int, ...] = ()
     level: str | None = None
+    penalties: tuple[tuple[str, str | int], ...] = ()
+
+    def engine_penalties(self) -> list[dict[str, Any]]:
+        """The penalties in the engine's (and the tournament file's) JSON form."""
+        out: list[dict[str, Any]] = []
+        for kind, who in self.penalties:
+            if isinstance(who, str):
+                out.append({"kind": kind, "side": who})
+            else:
+                out.append({"kind": kind, "seat": who})
+        return out
 
     def engine_failed_throws(self) -> Any:
         ft = self.failed_throws
