@@ -66,6 +66,10 @@ MESSAGES: dict[str, str] = {
     "red_five_only": "belongs to red five deals only",
     "failed_throws_shape_sides": 'is written {{"declarer": n, "attackers": m}} in tractor-4p',
     "failed_throws_count": "{side}: {value!r} is not a count 0 or more",
+    "failed_throws_cards": "lists the cards each failed throw took back: whole numbers 1 or more",
+    "failed_throws_per_card": (
+        "with throw_penalty ten_per_card, list the cards each failed throw took back per side"
+    ),
     "misplays_one_twenty_only_tractor": (
         "are recorded in 120分 only (tractor-4p failed throws go in failed_throws)"
     ),
@@ -282,6 +286,16 @@ def _check_fixed_deal(variant: Variant, deal: Deal, errors: _Issues) -> None:
                 if not _is_int(n) or n < 0:
                     errors.add("failed_throws", "failed_throws_count", side=side, value=n)
                     break
+            cards = ft.cards
+            if cards is not None and (
+                not isinstance(cards, tuple)
+                or len(cards) != 2
+                or (len(cards[0]), len(cards[1])) != (ft.declarer, ft.attackers)
+                or not all(_is_int(k) and k >= 1 for c in cards for k in c)
+            ):
+                errors.default("failed_throws", "failed_throws_cards")
+            elif cards is None and ft and variant.options.get("throw_penalty") == "ten_per_card":
+                errors.default("failed_throws", "failed_throws_per_card")
         if deal.misplays:
             errors.add("misplays", "misplays_one_twenty_only_tractor")
     else:  # one-twenty-6p
@@ -588,6 +602,7 @@ class FixedTables:
     kitty: frozenset[int]  # valid kitty points
     multipliers: frozenset[int]  # valid multipliers, 0 included
     penalty: bool  # tractor-4p: failed throws move points
+    per_card: bool  # throw_penalty ten_per_card: 10 × the cards each failed throw took back
     decks: int
     outcomes: tuple[tuple[bool, int], ...]  # by the attackers' total: (declarer won, gain)
     advance: tuple[tuple[int, ...], ...]  # [level index][min(gain, 12)] -> new level index
@@ -630,6 +645,7 @@ def fixed_tables(variant: Variant) -> FixedTables:
         kitty=frozenset(range(0, max_k + 1, 5)),
         multipliers=mults,
         penalty=tractor and variant.options.get("throw_penalty") != "none",
+        per_card=tractor and variant.options.get("throw_penalty") == "ten_per_card",
         decks=variant.decks,
         outcomes=outcomes,
         advance=tuple(adv),
@@ -671,6 +687,7 @@ def _fixed_final(ft: FixedTables, spec: MatchSpec, table: Table) -> tuple[int, i
     n_out = len(outcomes)
     adv = ft.advance
     tractor, penalty = ft.tractor, ft.penalty
+    per_card = ft.per_card
     levels = _LEVELS
     lv = [0, 0]
     passed = -1
@@ -713,7 +730,20 @@ def _fixed_final(ft: FixedTables, spec: MatchSpec, table: Table) -> tuple[int, i
                 fd, fa = fth.declarer, fth.attackers
                 if type(fd) is not int or fd < 0 or type(fa) is not int or fa < 0:
                     return None
-                if penalty:
+                cards = fth.cards
+                if cards is not None:
+                    dc, ac = cards
+                    if (len(dc), len(ac)) != (fd, fa) or not all(
+                        type(x) is int and x >= 1 for x in (*dc, *ac)
+                    ):
+                        return None
+                elif per_card and fth:
+                    return None  # ten_per_card needs the cards of each failed throw
+                if per_card and cards is not None:
+                    total += 10 * (sum(cards[0][:3]) - sum(cards[1][:3]))
+                    if total < 0:
+                        total = 0
+                elif penalty:
                     total += 10 * (min(fd, 3) - min(fa, 3))
                     if total < 0:
                         total = 0

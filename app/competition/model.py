@@ -21,13 +21,27 @@ TRUMPS = ("S", "H", "D", "C")
 
 @dataclass(frozen=True)
 class FailedThrows:
-    """tractor-4p: failed throws per side in one deal (counts above 3 are capped when scored)."""
+    """tractor-4p: failed throws per side in one deal (counts above 3 are capped when scored).
+
+    ``cards`` (``throw_penalty: ten_per_card``): the cards each failed throw took back, per side
+    (declarer side, attackers); the counts are then their lengths (``per_card``)."""
 
     declarer: int = 0
     attackers: int = 0
+    cards: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
-    def as_engine(self) -> dict[str, int]:
+    @classmethod
+    def per_card(cls, declarer: tuple[int, ...], attackers: tuple[int, ...]) -> FailedThrows:
+        return cls(len(declarer), len(attackers), (tuple(declarer), tuple(attackers)))
+
+    def as_engine(self) -> dict[str, Any]:
+        if self.cards is not None:
+            return {"declarer": list(self.cards[0]), "attackers": list(self.cards[1])}
         return {"declarer": self.declarer, "attackers": self.attackers}
+
+    def as_json(self) -> dict[str, Any]:
+        """The tournament file's (and the database's) form: counts, or lists of cards."""
+        return self.as_engine()
 
     def __bool__(self) -> bool:
         return bool(self.declarer or self.attackers)

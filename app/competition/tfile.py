@@ -703,12 +703,34 @@ class _Loader:
                 return None
             self.unknown(o, ("declarer", "attackers"), path)
             counts = []
+            lists: list[tuple[int, ...]] = []
             for side in ("declarer", "attackers"):
                 n = o.get(side, 0)
+                if isinstance(n, list):  # ten_per_card: the cards each failed throw took back
+                    if not all(_is_int(k) and k >= 1 for k in n):
+                        self.err(
+                            _join(path, side),
+                            f"must list the cards each failed throw took back (1 or more), "
+                            f"not {_show(n)}",
+                        )
+                        return None
+                    lists.append(tuple(n))
+                    counts.append(len(n))
+                    continue
                 if not _is_int(n) or n < 0:
                     self.err(_join(path, side), f"must be a count 0 or more, not {_show(n)}")
                     return None
+                if n and variant.options.get("throw_penalty") == "ten_per_card":
+                    self.err(
+                        _join(path, side),
+                        "with throw_penalty ten_per_card, list the cards each failed throw took "
+                        f"back, e.g. [2, 3], not the count {n}",
+                    )
+                    return None
+                lists.append((1,) * n if n else ())
                 counts.append(n)
+            if any(isinstance(o.get(side), list) for side in ("declarer", "attackers")):
+                return FailedThrows.per_card(lists[0], lists[1])
             return FailedThrows(counts[0], counts[1])
         if variant.id == RED_FIVE:
             arr = self.array(v, path, "the throwers' seats, one per failure")
@@ -821,7 +843,7 @@ def dump_deal(d: Deal) -> dict[str, Any]:
     ft = d.failed_throws
     if isinstance(ft, FailedThrows):
         if ft:
-            out["failed_throws"] = {"declarer": ft.declarer, "attackers": ft.attackers}
+            out["failed_throws"] = ft.as_json()
     elif ft:
         out["failed_throws"] = list(ft)
     if d.friend_grabbed:

@@ -37,6 +37,13 @@ TEXTS = {
     "red_five_only": _RED_FIVE_ONLY,
     "failed_throws_shape_sides": _l("Please write the failed throws (甩牌) as counts."),
     "failed_throws_count": _l("A count from 0 upwards, please."),
+    "failed_throws_cards": _l(
+        "Please write, for each failed throw (甩牌), the cards taken back: 1 or more."
+    ),
+    "failed_throws_per_card": _l(
+        "These rules charge 10 points per card: please write the cards each failed throw "
+        "(甩牌) took back."
+    ),
     "misplays_one_twenty_only_tractor": _MISPLAYS,
     "failed_throws_one_twenty": _l(
         "In 120分 a failed throw is a misplay (吃苍蝇): count it there."

@@ -76,7 +76,13 @@ def side_size(t: Tournament) -> int:
 
 def _ft_from_json(ft_raw: Any) -> cm.FailedThrows | tuple[int, ...] | None:
     if isinstance(ft_raw, dict):
-        return cm.FailedThrows(ft_raw.get("declarer", 0), ft_raw.get("attackers", 0))
+        dec, att = ft_raw.get("declarer", 0), ft_raw.get("attackers", 0)
+        if isinstance(dec, list) or isinstance(att, list):  # ten_per_card: cards per throw
+            return cm.FailedThrows.per_card(
+                tuple(dec) if isinstance(dec, list) else (1,) * dec,
+                tuple(att) if isinstance(att, list) else (1,) * att,
+            )
+        return cm.FailedThrows(dec, att)
     if isinstance(ft_raw, list):
         return tuple(ft_raw)
     return None
@@ -84,7 +90,7 @@ def _ft_from_json(ft_raw: Any) -> cm.FailedThrows | tuple[int, ...] | None:
 
 def _ft_json(ft: cm.FailedThrows | tuple[int, ...] | None) -> Any:
     if isinstance(ft, cm.FailedThrows):
-        return {"declarer": ft.declarer, "attackers": ft.attackers} if ft else None
+        return ft.as_json() if ft else None
     return list(ft) if ft else None
 
 

@@ -258,3 +258,62 @@ def test_red_five_wrong_kitty_of_another_seat_is_refused() -> None:
         str(x).startswith("played[0].tables[0].deals[0].penalties:") and "dealer" in str(x)
         for x in e.value.errors
     )
+
+
+def test_ten_per_card_lists_in_the_file_score_like_the_engine() -> None:
+    deals = [
+        fixed(0, 70, failed_throws={"declarer": [2, 3, 1, 4], "attackers": []}),
+        fixed(1, 20, failed_throws={"declarer": [1], "attackers": [4]}),
+    ]
+    t = tfile.load(doc({"throw_penalty": "ten_per_card"}, deals, match=2))
+    table = t.played[0].tables[0]
+    assert table.deals[0].failed_throws is not None
+    m = derive_fixed(t.rules, t.match, table)
+    # the hand-worked answers of conformance_penalties.jsonl: first three per side, clamped once
+    assert [(r.total, r.winner, r.gain) for r in m.rows] == [
+        (130, "attackers", 1),
+        (0, "declarer", 3),
+    ]
+    assert fixed_final(t.rules, t.match, table) == m.values
+    out = tfile.dump(t)["played"][0]["tables"][0]["deals"]
+    assert out[0]["failed_throws"] == {"declarer": [2, 3, 1, 4], "attackers": []}
+    assert tfile.load(tfile.dump(t)) == t
+    # a count says nothing of the cards taken back: refused under ten_per_card, by path
+    bad = fixed(0, 70, failed_throws={"declarer": 2, "attackers": 0})
+    with pytest.raises(TournamentFileError) as e:
+        tfile.load(doc({"throw_penalty": "ten_per_card"}, [bad], match=2))
+    assert any(
+        str(x).startswith("played[0].tables[0].deals[0].failed_throws.declarer:")
+        for x in e.value.errors
+    )
+    # under ten_per_attempt, lists count one attempt each
+    t2 = tfile.load(doc({}, deals, match=2))
+    rows = derive_fixed(t2.rules, t2.match, t2.played[0].tables[0]).rows
+    assert [r.total for r in rows] == [100, 20]
+
+
+def test_an_online_ten_per_card_deal_derives_the_engines_total() -> None:
+    from app.services.online.bridge import sheet_deal
+    from engine.bots import make_bots, play_deal
+    from engine.deal import new_deal
+
+    options = {"throw_penalty": "ten_per_card", "redeal_below": None}
+    v = make_variant("tractor-4p", options)
+    seen = 0
+    for seed in range(120):
+        d = new_deal("tractor-4p", options, seed)
+        play_deal(d, make_bots("random", 4, seed))
+        if d.outcome != "played" or not d.failed_throws:
+            continue
+        assert d.result is not None and d.dealer is not None
+        record = sheet_deal(d)
+        row = derive_fixed(v, MatchSpec(deals=1), Table(1, deals=(record,))).rows[0]
+        assert (row.total, row.winner, row.gain) == (
+            d.result.total,
+            d.result.winner,
+            d.result.levels,
+        )
+        seen += 1
+        if seen >= 5:
+            return
+    raise AssertionError("too few online deals with a failed throw")
