@@ -94,6 +94,18 @@ def _ft_json(ft: cm.FailedThrows | tuple[int, ...] | None) -> Any:
     return list(ft) if ft else None
 
 
+def _penalties_from_json(raw: Any) -> tuple[tuple[str, str | int], ...]:
+    """A deal's stored penalties ([{"kind", "side"}] or [{"kind", "seat"}]) as model tuples."""
+    if not isinstance(raw, list):
+        return ()
+    out: list[tuple[str, str | int]] = []
+    for p in raw:
+        if isinstance(p, dict):
+            who = p["seat"] if "seat" in p else p.get("side")
+            out.append((str(p.get("kind")), who if isinstance(who, int | str) else str(who)))
+    return tuple(out)
+
+
 def deal_from_row(row: Deal) -> cm.Deal:
     return cm.Deal(
         points=row.points,
@@ -107,6 +119,7 @@ def deal_from_row(row: Deal) -> cm.Deal:
         friend_grabbed=bool(row.friend_grabbed),
         misplays=tuple(row.misplays or ()),
         level=row.level,
+        penalties=_penalties_from_json(row.penalties),
     )
 
 
@@ -124,6 +137,7 @@ def deal_columns(d: cm.Deal) -> dict[str, Any]:
         "friend_grabbed": d.friend_grabbed,
         "misplays": list(d.misplays) or None,
         "level": d.level,
+        "penalties": d.engine_penalties() or None,
     }
 
 
@@ -279,6 +293,8 @@ def load_uncached(t: Tournament) -> Loaded:
     # JSON columns read as text: only a few distinct texts occur, each parsed once
     ft_text = type_coerce(Deal.failed_throws, String)
     mis_text = type_coerce(Deal.misplays, String)
+    pen_text = type_coerce(Deal.penalties, String)
+    pens: dict[str | None, tuple[tuple[str, str | int], ...]] = {None: (), "": (), "null": ()}
     fts: dict[str | None, cm.FailedThrows | tuple[int, ...] | None] = {
         None: None,
         "": None,
@@ -299,6 +315,7 @@ def load_uncached(t: Tournament) -> Loaded:
         grabbed,
         mis_raw,
         level,
+        pen_raw,
     ) in s.execute(
         select(
             Deal.table_id,
@@ -313,6 +330,7 @@ def load_uncached(t: Tournament) -> Loaded:
             Deal.friend_grabbed,
             mis_text,
             Deal.level,
+            pen_text,
         )
         .where(Deal.table_id.in_(table_ids_of))
         .order_by(Deal.table_id, Deal.index)
@@ -321,6 +339,8 @@ def load_uncached(t: Tournament) -> Loaded:
             fts[ft_raw] = _ft_from_json(json.loads(ft_raw))
         if mis_raw not in miss:
             miss[mis_raw] = tuple(json.loads(mis_raw))
+        if pen_raw not in pens:
+            pens[pen_raw] = _penalties_from_json(json.loads(pen_raw))
         deal = make(
             points,
             kitty,
@@ -333,6 +353,7 @@ def load_uncached(t: Tournament) -> Loaded:
             bool(grabbed),
             miss[mis_raw],
             level,
+            pens[pen_raw],
         )
         lst = deals.get(table_id)
         if lst is None:
