@@ -17,7 +17,8 @@ Shapes and strength:
 - ``one-twenty-6p``: k level cards of one suit, or k ≥ 2 identical jokers (no trump); more cards
   win, equal counts go to the stronger kind (level cards < LJ < HJ); the seat whose call was just
   overcalled may take it back (再造反) by showing as many cards of its earlier call as the standing
-  call holds.
+  call holds. In a race (the deal after a refused one) the first seat to show level cards of
+  its own side's level wins and nothing overcalls it; jokers do not call.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 from .cards import HJ, LJ, RANKS, SUITS, check_card, check_copies
 from .errors import EngineError, Reason
-from .variants import RED_FIVE, TRACTOR, Variant
+from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
 _COLOUR_JOKER = {"S": LJ, "C": LJ, "H": HJ, "D": HJ}
 
@@ -125,10 +126,15 @@ class CallBook:
     count (``counted`` says which did).
     """
 
-    def __init__(self, variant: Variant, level: str) -> None:
+    def __init__(self, variant: Variant, level: str, race: bool = False) -> None:
         if not isinstance(variant, Variant):
             raise EngineError("callbook.variant_type", got=repr(variant))
+        if not isinstance(race, bool) or (race and variant.id != ONE_TWENTY):
+            raise EngineError("setup.race")
         self.variant = variant
+        # 120分 after a refused deal (RULES §4, seed 000 item 10: 补到就放在桌上): the first seat
+        # to show its own side's level card wins the race; nothing overcalls it
+        self.race = race
         self.level = _check_level(level)
         self.calls: list[Call] = []
         self.counted: list[bool] = []
@@ -154,6 +160,12 @@ class CallBook:
     def _why_not_shape(self, seat: int, shape: CallShape) -> Reason | None:
         st = self.standing
         vid = self.variant.id
+        if self.race:
+            if shape.kind:
+                return Reason("call.race_level")
+            if st is not None:
+                return Reason("call.race_won", caller=st.seat)
+            return None
         if st is None:
             return None
         if vid == RED_FIVE:

@@ -32,6 +32,7 @@ CODES: dict[str, str] = {
     "option.bool": "option {name} takes true or false, not {got}",
     "option.choice": "option {name} takes one of {choices}, not {got}",
     "option.points": "option {name} takes a number of points (a multiple of 5) or null, not {got}",
+    "option.count": "option {name} takes a whole number 1 or more, or null, not {got}",
     "option.levels": 'option {name} takes a list of levels such as ["5", "10", "K", "A"], not {got}',
     "options.type": "options must be an object of option names to values, not {got}",
     "card.not_a_number": "{got} is not a card (a card is a number 0..53)",
@@ -87,6 +88,10 @@ CODES: dict[str, str] = {
     "call.own": "your own call stands; you may not overcall yourself",
     "call.more_level_cards": "a call must show more level cards than the standing {count}",
     "call.stronger": "a call must be stronger than the standing call",
+    "call.race_won": (
+        "seat {caller} showed its side's level card first and won the race: no more calls"
+    ),
+    "call.race_level": "in a race, show your own side's level card: jokers do not call",
     "call.stronger_120": (
         "a call must show more cards than the standing call, or as many of a stronger kind "
         "(level cards < LJ < HJ)"
@@ -185,6 +190,30 @@ CODES: dict[str, str] = {
     "throws.count": "failed throws of the {side} must be a whole number 0 or more, not {got}",
     "throws.red_five_type": "failed throws in red five are a list of the throwers' seats, not {got}",
     "throws.seat": "failed throw by seat {got}: seats are 0 … {last}",
+    "throws.cards": (
+        "a failed throw of the {side} took back 1 … {most} cards (a list entry), not {got}"
+    ),
+    "throws.per_card": (
+        "with throw_penalty ten_per_card, the {side}'s failed throws are a list of the cards "
+        "each took back, not the count {got}"
+    ),
+    "penalties.type": (
+        'penalties are a list such as [{{"kind": "revoke", "side": "declarer"}}], not {got}'
+    ),
+    "penalty.type": "a penalty of a fixed side (Penalty with side) is expected, not {got}",
+    "penalty.item": 'penalty {index} is an object {{"kind": …, "side": …}}, not {got}',
+    "penalty.fields": "penalty {index} has fields other than kind, side and seat: {got}",
+    "penalty.kind": "penalty {index}: {got} is not a penalty; the kinds are {kinds}",
+    "penalty.no_kitty": "penalty {index}: there is no kitty, so no wrong kitty (wrong_kitty)",
+    "penalty.side": "penalty {index}: the side at fault is 'declarer' or 'attackers', not {got}",
+    "penalty.kitty_side": (
+        "penalty {index}: only the declarer side buries, so only it can bury a wrong kitty"
+    ),
+    "penalty.seat": "penalty {index}: the seat at fault is 0 … {last}, not {got}",
+    "penalty.kitty_seat": (
+        "penalty {index}: only the dealer (seat {dealer}) buries, so seat {seat} cannot bury "
+        "a wrong kitty"
+    ),
     "throws.one_twenty": (
         "120分 has no failed-throw points: a failed throw is a misplay (a level to the other side)"
     ),
@@ -264,6 +293,10 @@ CODES: dict[str, str] = {
     "case.throw_empty": "the throw has no cards",
     "case.others_count": "{variant} has only {others} other players",
     "case.last_empty": "last is empty: give the cards led to the last trick, or null",
+    "case.levels_before": (
+        'levels_before is {{"declarer": L, "attackers": L}} with levels such as "7", not {got}'
+    ),
+    "case.levels_before_level": "levels_before {role}: {got} is not a level (2 … 10, J, Q, K, A)",
     "case.points": "points must be a whole number 0 or more, not {got}",
     "case.friend_is_dealer": "the friend cannot be the dealer (write null for 独打)",
     "case.grabbed": "friend_grabbed is true or false, not {got}",

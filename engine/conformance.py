@@ -219,6 +219,63 @@ def q_throw(case: dict[str, Any], variant: Variant) -> Answer:
 
 def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
     _check_case(case, variant)
+    if variant.id == RED_FIVE:
+        return _red_five_deal_result(case, variant)
+    # fixed sides: competition penalties first (RULES §7): a deal ended by one needs no numbers
+    pens = scoring.check_penalties(variant, case.get("penalties"))
+    ending = scoring.ending_penalty(variant, pens)
+    before = _levels_before(case)
+    failed = case.get("failed_throws")
+    misplays: list[int] = []  # 120分: the sides (0 declarer, 1 attackers) of the misplays
+    if variant.id == TRACTOR_ID:
+        mode = variant.options["throw_penalty"]
+        scoring.tractor_throw_lists(failed, per_card=mode == "ten_per_card")
+    elif before is not None and failed is not None:
+        dec, att = scoring.tractor_throw_lists(failed)
+        misplays = [0] * len(dec) + [1] * len(att)
+    total: int | None
+    if ending is not None:
+        total = None
+        winner, levels = scoring.penalty_outcome(ending)
+    else:
+        total = _table_total(case, variant)
+        if variant.id == ONE_TWENTY:
+            winner, levels = scoring.one_twenty_table(total)
+        else:
+            winner, levels = scoring.tractor_table(total, variant.decks)
+    out: Answer = {
+        "total": total,
+        "winner": winner,
+        "levels": levels,
+        "ended_by": None if ending is None else ending.kind,
+    }
+    if before is not None:
+        extra, lost = scoring.penalty_levels(variant, pens)
+        result = scoring.DealResult(total, winner, levels=levels, extra=extra, lost=lost)
+        change = scoring.next_levels(before, 0, result, misplays, variant.must_play_levels)
+        out["levels_after"] = {"declarer": change.levels[0], "attackers": change.levels[1]}
+        out["passed"] = change.passed
+    return out
+
+
+def _levels_before(case: dict[str, Any]) -> tuple[str, str] | None:
+    raw = case.get("levels_before")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"declarer", "attackers"}:
+        raise CaseError("case.levels_before", got=repr(raw))
+    out = []
+    for role in ("declarer", "attackers"):
+        lv = raw[role]
+        if not isinstance(lv, str) or lv not in RANKS:
+            raise CaseError("case.levels_before_level", role=role, got=repr(lv))
+        out.append(lv)
+    return out[0], out[1]
+
+
+def _table_total(case: dict[str, Any], variant: Variant) -> int:
+    """The attackers' total of a deal played out: trick points, the kitty bonus and the failed
+    throws' penalty points (tractor-4p), kept at 0 or more once."""
     # Only what the answer needs is required: without a `last` lead the kitty's cards, the trump
     # and the level do not matter; without a kitty (4 decks) neither does `last`. Impossible
     # totals (more points than the decks hold) are still read off the tables: the answer does
@@ -247,39 +304,48 @@ def q_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
     points = _field(case, "points")
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:
         raise CaseError("case.points", got=repr(points))
-    failed = case.get("failed_throws")
     penalty = 0
     if variant.id == TRACTOR_ID:
-        penalty = scoring.throw_penalty_points(variant, failed)
-    total = max(0, points + points_of(kitty) * multiplier + penalty)
-    if variant.id == RED_FIVE:
-        throws = scoring._red_five_throws(failed, variant.players)
-        winner, units = scoring.red_five_units(total)
-        out: Answer = {"total": total, "winner": winner, "units": units}
-        if case.get("dealer") is None:
-            return out  # no dealer: the scores cannot be shared out, the rest stands
-        dealer = scoring._check_seat("the dealer", case["dealer"], variant.players)
-        friend_raw = case.get("friend")  # FORMAT.md: null (here also absent) = played alone
-        friend = None
-        if friend_raw is not None:
-            friend = scoring._check_seat("the friend", friend_raw, variant.players)
-        if friend == dealer:
-            raise CaseError("case.friend_is_dealer")
-        grabbed = case.get("friend_grabbed", False)
-        if not isinstance(grabbed, bool):
-            raise CaseError("case.grabbed", got=repr(grabbed))
-        if grabbed and friend is None:
-            raise CaseError("result.grabbed_alone")
-        out["scores"] = scoring.red_five_scores(
-            variant.players, winner, units, dealer, friend, throws, grabbed
-        )
-        return out
-    # one-twenty-6p: failed throws are misplays (FORMAT.md: not used here), ignored
-    if variant.id == ONE_TWENTY:
-        winner, levels = scoring.one_twenty_table(total)
-    else:
-        winner, levels = scoring.tractor_table(total, variant.decks)
-    return {"total": total, "winner": winner, "levels": levels}
+        penalty = scoring.throw_penalty_points(variant, case.get("failed_throws"))
+    # one-twenty-6p: failed throws change no card points (they are misplays)
+    return max(0, points + points_of(kitty) * multiplier + penalty)
+
+
+def _red_five_deal_result(case: dict[str, Any], variant: Variant) -> Answer:
+    failed = case.get("failed_throws")
+    throws = scoring._red_five_throws(failed, variant.players)
+    dealer_raw = case.get("dealer")
+    dealer = None
+    if dealer_raw is not None:
+        dealer = scoring._check_seat("the dealer", dealer_raw, variant.players)
+    pens = scoring.check_penalties(variant, case.get("penalties"), dealer)
+    total = _table_total(case, variant)
+    winner, units = scoring.red_five_units(total)
+    out: Answer = {"total": total, "winner": winner, "units": units}
+    if dealer is None:
+        return out  # no dealer: the scores cannot be shared out, the rest stands
+    friend_raw = case.get("friend")  # FORMAT.md: null (here also absent) = played alone
+    friend = None
+    if friend_raw is not None:
+        friend = scoring._check_seat("the friend", friend_raw, variant.players)
+    if friend == dealer:
+        raise CaseError("case.friend_is_dealer")
+    grabbed = case.get("friend_grabbed", False)
+    if not isinstance(grabbed, bool):
+        raise CaseError("case.grabbed", got=repr(grabbed))
+    if grabbed and friend is None:
+        raise CaseError("result.grabbed_alone")
+    out["scores"] = scoring.red_five_scores(
+        variant.players,
+        winner,
+        units,
+        dealer,
+        friend,
+        throws,
+        grabbed,
+        scoring.red_five_penalty_seats(variant, pens),
+    )
+    return out
 
 
 def q_advance(case: dict[str, Any], variant: Variant) -> Answer:

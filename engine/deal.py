@@ -272,7 +272,7 @@ class Deal:
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.drawn = 0
         self.phase = DRAW
-        self.book = CallBook(v, self.levels[0])
+        self.book = CallBook(v, self.levels[0], race=setup.race)
         self.call_seq: list[tuple[int, tuple[int, ...], bool]] = []  # (seat, cards, counted)
         self.first_to_call: int | None = None
         self.window: list[int] = []
@@ -297,6 +297,7 @@ class Deal:
         self.trick: Trick | None = None
         self.won: list[int] = [0] * n  # card points of the tricks each seat won
         self.failed_throws: list[int] = []  # seats, in order
+        self.failed_throw_cards: list[int] = []  # cards each failed throw took back, in order
         self.outcome: str | None = None
         self.result: DealResult | None = None
         self.kitty_bonus: tuple[int, int] | None = None  # (kitty points, multiplier)
@@ -567,7 +568,7 @@ class Deal:
         rec = self._log(Record("call", seat, tuple(cs)))
         ph = self.phase
         if ph == CALLS:
-            if self.window_kind == "last":
+            if self.window_kind == "last" or self.setup.race:
                 self._close_calls()
             elif self.window_kind == "attackers":
                 # 升级 later deal: an attacker's call after the deal makes him dealer
@@ -657,7 +658,10 @@ class Deal:
             self._open_window(attackers, "attackers")
             self.phase = CALLS
             return
-        # one-twenty-6p: the last window
+        # one-twenty-6p: the last window (a race already won has none: nothing overcalls it)
+        if self.setup.race and self.book.standing is not None:
+            self._close_calls()
+            return
         after = self.book.caller if self.book.caller is not None else self.first_drawer - 1
         self._open_window(self._window_seats(after=after % self.n), "calls")
         self.phase = CALLS
@@ -960,6 +964,7 @@ class Deal:
             if not ok:
                 played = actual
                 self.failed_throws.append(seat)
+                self.failed_throw_cards.append(len(cs) - len(actual))
         hand = self.hands[seat]
         fc = self.friend_card
         if (
@@ -1023,8 +1028,12 @@ class Deal:
             kitty_pts = 0
         points = self.attackers_points()
         if v.id == TRACTOR:
-            dec = sum(1 for s in self.failed_throws if s % 2 == self.dealer % 2)
-            ft: Any = {"declarer": dec, "attackers": len(self.failed_throws) - dec}
+            side = self.dealer % 2
+            throws = list(zip(self.failed_throws, self.failed_throw_cards, strict=True))
+            ft: Any = {
+                "declarer": [n for s, n in throws if s % 2 == side],
+                "attackers": [n for s, n in throws if s % 2 != side],
+            }
             self.result = deal_result(v, points, kitty_pts, mult, ft)
         elif v.id == ONE_TWENTY:
             self.result = deal_result(v, points, kitty_pts, mult)
@@ -1127,6 +1136,8 @@ class Trick:
 
 def _result_json(r: DealResult) -> dict[str, Any]:
     d: dict[str, Any] = {"total": r.total, "winner": r.winner}
+    if r.ended_by is not None:
+        d["ended_by"] = r.ended_by
     if r.levels is not None:
         d["levels"] = r.levels
     if r.units is not None:

@@ -249,20 +249,42 @@ def check_multiplier(variant: Variant, multiplier: object) -> int:
 
 
 def _tractor_throws(failed_throws: object) -> tuple[int, int]:
+    """The number of failed throws per side (counts, or the lengths of ten_per_card lists)."""
+    declarer, attackers = tractor_throw_lists(failed_throws)
+    return len(declarer), len(attackers)
+
+
+def tractor_throw_lists(
+    failed_throws: object, per_card: bool = False
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Fixed sides' failed throws per side as one entry per failure.
+
+    ``{"declarer": n, "attackers": m}`` (counts: each entry 1) or, as ``throw_penalty:
+    ten_per_card`` writes them, ``{"declarer": [n, …], "attackers": [m, …]}`` with the cards
+    taken back by each failed throw (1 or more). ``per_card``: lists are required.
+    """
     if failed_throws is None:
-        return 0, 0
+        return (), ()
     if not isinstance(failed_throws, Mapping):
         raise EngineError("throws.tractor_type", got=repr(failed_throws))
     unknown = set(failed_throws) - {DECLARER, ATTACKERS}
     if unknown:
         raise EngineError("throws.sides", got=str(sorted(unknown)))
-    counts = []
+    out: list[tuple[int, ...]] = []
     for side in (DECLARER, ATTACKERS):
         n = failed_throws.get(side, 0)
+        if isinstance(n, list | tuple):
+            for k in n:
+                if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_HAND:
+                    raise EngineError("throws.cards", side=side, most=MAX_HAND, got=repr(k))
+            out.append(tuple(n))
+            continue
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise EngineError("throws.count", side=side, got=repr(n))
-        counts.append(n)
-    return counts[0], counts[1]
+        if per_card and n:
+            raise EngineError("throws.per_card", side=side, got=repr(n))
+        out.append((1,) * n)
+    return out[0], out[1]
 
 
 def _red_five_throws(failed_throws: object, players: int) -> list[int]:
@@ -279,20 +301,29 @@ def _red_five_throws(failed_throws: object, players: int) -> list[int]:
 
 
 def throw_penalty_points(variant: Variant, failed_throws: object) -> int:
-    """tractor-4p: +10 per failed throw of the declarer side, −10 per attacker's, 3 per side."""
+    """tractor-4p: the failed throws' card points, + for the declarer side's, − for the
+    attackers'; at most 3 failed throws per side count. ``ten_per_attempt``: 10 each;
+    ``ten_per_card``: 10 × the cards taken back (``failed_throws`` as lists); ``none``: 0."""
     if _check_variant(variant).id != TRACTOR:
         return 0
-    declarer, attackers = _tractor_throws(failed_throws)
-    if variant.options.get("throw_penalty", "ten_per_attempt") == "none":
+    mode = variant.options.get("throw_penalty", "ten_per_attempt")
+    declarer, attackers = tractor_throw_lists(failed_throws, per_card=mode == "ten_per_card")
+    if mode == "none":
         return 0
+    return _throw_points(mode, declarer, attackers)
+
+
+def _throw_points(mode: str, declarer: Sequence[int], attackers: Sequence[int]) -> int:
     cap = MAX_PENALTIES_PER_SIDE
-    return THROW_PENALTY_POINTS * (min(declarer, cap) - min(attackers, cap))
+    if mode == "ten_per_card":
+        return THROW_PENALTY_POINTS * (sum(declarer[:cap]) - sum(attackers[:cap]))
+    return THROW_PENALTY_POINTS * (min(len(declarer), cap) - min(len(attackers), cap))
 
 
 def attackers_total(
     variant: Variant,
-    points: int,
-    kitty_points: int,
+    points: int | None,
+    kitty_points: int | None,
     multiplier: int | None,
     failed_throws: Any = None,
 ) -> int:
@@ -315,18 +346,175 @@ class DealResult:
     """The outcome of one deal.
 
     ``levels``: fixed sides only — the levels the winner gains (0 when the attackers only take
-    over). ``units`` and ``scores`` (the five seats' 积分 changes, seat 0 first): red five only.
+    over), by the table or by the penalty that ended the deal (``ended_by``, RULES §7; ``total``
+    is then None: the card points do not count). ``units`` and ``scores`` (the five seats' 积分
+    changes, seat 0 first): red five only, competition penalties included.
+
+    Competition penalties' level effects, by role (declarer side, attackers), applied by
+    ``next_levels`` after the deal's own gain: ``extra`` — levels each role gains from the
+    other role's ``extra_level`` revokes; ``lost`` — levels each role loses to its take-backs.
     """
 
-    total: int
+    total: int | None
     winner: str  # "declarer" or "attackers"
     levels: int | None = None
     units: int | None = None
     scores: list[int] | None = None
+    ended_by: str | None = None
+    extra: tuple[int, int] = (0, 0)
+    lost: tuple[int, int] = (0, 0)
 
     @property
     def declarer_won(self) -> bool:
         return self.winner == DECLARER
+
+
+# --- competition penalties (RULES §7) ---------------------------------------------------------
+
+REVOKE = "revoke"
+MISCOUNT = "miscount"
+WRONG_KITTY = "wrong_kitty"
+TAKEBACK = "takeback"
+PENALTY_KINDS: tuple[str, ...] = (REVOKE, MISCOUNT, WRONG_KITTY, TAKEBACK)
+RED_FIVE_PENALTY_SEAT = -4  # 积分 a red five seat pays for a penalty; each other seat gets 1
+RED_FIVE_PENALTY_OTHERS = 1
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """One competition penalty recorded on a deal: its kind and who was at fault — ``side``
+    (``"declarer"`` or ``"attackers"``) for fixed sides, ``seat`` in red five."""
+
+    kind: str
+    side: str | None = None
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.seat is not None:
+            return {"kind": self.kind, "seat": self.seat}
+        return {"kind": self.kind, "side": self.side}
+
+
+def check_penalties(
+    variant: Variant, penalties: object, dealer: int | None = None
+) -> tuple[Penalty, ...]:
+    """Read a deal's penalties, in the order they happened: ``Penalty`` objects or the JSON
+    form ``{"kind", "side"}`` (red five ``{"kind", "seat"}``). A wrong kitty is the declarer
+    side's (red five: the dealer's, checked when ``dealer`` is given); with no kitty there is
+    none. Raise ``EngineError`` for anything else."""
+    _check_variant(variant)
+    if penalties is None:
+        return ()
+    if isinstance(penalties, str | bytes | Mapping) or not isinstance(penalties, Sequence):
+        raise EngineError("penalties.type", got=repr(penalties))
+    out: list[Penalty] = []
+    for i, item in enumerate(penalties, 1):
+        kind: Any
+        side: Any
+        seat: Any
+        if isinstance(item, Penalty):
+            kind, side, seat = item.kind, item.side, item.seat
+        elif isinstance(item, Mapping):
+            extra = set(item) - {"kind", "side", "seat"}
+            if extra:
+                raise EngineError("penalty.fields", index=i, got=str(sorted(map(str, extra))))
+            kind, side, seat = item.get("kind"), item.get("side"), item.get("seat")
+        else:
+            raise EngineError("penalty.item", index=i, got=repr(item))
+        if not isinstance(kind, str) or kind not in PENALTY_KINDS:
+            raise EngineError(
+                "penalty.kind", index=i, got=repr(kind), kinds=", ".join(PENALTY_KINDS)
+            )
+        if kind == WRONG_KITTY and variant.kitty == 0:
+            raise EngineError("penalty.no_kitty", index=i)
+        if variant.fixed_sides:
+            if seat is not None or side not in (DECLARER, ATTACKERS):
+                raise EngineError("penalty.side", index=i, got=repr(side if seat is None else seat))
+            if kind == WRONG_KITTY and side != DECLARER:
+                raise EngineError("penalty.kitty_side", index=i)
+            out.append(Penalty(kind, side))
+        else:
+            if side is not None:
+                raise EngineError("penalty.seat", index=i, got=repr(side), last=variant.players - 1)
+            if (
+                isinstance(seat, bool)
+                or not isinstance(seat, int)
+                or not 0 <= seat < variant.players
+            ):
+                raise EngineError("penalty.seat", index=i, got=repr(seat), last=variant.players - 1)
+            if kind == WRONG_KITTY and dealer is not None and seat != dealer:
+                raise EngineError("penalty.kitty_seat", index=i, seat=seat, dealer=dealer)
+            out.append(Penalty(kind, seat=seat))
+    return tuple(out)
+
+
+def ends_the_deal(variant: Variant, penalty: Any) -> bool:
+    """Fixed sides: a miscount, a wrong kitty and (``revoke_effect: ends_deal``) a revoke end
+    the deal. Red five deals are always played out."""
+    (penalty,) = check_penalties(variant, [penalty])
+    return _ends(variant, penalty)
+
+
+def _ends(variant: Variant, penalty: Penalty) -> bool:
+    if not variant.fixed_sides:
+        return False
+    if penalty.kind in (MISCOUNT, WRONG_KITTY):
+        return True
+    return penalty.kind == REVOKE and variant.options.get("revoke_effect") == "ends_deal"
+
+
+def ending_penalty(variant: Variant, penalties: Any) -> Penalty | None:
+    """The first deal-ending penalty of the list, which decides the deal (or None)."""
+    for p in check_penalties(variant, penalties):
+        if _ends(variant, p):
+            return p
+    return None
+
+
+def penalty_outcome(penalty: Penalty) -> tuple[str, int]:
+    """(winner, levels) of a deal ended by ``penalty``: the declarer side at fault → the
+    attackers take over with no gain; the attackers at fault → the declarer side gains 1."""
+    if not isinstance(penalty, Penalty) or penalty.side not in (DECLARER, ATTACKERS):
+        raise EngineError("penalty.type", got=repr(penalty))
+    if penalty.side == DECLARER:
+        return ATTACKERS, 0
+    return DECLARER, 1
+
+
+def penalty_levels(variant: Variant, penalties: Any) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Fixed sides, by role (declarer side, attackers): (levels gained from the other role's
+    ``extra_level`` revokes, levels lost to the role's own take-backs with
+    ``takeback_effect: level``). Red five: none."""
+    penalties = check_penalties(variant, penalties)
+    extra = [0, 0]
+    lost = [0, 0]
+    revoke_extra = variant.options.get("revoke_effect") == "extra_level"
+    takeback_level = variant.options.get("takeback_effect", "level") == "level"
+    for p in penalties:
+        if p.side is None:
+            continue
+        role = 0 if p.side == DECLARER else 1
+        if p.kind == REVOKE and revoke_extra:
+            extra[1 - role] += 1
+        elif p.kind == TAKEBACK and takeback_level:
+            lost[role] += 1
+    return (extra[0], extra[1]), (lost[0], lost[1])
+
+
+def red_five_penalty_seats(variant: Variant, penalties: Any) -> list[int]:
+    """Red five: the seats that pay for a penalty, one entry each (a take-back under
+    ``takeback_effect: warning`` costs nothing)."""
+    penalties = check_penalties(variant, penalties)
+    warning = variant.options.get("takeback_effect", "level") == "warning"
+    return [
+        p.seat for p in penalties if p.seat is not None and not (p.kind == TAKEBACK and warning)
+    ]
+
+
+def strikes(variant: Variant, penalties: Any) -> list[Penalty]:
+    """The penalties that count as strikes toward ``strikes_lose_match``: every kind does
+    (a take-back recorded as a warning too: it is still a take-back)."""
+    return [p for p in check_penalties(variant, penalties) if p.kind in PENALTY_KINDS]
 
 
 def tractor_table(total: int, decks: int = 2) -> tuple[str, int]:
@@ -386,8 +574,12 @@ def red_five_scores(
     friend: int | None,
     failed_throws: Sequence[int] = (),
     friend_grabbed: bool = False,
+    penalty_seats: Sequence[int] = (),
 ) -> list[int]:
-    """Each seat's 积分 change for one red five deal (zero-sum)."""
+    """Each seat's 积分 change for one red five deal (zero-sum).
+
+    ``penalty_seats``: one entry per competition penalty (RULES §7) — like a failed throw, but
+    never capped and never swapped under 直搭."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
         raise EngineError("players.range", got=repr(players))
     if winner not in (DECLARER, ATTACKERS):
@@ -411,6 +603,9 @@ def red_five_scores(
                 scores[s] += RED_FIVE_THROWER if s == seat else RED_FIVE_OTHERS
     if friend_grabbed and friend is not None and winner == ATTACKERS:
         scores[dealer], scores[friend] = scores[friend], scores[dealer]  # 直搭
+    for seat in _red_five_throws(penalty_seats, players):
+        for s in range(players):
+            scores[s] += RED_FIVE_PENALTY_SEAT if s == seat else RED_FIVE_PENALTY_OTHERS
     return scores
 
 
@@ -422,31 +617,33 @@ def _check_seat(name: str, seat: object, players: int) -> int:
 
 def deal_result(
     variant: Variant,
-    points: int,
-    kitty_points: int,
+    points: int | None,
+    kitty_points: int | None,
     multiplier: int | None,
     failed_throws: Any = None,
     dealer: int | None = None,
     friend: int | None = None,
     friend_grabbed: bool = False,
+    penalties: Any = None,
 ) -> DealResult:
     """Score a finished deal from the numbers on its score sheet row.
 
     ``multiplier`` is the kitty factor when the attackers won the last trick, else 0 or None.
-    ``failed_throws``: tractor-4p ``{"declarer": n, "attackers": m}``; red five a list of the
-    throwers' seats; not used in 120分 (misplays are handled by ``next_levels``).
+    ``failed_throws``: tractor-4p ``{"declarer": n, "attackers": m}`` (lists of the cards taken
+    back with ``throw_penalty: ten_per_card``); red five a list of the throwers' seats; not used
+    in 120分 (misplays are handled by ``next_levels``).
     Red five needs ``dealer`` and ``friend`` (None when the dealer played alone).
+    ``penalties``: the deal's competition penalties in order (``check_penalties``). For fixed
+    sides the first deal-ending one decides the deal: the card numbers are then not needed
+    (None) and ``total`` is None.
     """
     _check_variant(variant)
-    total = attackers_total(variant, points, kitty_points, multiplier, failed_throws)
-    if variant.id == TRACTOR:
-        winner, levels = tractor_table(total, variant.decks)
-    elif variant.id == ONE_TWENTY:
-        winner, levels = one_twenty_table(total)
-    else:
+    if variant.id == RED_FIVE:
         if dealer is None:
             raise EngineError("result.dealer_needed")
         d = _check_seat("the dealer", dealer, variant.players)
+        pens = check_penalties(variant, penalties, d)
+        total = attackers_total(variant, points, kitty_points, multiplier, failed_throws)
         f = None if friend is None else _check_seat("the friend", friend, variant.players)
         if f == d:
             raise EngineError("result.friend_is_dealer")
@@ -454,11 +651,37 @@ def deal_result(
             raise EngineError("result.grabbed_alone")
         winner, units = red_five_units(total)
         throws = _red_five_throws(failed_throws, variant.players)
-        scores = red_five_scores(variant.players, winner, units, d, f, throws, friend_grabbed)
+        scores = red_five_scores(
+            variant.players,
+            winner,
+            units,
+            d,
+            f,
+            throws,
+            friend_grabbed,
+            red_five_penalty_seats(variant, pens),
+        )
         return DealResult(total, winner, units=units, scores=scores)
-    if variant.id != RED_FIVE and (dealer is not None or friend is not None or friend_grabbed):
+    if dealer is not None or friend is not None or friend_grabbed:
         raise EngineError("result.red_five_only")
-    return DealResult(total, winner, levels=levels)
+    pens = check_penalties(variant, penalties)
+    extra, lost = penalty_levels(variant, pens)
+    ending = ending_penalty(variant, pens)
+    if ending is not None:
+        if variant.id == TRACTOR:
+            tractor_throw_lists(failed_throws)  # checked, though the deal's points do not count
+        elif failed_throws:
+            raise EngineError("throws.one_twenty")
+        if points is not None:  # a sheet may still carry numbers: they must make sense
+            attackers_total(variant, points, kitty_points or 0, multiplier, failed_throws)
+        winner, levels = penalty_outcome(ending)
+        return DealResult(None, winner, levels=levels, ended_by=ending.kind, extra=extra, lost=lost)
+    total = attackers_total(variant, points, kitty_points, multiplier, failed_throws)
+    if variant.id == TRACTOR:
+        winner, levels = tractor_table(total, variant.decks)
+    else:
+        winner, levels = one_twenty_table(total)
+    return DealResult(total, winner, levels=levels, extra=extra, lost=lost)
 
 
 def fixed_result_prechecked(
@@ -469,10 +692,14 @@ def fixed_result_prechecked(
     out: call ``deal_result`` for anything not yet checked."""
     total = points + kitty_points * multiplier
     if variant.id == TRACTOR:
-        if failed_throws and variant.options.get("throw_penalty") != "none":
-            cap = MAX_PENALTIES_PER_SIDE
-            total += THROW_PENALTY_POINTS * (
-                min(failed_throws.get(DECLARER, 0), cap) - min(failed_throws.get(ATTACKERS, 0), cap)
+        mode = str(variant.options.get("throw_penalty"))
+        if failed_throws and mode != "none":
+            dec = failed_throws.get(DECLARER, 0)
+            att = failed_throws.get(ATTACKERS, 0)
+            total += _throw_points(
+                mode,
+                dec if isinstance(dec, list | tuple) else (1,) * dec,
+                att if isinstance(att, list | tuple) else (1,) * att,
             )
         if total < 0:
             total = 0
@@ -499,11 +726,13 @@ def next_levels(
     misplays: Iterable[int] = (),
     must_play: Sequence[str] = ("A",),
 ) -> LevelChange:
-    """Both fixed sides' levels after a deal declared by side ``declarer``.
+    """Both fixed sides' levels after a deal declared by side ``declarer`` (RULES §5, §7).
 
-    Only the winner moves, by its gain; in 120分 each misplay of a side gives the other side one
-    more level, in the same move (so a must-play level or A still stops it). Passing A needs a
-    win as the declaring side at A.
+    Per side, the deal's own gain (the winner's), one level per ``extra_level`` revoke of the
+    other side (``result.extra``) and, in 120分, one per misplay of the other side are added up
+    and applied in one move (so a must-play level or A still stops the sum); then each
+    take-back (``result.lost``) lowers its side one level, never below 2. A declaring side at A
+    that wins the deal has passed A.
     """
     if isinstance(levels, str) or not isinstance(levels, Sequence) or len(levels) != 2:
         raise EngineError("levels.pair", got=repr(levels))
@@ -515,20 +744,25 @@ def next_levels(
         raise EngineError("declarer.side", got=repr(declarer))
     if result.levels is None:
         raise EngineError("result.no_levels")
+    for lv in levels:
+        level_index(lv)
     winner_side = declarer if result.winner == DECLARER else 1 - declarer
     gains = [0, 0]
     gains[winner_side] += result.levels
+    gains[declarer] += result.extra[0]
+    gains[1 - declarer] += result.extra[1]
     for side in misplays:
         if side not in (0, 1) or isinstance(side, bool):
             raise EngineError("misplay.side", got=repr(side))
         gains[1 - side] += 1
+    passed = levels[declarer] == "A" and result.winner == DECLARER
+    lost = [0, 0]
+    lost[declarer] = result.lost[0]
+    lost[1 - declarer] = result.lost[1]
     new = []
-    passed = False
     for side in (0, 1):
-        level, side_passed = advance(levels[side], gains[side], must_play)
-        if side_passed and side == declarer and result.winner == DECLARER and result.levels > 0:
-            passed = True
-        new.append(level)
+        level, _ = advance(levels[side], gains[side], must_play)
+        new.append(LEVELS[max(0, level_index(level) - lost[side])])
     return LevelChange((new[0], new[1]), (gains[0], gains[1]), passed)
 
 
@@ -579,6 +813,16 @@ __all__ = [
     "ATTACKERS",
     "DECLARER",
     "LEVELS",
+    "PENALTY_KINDS",
+    "Penalty",
+    "check_penalties",
+    "ending_penalty",
+    "ends_the_deal",
+    "penalty_levels",
+    "penalty_outcome",
+    "red_five_penalty_seats",
+    "strikes",
+    "tractor_throw_lists",
     "POINTS_PER_DECK",
     "DealResult",
     "LevelChange",

@@ -126,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             outcomes[deal.outcome or "?"] += 1
             if deal.result is not None:
                 winners[deal.result.winner] += 1
-                points += deal.result.total
+                points += deal.result.total or 0
                 played += 1
             if out is not None:
                 rec = {"setup": deal.setup.to_json(), "log": [r.to_json() for r in deal.log]}

@@ -25,7 +25,7 @@ LEVELS: tuple[str, ...] = RANKS  # "2" … "A"
 class OptionSpec:
     name: str
     choices: tuple[Any, ...] | None  # None: validated by ``kind``
-    kind: str  # "choice", "bool", "points_or_null", "levels"
+    kind: str  # "choice", "bool", "points_or_null", "count_or_null", "levels"
     help: str  # plain words, shown to a tournament director
 
 
@@ -45,9 +45,10 @@ _SPECS: dict[str, OptionSpec] = {
     ),
     "throw_penalty": OptionSpec(
         "throw_penalty",
-        ("ten_per_attempt", "none"),
+        ("ten_per_attempt", "ten_per_card", "none"),
         "choice",
-        "Failed throw: 10 points to the other side per attempt, at most 3 per side and deal",
+        "Failed throw: 10 points to the other side per attempt (ten_per_attempt) or 10 per card "
+        "taken back (ten_per_card), at most 3 failed throws per side and deal",
     ),
     "no_call_trump": OptionSpec(
         "no_call_trump",
@@ -68,6 +69,25 @@ _SPECS: dict[str, OptionSpec] = {
     "must_play_levels": OptionSpec(
         "must_play_levels", None, "levels", "Levels a gain may never skip"
     ),
+    "revoke_effect": OptionSpec(
+        "revoke_effect",
+        ("ends_deal", "extra_level"),
+        "choice",
+        "A revoke (出错牌) ends the deal (declarer side at fault: the attackers take over; "
+        "attackers at fault: the declarer side gains 1), or gives the other side one extra level",
+    ),
+    "takeback_effect": OptionSpec(
+        "takeback_effect",
+        ("level", "warning"),
+        "choice",
+        "A take-back (悔牌) costs its side one level (red five: 4 积分), or is a warning only",
+    ),
+    "strikes_lose_match": OptionSpec(
+        "strikes_lose_match",
+        None,
+        "count_or_null",
+        "A side whose penalties in one match reach this count loses it as a forfeit",
+    ),
 }
 
 _VARIANT_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -79,9 +99,20 @@ _VARIANT_OPTIONS: dict[str, tuple[str, ...]] = {
         "no_call_trump",
         "redeal_below",
         "must_play_levels",
+        "revoke_effect",
+        "takeback_effect",
+        "strikes_lose_match",
     ),
-    RED_FIVE: ("triple_tractors", "kitty_multiplier", "score_table"),
-    ONE_TWENTY: ("triple_tractors", "kitty_multiplier", "refuse_below", "must_play_levels"),
+    RED_FIVE: ("triple_tractors", "kitty_multiplier", "score_table", "takeback_effect"),
+    ONE_TWENTY: (
+        "triple_tractors",
+        "kitty_multiplier",
+        "refuse_below",
+        "must_play_levels",
+        "revoke_effect",
+        "takeback_effect",
+        "strikes_lose_match",
+    ),
 }
 
 
@@ -113,14 +144,25 @@ def default_options(variant_id: str, decks: int | None = None) -> dict[str, Any]
             "no_call_trump": "spades" if d == 4 else "kitty",
             "redeal_below": 15,
             "must_play_levels": ["A"],
+            "revoke_effect": "ends_deal",
+            "takeback_effect": "level",
+            "strikes_lose_match": None,
         }
     if variant_id == RED_FIVE:
-        return {"triple_tractors": True, "kitty_multiplier": "by_shape", "score_table": "units60"}
+        return {
+            "triple_tractors": True,
+            "kitty_multiplier": "by_shape",
+            "score_table": "units60",
+            "takeback_effect": "level",
+        }
     return {
         "triple_tractors": True,
         "kitty_multiplier": "double",
         "refuse_below": 20,
         "must_play_levels": ["A"],
+        "revoke_effect": "extra_level",
+        "takeback_effect": "level",
+        "strikes_lose_match": None,
     }
 
 
@@ -208,6 +250,12 @@ def _check_option(variant_id: str, name: str, value: Any) -> Any:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % 5:
             raise OptionError("option.points", name=name, got=repr(value))
+        return value
+    if spec.kind == "count_or_null":
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise OptionError("option.count", name=name, got=repr(value))
         return value
     if spec.kind == "levels":
         if not isinstance(value, (list, tuple)) or not all(

@@ -19,15 +19,18 @@ from typing import TypeGuard
 from engine.scoring import (
     ATTACKERS,
     DECLARER,
+    PENALTY_KINDS,
     RED_FIVE_MAX_PENALISED,
     RED_FIVE_OTHERS,
     RED_FIVE_THROWER,
+    WRONG_KITTY,
     DealResult,
     allowed_multiplier_set,
     deal_result,
     fixed_result_prechecked,
     level_value,
     max_kitty_points,
+    next_levels,
     one_twenty_table,
     red_five_units,
     tractor_table,
@@ -63,6 +66,10 @@ MESSAGES: dict[str, str] = {
     "red_five_only": "belongs to red five deals only",
     "failed_throws_shape_sides": 'is written {{"declarer": n, "attackers": m}} in tractor-4p',
     "failed_throws_count": "{side}: {value!r} is not a count 0 or more",
+    "failed_throws_cards": "lists the cards each failed throw took back: whole numbers 1 or more",
+    "failed_throws_per_card": (
+        "with throw_penalty ten_per_card, list the cards each failed throw took back per side"
+    ),
     "misplays_one_twenty_only_tractor": (
         "are recorded in 120分 only (tractor-4p failed throws go in failed_throws)"
     ),
@@ -81,6 +88,14 @@ MESSAGES: dict[str, str] = {
     "failed_throws_shape_seats": "is a list of the throwers' seats in red five",
     "misplays_one_twenty_only": "are recorded in 120分 only",
     "level_red_five": "{value!r}: red five is always played at level 2",
+    "penalties_shape": "is a list of penalties, each a kind and the side (or seat) at fault",
+    "penalty_kind": "{value!r} is not a penalty: revoke, miscount, wrong_kitty or takeback",
+    "penalty_side": "{value!r} is not the side at fault: write declarer or attackers",
+    "penalty_seat": "{value!r} is not the seat at fault 0 … {last}",
+    "penalty_kitty_side": "a wrong kitty (扣底张数错) is the declarer side's: only it buries",
+    "penalty_kitty_seat": "a wrong kitty is the dealer's: seat {value} did not bury",
+    "penalty_no_kitty": "there is no kitty with {decks} decks, so no wrong kitty",
+    "struck_out": "side {side} lost the match by strikes in deal {deal}: the match was over",
     "forfeit_has_deals": "a forfeited table has no deals",
     "passed_a": "side {side} passed A in deal {deal}: the match was over",
     "match_complete": "the match is {deals} deals; this is deal {number}",
@@ -217,7 +232,38 @@ def deal_issues(variant: Variant, deal: Deal) -> list[Issue]:
         _check_red_five_deal(variant, deal, errors)
     else:
         _check_fixed_deal(variant, deal, errors)
+    if deal.penalties:
+        _check_penalties(variant, deal, errors)
     return list(errors.by_field.values())
+
+
+def _check_penalties(variant: Variant, deal: Deal, errors: _Issues) -> None:
+    pens = deal.penalties
+    if not isinstance(pens, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in pens):
+        errors.add("penalties", "penalties_shape")
+        return
+    n = variant.players
+    for kind, who in pens:
+        if kind not in PENALTY_KINDS:
+            errors.add("penalties", "penalty_kind", value=kind)
+            return
+        if variant.fixed_sides:
+            if who not in (DECLARER, ATTACKERS):
+                errors.add("penalties", "penalty_side", value=who)
+                return
+            if kind == WRONG_KITTY and who != DECLARER:
+                errors.add("penalties", "penalty_kitty_side")
+                return
+        else:
+            if not _is_int(who) or not 0 <= who < n:
+                errors.add("penalties", "penalty_seat", value=who, last=n - 1)
+                return
+            if kind == WRONG_KITTY and _is_int(deal.dealer) and who != deal.dealer:
+                errors.add("penalties", "penalty_kitty_seat", value=who)
+                return
+        if kind == WRONG_KITTY and variant.kitty == 0:
+            errors.add("penalties", "penalty_no_kitty", decks=variant.decks)
+            return
 
 
 def _check_fixed_deal(variant: Variant, deal: Deal, errors: _Issues) -> None:
@@ -240,6 +286,16 @@ def _check_fixed_deal(variant: Variant, deal: Deal, errors: _Issues) -> None:
                 if not _is_int(n) or n < 0:
                     errors.add("failed_throws", "failed_throws_count", side=side, value=n)
                     break
+            cards = ft.cards
+            if cards is not None and (
+                not isinstance(cards, tuple)
+                or len(cards) != 2
+                or (len(cards[0]), len(cards[1])) != (ft.declarer, ft.attackers)
+                or not all(_is_int(k) and k >= 1 for c in cards for k in c)
+            ):
+                errors.default("failed_throws", "failed_throws_cards")
+            elif cards is None and ft and variant.options.get("throw_penalty") == "ten_per_card":
+                errors.default("failed_throws", "failed_throws_per_card")
         if deal.misplays:
             errors.add("misplays", "misplays_one_twenty_only_tractor")
     else:  # one-twenty-6p
@@ -299,7 +355,7 @@ class FixedRow:
     declarer: int
     level: str  # the level played: the declaring side's level before the deal
     levels_before: tuple[str, str]
-    total: int  # the attackers' total after kitty and penalties
+    total: int | None  # the attackers' total after kitty and penalties; None: ended by one
     winner: str  # "declarer" or "attackers"
     winner_side: int
     gain: int  # levels the deal gave its winner (0: the attackers only take over)
@@ -317,6 +373,12 @@ class FixedMatch:
     counts: bool  # complete (or forfeited): the result enters the standings
     forfeit: int | None
     errors: tuple[DealIssue, ...]
+    struck: int | None = None  # the side that lost the match by strikes (a forfeit loss)
+
+    @property
+    def forfeit_loser(self) -> int | None:
+        """The side that lost as a forfeit: absent, or struck out (``strikes_lose_match``)."""
+        return self.forfeit if self.forfeit is not None else self.struck
 
     @property
     def values(self) -> tuple[int, int]:
@@ -327,14 +389,16 @@ class FixedMatch:
         )
 
     def level_diff(self, side: int, forfeit_level_diff: int = 3) -> int:
-        if self.forfeit is not None:
-            return -forfeit_level_diff if side == self.forfeit else forfeit_level_diff
+        loser = self.forfeit_loser
+        if loser is not None:
+            return -forfeit_level_diff if side == loser else forfeit_level_diff
         v = self.values
         return v[side] - v[1 - side]
 
     def outcome(self, side: int) -> str:
-        if self.forfeit is not None:
-            return RESULT_LOSS if side == self.forfeit else RESULT_WIN
+        loser = self.forfeit_loser
+        if loser is not None:
+            return RESULT_LOSS if side == loser else RESULT_WIN
         d = self.level_diff(side)
         return RESULT_WIN if d > 0 else RESULT_LOSS if d < 0 else RESULT_DRAW
 
@@ -358,6 +422,9 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
         if table.deals:
             errors.append(DealIssue.make(0, "", "forfeit_has_deals"))
         return FixedMatch((), (START_LEVEL, START_LEVEL), None, True, table.forfeit, tuple(errors))
+    limit = variant.options.get("strikes_lose_match")
+    strikes = [0, 0]
+    struck: int | None = None
     for i, deal in enumerate(table.deals):
         field_errors = deal_issues(variant, deal)
         if field_errors:
@@ -368,6 +435,10 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
             continue  # levels after a bad deal are unknown
         if passed_side is not None:
             errors.append(DealIssue.make(i, "", "passed_a", side=passed_side, deal=len(rows)))
+            broken = True
+            continue
+        if struck is not None:
+            errors.append(DealIssue.make(i, "", "struck_out", side=struck, deal=len(rows)))
             broken = True
             continue
         if spec.deals is not None and i >= spec.deals:
@@ -392,15 +463,33 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
         levels = list(row.levels_after)
         if row.passed:
             passed_side = row.declarer
+        if limit is not None and struck is None:
+            struck = strike_out(deal, limit, strikes)
     counts = False
     if not broken:
-        if spec.deals is not None:
+        if struck is not None:
+            counts = True  # lost by strikes: the match ended there
+        elif spec.deals is not None:
             counts = len(rows) == spec.deals or passed_side is not None
         elif spec.to_a:
             counts = table.finished or passed_side is not None
         else:
             counts = table.finished
-    return FixedMatch(tuple(rows), (levels[0], levels[1]), passed_side, counts, None, tuple(errors))
+    return FixedMatch(
+        tuple(rows), (levels[0], levels[1]), passed_side, counts, None, tuple(errors), struck
+    )
+
+
+def strike_out(deal: Deal, limit: int, strikes: list[int]) -> int | None:
+    """Count a checked deal's penalties against its sides (``strikes`` by side index, updated)
+    and return the first side whose count reaches ``limit`` (RULES §7 strikes), else None."""
+    assert deal.declarer is not None
+    for _kind, role in deal.penalties:
+        side = deal.declarer if role == DECLARER else 1 - deal.declarer
+        strikes[side] += 1
+        if strikes[side] >= limit:
+            return side
+    return None
 
 
 @lru_cache(maxsize=64)
@@ -426,6 +515,8 @@ def _fixed_row(
 ) -> FixedRow:
     assert deal.declarer is not None
     d = deal.declarer
+    if deal.penalties:
+        return _penalised_row(variant, deal, index, before)
     # check_deal has already checked every number: score without checking again
     ft = deal.failed_throws
     result = fixed_result_prechecked(
@@ -465,6 +556,39 @@ def _fixed_row(
     )
 
 
+def _penalised_row(variant: Variant, deal: Deal, index: int, before: tuple[str, str]) -> FixedRow:
+    """A deal with competition penalties, scored by the engine exactly as an online table's
+    (``engine.scoring.deal_result`` and ``next_levels``, RULES §7)."""
+    assert deal.declarer is not None
+    d = deal.declarer
+    result = deal_result(
+        variant,
+        deal.points,
+        deal.kitty,
+        deal.multiplier,
+        deal.engine_failed_throws() if variant.id == TRACTOR else None,
+        penalties=deal.engine_penalties(),
+    )
+    assert result.levels is not None
+    misplays = deal.misplays if variant.id == ONE_TWENTY else ()
+    change = next_levels(before, d, result, misplays, variant.must_play_levels)
+    winner_side = d if result.winner == DECLARER else 1 - d
+    return FixedRow(
+        number=index + 1,
+        declarer=d,
+        level=before[d],
+        levels_before=before,
+        total=result.total,
+        winner=result.winner,
+        winner_side=winner_side,
+        gain=result.levels,
+        levels_after=change.levels,
+        passed=change.passed,
+        next_declarer=winner_side,
+        result=result,
+    )
+
+
 # --- fixed sides: the final result only, fast -------------------------------------------------
 
 
@@ -478,9 +602,11 @@ class FixedTables:
     kitty: frozenset[int]  # valid kitty points
     multipliers: frozenset[int]  # valid multipliers, 0 included
     penalty: bool  # tractor-4p: failed throws move points
+    per_card: bool  # throw_penalty ten_per_card: 10 × the cards each failed throw took back
     decks: int
     outcomes: tuple[tuple[bool, int], ...]  # by the attackers' total: (declarer won, gain)
     advance: tuple[tuple[int, ...], ...]  # [level index][min(gain, 12)] -> new level index
+    variant: Variant | None = None  # for tables with competition penalties (the full derivation)
 
 
 @lru_cache(maxsize=64)
@@ -519,9 +645,11 @@ def fixed_tables(variant: Variant) -> FixedTables:
         kitty=frozenset(range(0, max_k + 1, 5)),
         multipliers=mults,
         penalty=tractor and variant.options.get("throw_penalty") != "none",
+        per_card=tractor and variant.options.get("throw_penalty") == "ten_per_card",
         decks=variant.decks,
         outcomes=outcomes,
         advance=tuple(adv),
+        variant=variant,
     )
 
 
@@ -530,15 +658,25 @@ def fixed_final(variant: Variant, spec: MatchSpec, table: Table) -> tuple[int, i
     match counts, else None (unfinished, or any deal with an error).
 
     Exactly ``derive_fixed``'s ``counts`` and ``values`` (the property tests compare them), at a
-    fraction of the cost: no rows, no messages. A forfeited table raises ``ValueError``: its
-    result is not a pair of levels (see ``FixedMatch.level_diff``).
+    fraction of the cost: no rows, no messages. A forfeited table, or one lost by strikes, raises
+    ``ValueError``: its result is not a pair of levels (see ``FixedMatch.level_diff``). A table
+    with competition penalties is derived in full (``derive_fixed``): they are rare.
     """
     return _fixed_final(fixed_tables(variant), spec, table)
+
+
+def has_penalties(table: Table) -> bool:
+    return any(d.penalties for d in table.deals)
 
 
 def _fixed_final(ft: FixedTables, spec: MatchSpec, table: Table) -> tuple[int, int] | None:
     if table.forfeit is not None:
         raise ValueError("a forfeited table has no final levels")
+    if ft.variant is not None and has_penalties(table):
+        match = derive_fixed(ft.variant, spec, table)
+        if match.struck is not None:
+            raise ValueError("a match lost by strikes has no final levels")
+        return match.values if match.counts else None
     deals = table.deals
     n_max = spec.deals
     if n_max is not None and len(deals) > n_max:
@@ -549,6 +687,7 @@ def _fixed_final(ft: FixedTables, spec: MatchSpec, table: Table) -> tuple[int, i
     n_out = len(outcomes)
     adv = ft.advance
     tractor, penalty = ft.tractor, ft.penalty
+    per_card = ft.per_card
     levels = _LEVELS
     lv = [0, 0]
     passed = -1
@@ -591,7 +730,20 @@ def _fixed_final(ft: FixedTables, spec: MatchSpec, table: Table) -> tuple[int, i
                 fd, fa = fth.declarer, fth.attackers
                 if type(fd) is not int or fd < 0 or type(fa) is not int or fa < 0:
                     return None
-                if penalty:
+                cards = fth.cards
+                if cards is not None:
+                    dc, ac = cards
+                    if (len(dc), len(ac)) != (fd, fa) or not all(
+                        type(x) is int and x >= 1 for x in (*dc, *ac)
+                    ):
+                        return None
+                elif per_card and fth:
+                    return None  # ten_per_card needs the cards of each failed throw
+                if per_card and cards is not None:
+                    total += 10 * (sum(cards[0][:3]) - sum(cards[1][:3]))
+                    if total < 0:
+                        total = 0
+                elif penalty:
                     total += 10 * (min(fd, 3) - min(fa, 3))
                     if total < 0:
                         total = 0
@@ -682,6 +834,7 @@ class RedFiveTables:
     kitty: frozenset[int]
     multipliers: frozenset[int]
     units: tuple[tuple[bool, int], ...]  # by the attackers' total: (dealer's side won, units)
+    variant: Variant | None = None  # for tables with competition penalties (the full derivation)
 
 
 @lru_cache(maxsize=16)
@@ -701,6 +854,7 @@ def red_five_tables(variant: Variant) -> RedFiveTables:
         units=tuple(
             (w == DECLARER, u) for w, u in (red_five_units(x) for x in range(top_total + 1))
         ),
+        variant=variant,
     )
 
 
@@ -725,6 +879,9 @@ def _red_five_final(
         return None
     if not (table.finished or (n_max is not None and len(deals) == n_max)):
         return None
+    if rt.variant is not None and has_penalties(table):
+        tab = derive_red_five(rt.variant, spec, table)
+        return (tab.totals, tab.dealer_wins, tab.deals) if tab.counts else None
     n = rt.players
     okp, okk, okm, total_points, units = rt.points, rt.kitty, rt.multipliers, rt.total, rt.units
     totals = [0] * n
@@ -826,8 +983,9 @@ def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveT
             dealer=deal.dealer,
             friend=deal.friend,
             friend_grabbed=deal.friend_grabbed,
+            penalties=deal.engine_penalties() or None,
         )
-        assert r.scores is not None and r.units is not None
+        assert r.scores is not None and r.units is not None and r.total is not None
         for s in range(n):
             totals[s] += r.scores[s]
         if r.winner == DECLARER:
@@ -869,7 +1027,9 @@ __all__ = [
     "derive_red_five",
     "fixed_final",
     "fixed_tables",
+    "has_penalties",
     "red_five_final",
+    "strike_out",
     "red_five_tables",
 ]
 

@@ -22,13 +22,27 @@ TRUMPS = ("S", "H", "D", "C")
 
 @dataclass(frozen=True)
 class FailedThrows:
-    """tractor-4p: failed throws per side in one deal (counts above 3 are capped when scored)."""
+    """tractor-4p: failed throws per side in one deal (counts above 3 are capped when scored).
+
+    ``cards`` (``throw_penalty: ten_per_card``): the cards each failed throw took back, per side
+    (declarer side, attackers); the counts are then their lengths (``per_card``)."""
 
     declarer: int = 0
     attackers: int = 0
+    cards: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
-    def as_engine(self) -> dict[str, int]:
+    @classmethod
+    def per_card(cls, declarer: tuple[int, ...], attackers: tuple[int, ...]) -> FailedThrows:
+        return cls(len(declarer), len(attackers), (tuple(declarer), tuple(attackers)))
+
+    def as_engine(self) -> dict[str, Any]:
+        if self.cards is not None:
+            return {"declarer": list(self.cards[0]), "attackers": list(self.cards[1])}
         return {"declarer": self.declarer, "attackers": self.attackers}
+
+    def as_json(self) -> dict[str, Any]:
+        """The tournament file's (and the database's) form: counts, or lists of cards."""
+        return self.as_engine()
 
     def __bool__(self) -> bool:
         return bool(self.declarer or self.attackers)
@@ -42,7 +56,9 @@ class Deal:
     (seats; ``friend`` None when the dealer played alone). ``multiplier`` 0 means the attackers
     did not win the last trick. ``failed_throws``: ``FailedThrows`` in tractor-4p, a tuple of the
     throwers' seats in red five, None otherwise. ``misplays``: 120分 side indexes, one per
-    misplay. ``level``: the level written on the sheet, if any.
+    misplay. ``level``: the level written on the sheet, if any. ``penalties``: the competition
+    penalties of the deal (RULES §7) in the order they happened, each ``(kind, at_fault)``: the
+    side at fault as ``"declarer"`` / ``"attackers"`` (fixed sides) or a seat (red five).
     """
 
     points: int
@@ -56,6 +72,17 @@ class Deal:
     friend_grabbed: bool = False
     misplays: tuple[int, ...] = ()
     level: str | None = None
+    penalties: tuple[tuple[str, str | int], ...] = ()
+
+    def engine_penalties(self) -> list[dict[str, Any]]:
+        """The penalties in the engine's (and the tournament file's) JSON form."""
+        out: list[dict[str, Any]] = []
+        for kind, who in self.penalties:
+            if isinstance(who, str):
+                out.append({"kind": kind, "side": who})
+            else:
+                out.append({"kind": kind, "seat": who})
+        return out
 
     def engine_failed_throws(self) -> Any:
         ft = self.failed_throws

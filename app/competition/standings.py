@@ -1,7 +1,8 @@
 """Standings derived from the recorded deals (TOURNAMENT.md "Standings"), never from counters.
 
 Fixed sides: match points (a bye scores ``points.bye`` with 级差 0; a forfeit wins the present
-side ``forfeit_level_diff`` and loses the absent one as much), total 级差, opponents' points
+side ``forfeit_level_diff`` and loses the absent one as much; a match lost by strikes,
+``strikes_lose_match``, counts as a forfeit loss), total 级差, opponents' points
 (Buchholz over counted matches, forfeits included), then the name by code point.
 Red five: total 积分, deals won on the dealer's side, then the name.
 """
@@ -22,6 +23,7 @@ from .matches import (
     derive_fixed,
     derive_red_five,
     fixed_tables,
+    has_penalties,
     red_five_tables,
 )
 from .model import MatchSpec, PointsSpec, Round, Table, Tournament
@@ -115,7 +117,14 @@ def fixed_standings(t: Tournament, through_round: int | None = None) -> list[Fix
             if table.forfeit is not None:
                 _add_forfeit(derive_fixed(variant, spec, table), sides, row, pts)
                 continue
-            final = _fixed_final(tables, spec, table)
+            if has_penalties(table):
+                m = derive_fixed(variant, spec, table)
+                if m.counts and m.struck is not None:
+                    _add_forfeit(m, sides, row, pts)  # lost by strikes: a forfeit loss
+                    continue
+                final = m.values if m.counts else None
+            else:
+                final = _fixed_final(tables, spec, table)
             if final is None:
                 row(sides[0]).in_progress += 1
                 row(sides[1]).in_progress += 1
@@ -172,7 +181,7 @@ def _add_forfeit(
             r.draws += 1
         else:
             r.losses += 1
-            if m.forfeit == side:
+            if m.forfeit_loser == side:
                 r.forfeits += 1
         r.opponents.append(sides[1 - side])
 
@@ -279,7 +288,7 @@ def entrant_history(t: Tournament, name: str) -> list[HistoryEntry]:
                     opponent=table.sides[1 - side],
                     levels=(m.levels[side], m.levels[1 - side]),
                     passed_a=m.passed_side == side,
-                    forfeit=m.forfeit is not None,
+                    forfeit=m.forfeit_loser is not None,
                     deals=len(m.rows),
                 )
                 if m.counts:

@@ -74,7 +74,9 @@ DEAL_KEYS = (
     "friend_grabbed",
     "misplays",
     "level",
+    "penalties",
 )
+PENALTY_KINDS = ("revoke", "miscount", "wrong_kitty", "takeback")
 SIDE_SIZE = {TRACTOR: 2, "one-twenty-6p": 3, RED_FIVE: 1}
 TABLE_SIZE = {TRACTOR: 2, "one-twenty-6p": 2, RED_FIVE: 5}
 
@@ -658,6 +660,9 @@ class _Loader:
         ft: FailedThrows | tuple[int, ...] | None = None
         if "failed_throws" in d:
             ft = self.failed_throws(d["failed_throws"], _join(path, "failed_throws"), variant)
+        penalties: tuple[tuple[str, str | int], ...] = ()
+        if "penalties" in d:
+            penalties = self.penalties(d["penalties"], _join(path, "penalties"), variant)
         if len(self.errors) > before or variant is None:
             return None
         mult = d.get("multiplier")
@@ -673,7 +678,44 @@ class _Loader:
             friend_grabbed=d.get("friend_grabbed", False),
             misplays=misplays,
             level=level,
+            penalties=penalties,
         )
+
+    def penalties(
+        self, v: object, path: str, variant: Variant | None
+    ) -> tuple[tuple[str, str | int], ...]:
+        """``[{"kind", "side"}]`` for fixed sides, ``[{"kind", "seat"}]`` in red five (RULES §7);
+        the values are checked with the deal (``matches.deal_issues``)."""
+        arr = self.array(v, path, 'penalties such as {"kind": "revoke", "side": "declarer"}')
+        if arr is None:
+            return ()
+        red = variant is not None and variant.id == RED_FIVE
+        who_key = "seat" if red else "side"
+        out: list[tuple[str, str | int]] = []
+        for i, item in enumerate(arr):
+            ipath = f"{path}[{i}]"
+            o = self.obj(item, ipath, f"a penalty: kind and {who_key}")
+            if o is None:
+                continue
+            self.unknown(o, ("kind", who_key), ipath)
+            kind = o.get("kind")
+            if "kind" not in o:
+                self.err(_join(ipath, "kind"), "is missing")
+            elif kind not in PENALTY_KINDS:
+                self.err(
+                    _join(ipath, "kind"),
+                    f"{_show(kind)} is not one of {', '.join(PENALTY_KINDS)}",
+                )
+            who = o.get(who_key)
+            if who_key not in o:
+                self.err(_join(ipath, who_key), "is missing")
+            elif red and not _is_int(who):
+                self.err(_join(ipath, "seat"), f"must be a seat number, not {_show(who)}")
+            elif not red and who not in ("declarer", "attackers"):
+                self.err(_join(ipath, "side"), f"must be declarer or attackers, not {_show(who)}")
+            elif isinstance(kind, str) and isinstance(who, str | int):
+                out.append((kind, who))
+        return tuple(out)
 
     def failed_throws(
         self, v: object, path: str, variant: Variant | None
@@ -686,12 +728,34 @@ class _Loader:
                 return None
             self.unknown(o, ("declarer", "attackers"), path)
             counts = []
+            lists: list[tuple[int, ...]] = []
             for side in ("declarer", "attackers"):
                 n = o.get(side, 0)
+                if isinstance(n, list):  # ten_per_card: the cards each failed throw took back
+                    if not all(_is_int(k) and k >= 1 for k in n):
+                        self.err(
+                            _join(path, side),
+                            f"must list the cards each failed throw took back (1 or more), "
+                            f"not {_show(n)}",
+                        )
+                        return None
+                    lists.append(tuple(n))
+                    counts.append(len(n))
+                    continue
                 if not _is_int(n) or n < 0:
                     self.err(_join(path, side), f"must be a count 0 or more, not {_show(n)}")
                     return None
+                if n and variant.options.get("throw_penalty") == "ten_per_card":
+                    self.err(
+                        _join(path, side),
+                        "with throw_penalty ten_per_card, list the cards each failed throw took "
+                        f"back, e.g. [2, 3], not the count {n}",
+                    )
+                    return None
+                lists.append((1,) * n if n else ())
                 counts.append(n)
+            if any(isinstance(o.get(side), list) for side in ("declarer", "attackers")):
+                return FailedThrows.per_card(lists[0], lists[1])
             return FailedThrows(counts[0], counts[1])
         if variant.id == RED_FIVE:
             arr = self.array(v, path, "the throwers' seats, one per failure")
@@ -804,7 +868,7 @@ def dump_deal(d: Deal) -> dict[str, Any]:
     ft = d.failed_throws
     if isinstance(ft, FailedThrows):
         if ft:
-            out["failed_throws"] = {"declarer": ft.declarer, "attackers": ft.attackers}
+            out["failed_throws"] = ft.as_json()
     elif ft:
         out["failed_throws"] = list(ft)
     if d.friend_grabbed:
@@ -813,4 +877,6 @@ def dump_deal(d: Deal) -> dict[str, Any]:
         out["misplays"] = list(d.misplays)
     if d.level is not None:
         out["level"] = d.level
+    if d.penalties:
+        out["penalties"] = d.engine_penalties()
     return out

@@ -220,6 +220,8 @@ class Deal(Base):
     friend_grabbed: Mapped[bool] = mapped_column(default=False)
     misplays: Mapped[list[int] | None] = mapped_column(JSON)
     level: Mapped[str | None] = mapped_column(String(3))
+    # competition penalties (RULES §7), in order: [{"kind", "side"}] or red five [{"kind", "seat"}]
+    penalties: Mapped[list[Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime | None] = mapped_column()
 

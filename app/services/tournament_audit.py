@@ -120,6 +120,7 @@ KEY_LABELS: dict[str, Any] = {
     "level": _l("Level"),
     "failed_throws": _l("failed throws (甩牌)"),
     "misplays": _l("misplays (吃苍蝇)"),
+    "penalties": _l("penalties"),
     "players": _l("players"),
     "sides": _l("sides"),
     "table": _l("Table"),
@@ -209,6 +210,8 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
         return _("guest (link)") if v is None else str(v)
     if key == "trump":
         return SUIT_SYMBOLS.get(v, str(v)) if v is not None else _("No trump (无主)")
+    if key == "penalties" and isinstance(v, list):
+        return ", ".join(_penalty_words(p, side, seat) for p in v) or "—"
     if key == "failed_throws":
         if isinstance(v, dict):
             return _(
@@ -225,6 +228,25 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
     if v is None:
         return "—"
     return str(v)
+
+
+PENALTY_WORDS: dict[str, Any] = {
+    "revoke": _l("revoke (出错牌)"),
+    "miscount": _l("miscount (多牌/少牌)"),
+    "wrong_kitty": _l("wrong kitty (扣底张数错)"),
+    "takeback": _l("take-back (悔牌)"),
+}
+ROLE_WORDS: dict[str, Any] = {"declarer": _l("the declarer side"), "attackers": _l("the attackers")}
+
+
+def _penalty_words(p: Any, side: Any, seat: Any) -> str:
+    """One recorded penalty: its kind and who was at fault (a role, or a red five seat)."""
+    if not isinstance(p, dict):
+        return _words(None, p, None)
+    kind = PENALTY_WORDS.get(str(p.get("kind")), p.get("kind"))
+    role = ROLE_WORDS.get(str(p.get("side")), p.get("side"))
+    who = seat(p["seat"]) if "seat" in p else role
+    return _("%(kind)s by %(who)s", kind=kind, who=who)
 
 
 def _log_words(kept: Any) -> str:

@@ -37,6 +37,13 @@ TEXTS = {
     "red_five_only": _RED_FIVE_ONLY,
     "failed_throws_shape_sides": _l("Please write the failed throws (甩牌) as counts."),
     "failed_throws_count": _l("A count from 0 upwards, please."),
+    "failed_throws_cards": _l(
+        "Please write, for each failed throw (甩牌), the cards taken back: 1 or more."
+    ),
+    "failed_throws_per_card": _l(
+        "These rules charge 10 points per card: please write the cards each failed throw "
+        "(甩牌) took back."
+    ),
     "misplays_one_twenty_only_tractor": _MISPLAYS,
     "failed_throws_one_twenty": _l(
         "In 120分 a failed throw is a misplay (吃苍蝇): count it there."
@@ -53,6 +60,19 @@ TEXTS = {
     "failed_throws_shape_seats": _l("Please write the failed throws (甩牌) as counts."),
     "misplays_one_twenty_only": _MISPLAYS,
     "level_red_five": _l("Red five is always played at level 2."),
+    "penalties_shape": _l("Please record each penalty with its kind and who was at fault."),
+    "penalty_kind": _l(
+        "Please choose a penalty: revoke (出错牌), miscount (多牌/少牌), wrong kitty (扣底张数错) "
+        "or take-back (悔牌)."
+    ),
+    "penalty_side": _SIDE,
+    "penalty_seat": _SEAT,
+    "penalty_kitty_side": _l(
+        "Only the declarer side buries: a wrong kitty (扣底张数错) is theirs."
+    ),
+    "penalty_kitty_seat": _l("Only the dealer buries: a wrong kitty (扣底张数错) is the dealer's."),
+    "penalty_no_kitty": _l("With %(decks)s decks there is no kitty, so no wrong kitty."),
+    "struck_out": _l("The match is over: a side lost it by penalties (strikes)."),
     "forfeit_has_deals": _FORFEITED,
     "forfeited": _FORFEITED,
     "passed_a": _l("The match is over: a side passed A."),

@@ -76,7 +76,13 @@ def side_size(t: Tournament) -> int:
 
 def _ft_from_json(ft_raw: Any) -> cm.FailedThrows | tuple[int, ...] | None:
     if isinstance(ft_raw, dict):
-        return cm.FailedThrows(ft_raw.get("declarer", 0), ft_raw.get("attackers", 0))
+        dec, att = ft_raw.get("declarer", 0), ft_raw.get("attackers", 0)
+        if isinstance(dec, list) or isinstance(att, list):  # ten_per_card: cards per throw
+            return cm.FailedThrows.per_card(
+                tuple(dec) if isinstance(dec, list) else (1,) * dec,
+                tuple(att) if isinstance(att, list) else (1,) * att,
+            )
+        return cm.FailedThrows(dec, att)
     if isinstance(ft_raw, list):
         return tuple(ft_raw)
     return None
@@ -84,8 +90,20 @@ def _ft_from_json(ft_raw: Any) -> cm.FailedThrows | tuple[int, ...] | None:
 
 def _ft_json(ft: cm.FailedThrows | tuple[int, ...] | None) -> Any:
     if isinstance(ft, cm.FailedThrows):
-        return {"declarer": ft.declarer, "attackers": ft.attackers} if ft else None
+        return ft.as_json() if ft else None
     return list(ft) if ft else None
+
+
+def _penalties_from_json(raw: Any) -> tuple[tuple[str, str | int], ...]:
+    """A deal's stored penalties ([{"kind", "side"}] or [{"kind", "seat"}]) as model tuples."""
+    if not isinstance(raw, list):
+        return ()
+    out: list[tuple[str, str | int]] = []
+    for p in raw:
+        if isinstance(p, dict):
+            who = p["seat"] if "seat" in p else p.get("side")
+            out.append((str(p.get("kind")), who if isinstance(who, int | str) else str(who)))
+    return tuple(out)
 
 
 def deal_from_row(row: Deal) -> cm.Deal:
@@ -101,6 +119,7 @@ def deal_from_row(row: Deal) -> cm.Deal:
         friend_grabbed=bool(row.friend_grabbed),
         misplays=tuple(row.misplays or ()),
         level=row.level,
+        penalties=_penalties_from_json(row.penalties),
     )
 
 
@@ -118,6 +137,7 @@ def deal_columns(d: cm.Deal) -> dict[str, Any]:
         "friend_grabbed": d.friend_grabbed,
         "misplays": list(d.misplays) or None,
         "level": d.level,
+        "penalties": d.engine_penalties() or None,
     }
 
 
@@ -288,6 +308,8 @@ def load_uncached(t: Tournament) -> Loaded:
     # CAST, not type_coerce: PostgreSQL's driver would hand back a json column already parsed.
     ft_text = cast(Deal.failed_throws, String)
     mis_text = cast(Deal.misplays, String)
+    pen_text = cast(Deal.penalties, String)
+    pens: dict[str | None, tuple[tuple[str, str | int], ...]] = {None: (), "": (), "null": ()}
     fts: dict[str | None, cm.FailedThrows | tuple[int, ...] | None] = {
         None: None,
         "": None,
@@ -308,6 +330,7 @@ def load_uncached(t: Tournament) -> Loaded:
         grabbed,
         mis_raw,
         level,
+        pen_raw,
     ) in s.execute(
         select(
             Deal.table_id,
@@ -322,6 +345,7 @@ def load_uncached(t: Tournament) -> Loaded:
             Deal.friend_grabbed,
             mis_text,
             Deal.level,
+            pen_text,
         )
         .where(Deal.table_id.in_(table_ids_of))
         .order_by(Deal.table_id, Deal.index)
@@ -330,6 +354,8 @@ def load_uncached(t: Tournament) -> Loaded:
             fts[ft_raw] = _ft_from_json(json.loads(ft_raw))
         if mis_raw not in miss:
             miss[mis_raw] = tuple(json.loads(mis_raw))
+        if pen_raw not in pens:
+            pens[pen_raw] = _penalties_from_json(json.loads(pen_raw))
         deal = make(
             points,
             kitty,
@@ -342,6 +368,7 @@ def load_uncached(t: Tournament) -> Loaded:
             bool(grabbed),
             miss[mis_raw],
             level,
+            pens[pen_raw],
         )
         lst = deals.get(table_id)
         if lst is None:

@@ -16,12 +16,17 @@ OPTION_LABELS: dict[str, Any] = {
     "decks": _l("Number of decks (4 decks: no kitty, hidden calls)"),
     "triple_tractors": _l("Consecutive triples form a tractor"),
     "kitty_multiplier": _l("Kitty bonus (抠底) when the attackers win the last trick"),
-    "throw_penalty": _l("Failed throw (甩牌): 10 points to the other side per attempt"),
+    "throw_penalty": _l("Failed throw (甩牌): points to the other side"),
     "no_call_trump": _l("When nobody calls a trump (主)"),
     "redeal_below": _l("An attacker with fewer points than this may ask for a redeal"),
     "refuse_below": _l("Opponents may refuse a deal when a hand has fewer points than this"),
     "score_table": _l("Red five score table"),
     "must_play_levels": _l("Levels (级) a gain may never skip"),
+    "revoke_effect": _l("A revoke (出错牌: not following when able)"),
+    "takeback_effect": _l("A take-back (悔牌: taking back a card after the next player played)"),
+    "strikes_lose_match": _l(
+        "Penalties (revoke, miscount, wrong kitty, take-back) that lose a match"
+    ),
 }
 CHOICE_LABELS: dict[tuple[str, Any], Any] = {
     ("decks", 2): _l("2 decks"),
@@ -30,7 +35,17 @@ CHOICE_LABELS: dict[tuple[str, Any], Any] = {
     ("kitty_multiplier", "power"): _l("2 to the power of that count"),
     ("kitty_multiplier", "double"): _l("always × 2"),
     ("throw_penalty", "ten_per_attempt"): _l("10 points per failed attempt (at most 3)"),
+    ("throw_penalty", "ten_per_card"): _l("10 points per card taken back (at most 3 throws)"),
     ("throw_penalty", "none"): _l("no penalty"),
+    ("revoke_effect", "ends_deal"): _l(
+        "ends the deal: the other side wins it (the attackers take over, or the declarer side "
+        "gains 1)"
+    ),
+    ("revoke_effect", "extra_level"): _l(
+        "the deal is played out; the other side gains 1 level more"
+    ),
+    ("takeback_effect", "level"): _l("its side goes down 1 level (red five: 4 积分)"),
+    ("takeback_effect", "warning"): _l("a warning only"),
     ("no_call_trump", "kitty"): _l("turn kitty cards until one names the trump suit"),
     ("no_call_trump", "spades"): _l("spades are trump"),
     ("score_table", "units60"): _l("units of 60 points"),
@@ -51,6 +66,8 @@ def option_value_text(name: str, value: Any) -> str:
         return _("none") if value is None else _("%(n)d points", n=value)
     if kind == "levels":
         return ", ".join(value or [])
+    if kind == "count_or_null":
+        return _("none") if value is None else _("%(n)d penalties", n=value)
     return option_choice_label(name, value)
 
 
@@ -118,6 +135,8 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
     errors: dict[str, str] = {}
     for name in option_names(variant):
         spec = option_spec(name)
+        if spec.kind != "bool" and f"opt_{name}" not in form:
+            continue  # not on the posted form (one from before the option existed): the default
         raw = (form.get(f"opt_{name}") or "").strip()
         value: Any
         if spec.kind == "bool":
@@ -136,6 +155,14 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
                 value = int(raw)
             else:
                 errors[name] = _("A number of points in steps of 5, or empty for none.")
+                continue
+        elif spec.kind == "count_or_null":
+            if raw == "":
+                value = None
+            elif raw.isdigit() and int(raw) >= 1:
+                value = int(raw)
+            else:
+                errors[name] = _("A whole number, 1 or more, or empty for none.")
                 continue
         else:  # levels
             value = [x.strip().upper() for x in raw.replace("，", ",").split(",") if x.strip()]

@@ -140,8 +140,8 @@ def test_answers_without_fields_the_answer_does_not_need():
     ]
     proc = run_cli("".join(json.dumps(c) + "\n" for c in cases))
     a, b, c, d, e, f = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert a == {"id": "a", "total": 70, "winner": "declarer", "levels": 1}
-    assert b == {"id": "b", "total": 100, "winner": "attackers", "levels": 0}
+    assert a == {"id": "a", "total": 70, "winner": "declarer", "levels": 1, "ended_by": None}
+    assert b == {"id": "b", "total": 100, "winner": "attackers", "levels": 0, "ended_by": None}
     assert "trump" in c["error"] and set(c) == {"id", "error"}
     assert d == {"id": "d", "suit": "trump", "combo": "single"}
     assert "trump" in e["error"]

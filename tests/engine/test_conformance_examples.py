@@ -226,4 +226,10 @@ def test_deal_result_answers_what_does_not_need_a_missing_field():
     alone, nodealer, short = [json.loads(line) for line in proc.stdout.splitlines()]
     assert alone["scores"] == [4, -1, -1, -1, -1]
     assert nodealer == {"id": "nodealer", "total": 60, "winner": "declarer", "units": 1}
-    assert short == {"id": "short-kitty", "total": 60, "winner": "declarer", "levels": 1}
+    assert short == {
+        "id": "short-kitty",
+        "total": 60,
+        "winner": "declarer",
+        "levels": 1,
+        "ended_by": None,
+    }

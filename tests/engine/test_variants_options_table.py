@@ -26,7 +26,10 @@ TABLE: dict[str, tuple[list[Any], dict[str, Any]]] = {
         ["by_shape", "power", "double"],
         {"tractor-4p": "by_shape", "red-five-5p": "by_shape", "one-twenty-6p": "double"},
     ),
-    "throw_penalty": (["ten_per_attempt", "none"], {"tractor-4p": "ten_per_attempt"}),
+    "throw_penalty": (
+        ["ten_per_attempt", "ten_per_card", "none"],
+        {"tractor-4p": "ten_per_attempt"},
+    ),
     "no_call_trump": (["kitty", "spades"], {"tractor-4p": "kitty"}),
     "redeal_below": ([None, 0, 15, 40], {"tractor-4p": 15}),
     "refuse_below": ([None, 0, 20, 40], {"one-twenty-6p": 20}),
@@ -37,6 +40,20 @@ TABLE: dict[str, tuple[list[Any], dict[str, Any]]] = {
     ),
 }
 
+# RULES.md §7: the competition penalty options, in their own table
+PENALTY_TABLE: dict[str, tuple[list[Any], dict[str, Any]]] = {
+    "revoke_effect": (
+        ["ends_deal", "extra_level"],
+        {"tractor-4p": "ends_deal", "one-twenty-6p": "extra_level"},
+    ),
+    "takeback_effect": (
+        ["level", "warning"],
+        {"tractor-4p": "level", "red-five-5p": "level", "one-twenty-6p": "level"},
+    ),
+    "strikes_lose_match": ([None, 1, 3], {"tractor-4p": None, "one-twenty-6p": None}),
+}
+ALL_OPTIONS = {**TABLE, **PENALTY_TABLE}
+
 
 @pytest.mark.skipif(
     not RULES.exists(), reason="../shared/rules/RULES.md is not beside this checkout"
@@ -46,11 +63,13 @@ def test_rules_md_lists_exactly_these_options() -> None:
     glance = text.split("## Options at a glance", 1)[1].split("\n## ", 1)[0]
     names = set(re.findall(r"^\| `(\w+)` \|", glance, flags=re.M))
     assert names == set(TABLE)
+    section7 = text.split("## 7.", 1)[1].split("\n## ", 1)[0]
+    assert set(re.findall(r"^\| `(\w+)` \|", section7, flags=re.M)) == set(PENALTY_TABLE)
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_defaults_follow_the_table(variant: str) -> None:
-    want = {name: d[variant] for name, (_, d) in TABLE.items() if variant in d}
+    want = {name: d[variant] for name, (_, d) in ALL_OPTIONS.items() if variant in d}
     assert set(option_names(variant)) == set(want)
     assert default_options(variant) == want
     assert dict(make_variant(variant).options) == want
@@ -60,7 +79,7 @@ def test_defaults_follow_the_table(variant: str) -> None:
 
 CASES = [
     (variant, name, value)
-    for name, (values, defaults) in TABLE.items()
+    for name, (values, defaults) in ALL_OPTIONS.items()
     for variant in defaults
     for value in values
 ]

@@ -47,4 +47,7 @@ def test_default_red_five_rules_in_words(client):
             "2 × the cards of the last trick's largest part"
         ),
         "Red five score table": "units of 60 points",
+        "A take-back (悔牌: taking back a card after the next player played)": (
+            "its side goes down 1 level (red five: 4 积分)"
+        ),
     }

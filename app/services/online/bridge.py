@@ -454,8 +454,15 @@ def sheet_deal(deal: Deal) -> cm.Deal:
         )
     ft: cm.FailedThrows | None = None
     if v.id == TRACTOR:
-        dec = sum(1 for s in deal.failed_throws if s % 2 == deal.dealer % 2)
-        ft = cm.FailedThrows(dec, len(deal.failed_throws) - dec)
+        mine = [s % 2 == deal.dealer % 2 for s in deal.failed_throws]
+        if v.options.get("throw_penalty") == "ten_per_card":  # the cards each throw took back
+            taken = list(zip(mine, deal.failed_throw_cards, strict=True))
+            ft = cm.FailedThrows.per_card(
+                tuple(n for m, n in taken if m), tuple(n for m, n in taken if not m)
+            )
+        else:
+            dec = sum(mine)
+            ft = cm.FailedThrows(dec, len(mine) - dec)
     return cm.Deal(
         points=points,
         kitty=kitty,

@@ -48,6 +48,7 @@ REFUSALS: dict[str, Any] = {
     "option.points": _l(
         "Option %(name)s takes a number of points (a multiple of 5) or nothing, not %(got)s."
     ),
+    "option.count": _l("Option %(name)s takes a whole number, 1 or more, or nothing, not %(got)s."),
     "option.levels": _l("Option %(name)s takes a list of levels such as 5, 10, K, A, not %(got)s."),
     "options.type": _l("The options must map option names to values, not %(got)s."),
     "card.not_a_number": _l("%(got)s is not a card (a card is a number 0 to 53)."),
@@ -114,6 +115,10 @@ REFUSALS: dict[str, Any] = {
     "call.own": _l("Your own call stands; you may not overcall yourself."),
     "call.more_level_cards": _l("A call must show more level cards than the standing %(count)s."),
     "call.stronger": _l("A call must be stronger than the standing call."),
+    "call.race_won": _l(
+        "Seat %(caller)s showed its side's level card first and won the race: no more calls."
+    ),
+    "call.race_level": _l("In a race, show your own side's level card: jokers do not call."),
     "call.stronger_120": _l(
         "A call must show more cards than the standing call, or as many of a stronger "
         "kind (level cards < small joker < big joker)."
@@ -220,6 +225,30 @@ REFUSALS: dict[str, Any] = {
         "Failed throws in red five are a list of the throwers' seats, not %(got)s."
     ),
     "throws.seat": _l("Failed throw by seat %(got)s: there is no such seat."),
+    "throws.cards": _l(
+        "A failed throw of the %(side)s took back 1 to %(most)s cards, not %(got)s."
+    ),
+    "throws.per_card": _l(
+        "With 10 points per card, the failed throws of the %(side)s are a list of the cards "
+        "each took back, not the count %(got)s."
+    ),
+    "penalties.type": _l("The penalties are a list of a kind and the side at fault, not %(got)s."),
+    "penalty.type": _l("A penalty of a side is expected, not %(got)s."),
+    "penalty.item": _l("Penalty %(index)s is a kind and the side at fault, not %(got)s."),
+    "penalty.fields": _l("Penalty %(index)s has fields other than kind, side and seat: %(got)s."),
+    "penalty.kind": _l("Penalty %(index)s: %(got)s is not a penalty; the kinds are %(kinds)s."),
+    "penalty.no_kitty": _l("Penalty %(index)s: there is no kitty, so no wrong kitty."),
+    "penalty.side": _l(
+        "Penalty %(index)s: the side at fault is the declarer or the attackers, not %(got)s."
+    ),
+    "penalty.kitty_side": _l(
+        "Penalty %(index)s: only the declarer side buries, so only it can bury a wrong kitty."
+    ),
+    "penalty.seat": _l("Penalty %(index)s: %(got)s is not a seat at this table."),
+    "penalty.kitty_seat": _l(
+        "Penalty %(index)s: only the dealer (seat %(dealer)s) buries, so seat %(seat)s cannot "
+        "bury a wrong kitty."
+    ),
     "throws.one_twenty": _l(
         "120 points has no failed-throw points: a failed throw is a misplay (a level to "
         "the other side)."
@@ -299,6 +328,10 @@ REFUSALS: dict[str, Any] = {
     "case.last_empty": _l(
         "The last lead is empty: give the cards led to the last trick, or nothing."
     ),
+    "case.levels_before": _l(
+        "levels_before gives the declarer's and the attackers' levels, not %(got)s."
+    ),
+    "case.levels_before_level": _l("levels_before %(role)s: %(got)s is not a level."),
     "case.points": _l("The points must be a whole number, 0 or more, not %(got)s."),
     "case.friend_is_dealer": _l(
         "The friend cannot be the dealer (write null when the dealer plays alone)."
