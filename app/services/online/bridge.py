@@ -31,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from engine.bots import HeuristicBot, RandomBot, perform
+from engine.bots import RandomBot, perform
 from engine.cards import HJ, LJ, card_str, parse_card
 from engine.deal import DRAW, Deal, DealSetup, Record, apply
 from engine.errors import EngineError
@@ -47,6 +47,7 @@ from .. import ServiceError
 from ..tournament_audit import Actor, audit
 from ..tournament_rows import variant_of
 from ..tournament_sheets import may_edit, record_deal, sheet
+from . import botchoice
 from .refusals import refusal_text
 from .seats import new_token, seats_of
 
@@ -57,9 +58,9 @@ MAX_STEPS = 20_000  # a safety net for the bot loop (a whole 4-deck deal is ~300
 DEAL_BUDGET = 6_000
 GAME_ACTOR = Actor(label="online game")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-# Which engine bot plays the bot seats: "heuristic" (the default); ``flask tournament run-bots
-# --bots random`` sets "random" for its run (autoplay.py).
-BOT_KIND: ContextVar[str] = ContextVar("online_bot_kind", default="heuristic")
+# Which engine bot plays the bot seats: each seat's strength (botchoice.py); ``flask tournament
+# run-bots --bots KIND`` sets one kind for every seat for its run (autoplay.py).
+BOT_KIND: ContextVar[str | None] = botchoice.FORCED_KIND
 
 
 class Stale(ServiceError):
@@ -82,6 +83,7 @@ class Live:
     entries: list[dict[str, Any]]
     humans: frozenset[int]
     new: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    levels: dict[int, str] = field(default_factory=dict)  # the bot seats' strengths
 
     def add(self, entry: dict[str, Any], actor: str) -> None:
         self.entries.append(entry)
@@ -126,7 +128,7 @@ def _humans(tab: Table) -> frozenset[int]:
     return frozenset(s.seat for s in seats_of(tab) if not s.bot)
 
 
-def _load(row: OnlineDeal, humans: frozenset[int]) -> Live:
+def _load(row: OnlineDeal, humans: frozenset[int], levels: dict[int, str] | None = None) -> Live:
     deal = Deal(DealSetup.from_json(row.setup))
     entries: list[dict[str, Any]] = []
     for action in row.actions:
@@ -134,12 +136,13 @@ def _load(row: OnlineDeal, humans: frozenset[int]) -> Live:
         entries.append(entry)
         if entry["kind"] != CONTINUE:
             apply(deal, Record.from_json(entry))
-    return Live(row, deal, entries, humans)
+    return Live(row, deal, entries, humans, levels=dict(levels or {}))
 
 
 def load(tab: Table) -> Live | None:
     row = current_row(tab)
-    return None if row is None else _load(row, _humans(tab))
+    levels = {s.seat: s.bot_level for s in seats_of(tab)}
+    return None if row is None else _load(row, _humans(tab), levels)
 
 
 # --- the director's side ----------------------------------------------------------------------
@@ -195,6 +198,25 @@ def set_bot(t: Tournament, tab: Table, seat: int, bot: bool, actor: Actor) -> No
     db.session.flush()
     audit(t, actor, "online_bot", _where(tab, seat), {"bot": not bot}, {"bot": bot})
     advance(t, tab)
+
+
+def set_bot_level(t: Tournament, tab: Table, seat: int, level: str, actor: Actor) -> None:
+    """Choose how strong a seat's bot plays: easy, normal or strong (botchoice.py)."""
+    if tab.mode != "online":
+        raise ServiceError(_("This table is not played online."))
+    if not may_edit(tab.round, actor):
+        raise ServiceError(_("The round is closed: only the club's owner can correct it."))
+    if level not in botchoice.LEVELS:
+        raise ServiceError(_("Choose easy, normal or strong."), "level")
+    row = next((s for s in seats_of(tab) if s.seat == seat), None)
+    if row is None:
+        raise ServiceError(_("There is no such seat at this table."), "seat")
+    if row.bot_level == level:
+        return
+    before = row.bot_level
+    row.bot_level = level
+    db.session.flush()
+    audit(t, actor, "online_bot_level", _where(tab, seat), {"level": before}, {"level": level})
 
 
 def finish(t: Tournament, tab: Table, actor: Actor) -> None:
@@ -315,8 +337,8 @@ def sheet_deal(deal: Deal) -> cm.Deal:
 
 def _bot(live: Live, seat: int) -> RandomBot:
     # a fresh bot per decision, seeded by the deal and the moment: replay needs no bot state
-    kind = RandomBot if BOT_KIND.get() == "random" else HeuristicBot
-    return kind(live.row.seed * 4099 + len(live.entries) * 17 + seat)
+    seed = live.row.seed * 4099 + len(live.entries) * 17 + seat
+    return botchoice.make_seat_bot(live.levels.get(seat), seed)
 
 
 def _step(live: Live) -> bool:
@@ -363,6 +385,7 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
         return None
     if live is None:
         live = load(tab)
+    botchoice.new_request_budget()
     steps = 0
     while live is not None and not tab.finished:
         while _step(live):
@@ -382,7 +405,7 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
         if row is None:
             return live
         t.bump()
-        live = _load(row, live.humans)
+        live = _load(row, live.humans, live.levels)
     return None
 
 
