@@ -58,7 +58,9 @@ def make_bot(
     if name == "heuristic":
         return HeuristicBot(seed)
     if name == "mc":
-        return MCBot(seed, time_per_move=time_per_move_ms / 1000.0, samples=samples)
+        return MCBot(
+            seed, time_per_move=time_per_move_ms / 1000.0, samples=samples, clock=time.thread_time
+        )
     raise EngineError("bots.kind", got=repr(name))
 
 

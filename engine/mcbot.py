@@ -12,10 +12,11 @@ the kitty it buried itself) — never the deal's hidden hands — and
 3. picks the candidate with the best average result for its side (levels, or 积分 in red five,
    with the card points as a tie-breaker).
 
-It searches for as long as its time box allows (``time_per_move`` seconds, default 1 s of this
-thread's CPU time — ``time.thread_time``, so a busy machine does not shrink the search; a web
-request passes ``time.perf_counter`` — read from an injectable ``clock`` so tests are
-repeatable) or for a fixed number of worlds (``samples``). A world's round counts only when
+It searches for as long as its time box allows (``time_per_move`` seconds, default 1 s, on the
+``clock`` it is given: the arena passes this thread's CPU time, ``time.thread_time``, so a busy
+machine does not shrink the search; a web request passes ``time.perf_counter``; tests pass a
+fake clock) or for a fixed number of worlds (``samples``; ``DEFAULT_SAMPLES`` when no clock is
+given — like the rest of the engine the bot reads no clock of its own). A world's round counts only when
 every candidate was played out in it; with no complete round the heuristic's play stands. Calls, the burial and the friend card come from ``HeuristicBot``, which reads only
 the seat's own hand and the public table.
 """
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +39,7 @@ from .order import TrumpContext
 from .views import seat_view
 
 Clock = Callable[[], float]
+DEFAULT_SAMPLES = 20  # worlds per move when no clock is given
 
 
 @dataclass
@@ -385,7 +386,9 @@ class MCBot(HeuristicBot):
         self.time_per_move = float(time_per_move)
         self.samples = samples
         self.rollout = rollout
-        self.clock: Clock = clock or time.thread_time
+        self.clock: Clock | None = clock
+        if clock is None and samples is None:
+            self.samples = DEFAULT_SAMPLES  # no clock, no time box: a fixed search
         self.max_samples = max_samples
         self.prior = prior
         self.last = SearchStats()
@@ -394,9 +397,12 @@ class MCBot(HeuristicBot):
         # the deal is consulted for nothing but the seat's view
         return self.choose_from_view(seat_view(deal, seat))
 
+    def _now(self) -> float:
+        return 0.0 if self.clock is None else self.clock()
+
     def choose_from_view(self, view: dict[str, Any]) -> list[int]:
         """The play for the seat whose view this is (its turn to play)."""
-        start = self.clock()
+        start = self._now()
         k = read_view(view)
         seat = k.seat
         rng = self.rng
@@ -406,7 +412,7 @@ class MCBot(HeuristicBot):
         cands = candidates(world, seat, rng, [heur])
         self.last = SearchStats(candidates=len(cands))
         if len(cands) <= 1 or len(k.hand) == 1:
-            self.last.seconds = self.clock() - start
+            self.last.seconds = self._now() - start
             return cands[0] if cands else heur
         totals = [0.0] * len(cands)
         worlds = 0
@@ -419,7 +425,7 @@ class MCBot(HeuristicBot):
             round_totals = []
             for cand in cands:
                 round_totals.append(self._rollout(world, seat, cand, seeds))
-                if self.samples is None and self.clock() - start >= self.time_per_move:
+                if self.samples is None and self._now() - start >= self.time_per_move:
                     break  # out of time: this round is incomplete, so it does not count
             if len(round_totals) < len(cands):
                 break
@@ -427,12 +433,12 @@ class MCBot(HeuristicBot):
                 totals[i] += u
             worlds += 1
             if self.samples is None:
-                spent = self.clock() - start
+                spent = self._now() - start
                 # stop before a round that would overrun the time box
                 if spent + spent / worlds > self.time_per_move:
                     break
         if worlds == 0:  # not even one world in the time box: the heuristic's play
-            self.last.seconds = self.clock() - start
+            self.last.seconds = self._now() - start
             return cands[0]
         # the heuristic's play (candidate 0) stands unless another does clearly better on
         # these worlds: with few worlds a lucky rollout is not evidence
@@ -440,7 +446,7 @@ class MCBot(HeuristicBot):
         best = max(range(len(cands)), key=lambda i: totals[i] + (margin * worlds if i == 0 else 0))
         self.last.worlds = worlds
         self.last.rollouts = worlds * len(cands)
-        self.last.seconds = self.clock() - start
+        self.last.seconds = self._now() - start
         self.last.means = {tuple(sorted(c)): totals[i] / worlds for i, c in enumerate(cands)}
         return cands[best]
 

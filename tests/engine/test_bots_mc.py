@@ -13,7 +13,7 @@ from engine.arena import Tally, play_seated
 from engine.bots import HeuristicBot, RandomBot, perform
 from engine.cards import full_pack
 from engine.deal import PLAY, Deal, DealSetup
-from engine.mcbot import MCBot, build_world, read_view, sample_world
+from engine.mcbot import DEFAULT_SAMPLES, MCBot, build_world, read_view, sample_world
 from engine.views import seat_view
 
 SETUPS = [
@@ -197,6 +197,8 @@ def test_time_box_on_an_injected_clock() -> None:
     play = tiny.act(d, seat)
     assert tiny.last.worlds == 0
     assert sorted(play[2]) == sorted(HeuristicBot(3)._choose_play(d, seat))
+    # no clock given: no time box, a fixed search (the engine reads no clock of its own)
+    assert MCBot(3).samples == DEFAULT_SAMPLES and MCBot(3, samples=4).samples == 4
     # a fixed number of worlds ignores the clock
     fixed = MCBot(3, time_per_move=0.001, samples=3, clock=FakeClock(10.0))
     fixed.act(d, seat)
