@@ -300,7 +300,8 @@ def run_variant(args: argparse.Namespace, variant: str, options: dict[str, Any])
             s1, s2 = duplicate_pair(variant, options, seed, i % n, fa, fb, tally)
             scores.extend((s1, s2))
             pair_adv.append((s1.adv + s2.adv) / 2)
-            pair_margin.append(s1.margin + s2.margin)
+            # fixed sides: A's points attacking minus B's on the same cards; red five: per deal
+            pair_margin.append((s1.margin + s2.margin) / (2 if variant == RED_FIVE else 1))
     unit = "积分 per seat" if variant == RED_FIVE else "levels"
     m, lo, hi = mean_ci(pair_adv)
     mm, mlo, mhi = mean_ci(pair_margin)
@@ -313,6 +314,8 @@ def run_variant(args: argparse.Namespace, variant: str, options: dict[str, Any])
         if variant == RED_FIVE
         else "attackers' points, A attacking minus B attacking the same cards"
     )
+    if args.games and variant != RED_FIVE:
+        margin_what = "attackers' points per deal, + when A attacked, − when B did"
     pa = p95(tally.times["a"]) * 1000
     pb = p95(tally.times["b"]) * 1000
     illegal = tally.illegal["a"] + tally.illegal["b"]
