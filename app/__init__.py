@@ -199,9 +199,12 @@ def _register_template_globals(app: Flask) -> None:
     def role_label(role: str) -> str:
         return str(ROLE_LABELS.get(role, role))
 
+    from .qr import svg as qr_svg_data
+
     @app.context_processor
     def inject() -> dict[str, Any]:
         return {
+            "qr": qr_svg_data,
             "role_label": role_label,
             "current_locale": str(get_locale() or "en"),
             "locale_names": {"zh": "中文", "en": "English"},

@@ -1,9 +1,126 @@
-// Online table: a refused move (409: the game moved on; 422: not allowed) comes back with the
-// seat's fresh partial and the reason; show it instead of ignoring the answer. No inline script.
-document.addEventListener("htmx:beforeSwap", function (event) {
-  var status = event.detail.xhr.status;
-  if ((status === 409 || status === 422) && event.detail.target && event.detail.target.id === "seat") {
-    event.detail.shouldSwap = true;
-    event.detail.isError = false;
+// Online table, a seat's page (no inline script: CSP). htmx swaps #seat on every poll or move;
+// this file keeps what lives across swaps: the turn alert in the tab's title, the optional beep
+// (off by default, kept in localStorage), the countdown to the next deal, the selected count.
+(function () {
+  "use strict";
+
+  var SOUND_KEY = "shengji.online.sound";
+  var baseTitle = document.title;
+  var alerted = null; // the state token of the last turn announced
+  var audio = null;
+  var ticker = null;
+
+  // A refused move (409: the game moved on; 422: not allowed) comes back with the seat's fresh
+  // partial and the reason: show it instead of ignoring the answer.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    if ((status === 409 || status === 422) && event.detail.target && event.detail.target.id === "seat") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  function soundOn() {
+    try {
+      return window.localStorage.getItem(SOUND_KEY) === "1";
+    } catch (e) {
+      return false;
+    }
   }
-});
+
+  function beep() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    if (!audio) audio = new Ctx();
+    if (audio.state === "suspended") audio.resume();
+    var now = audio.currentTime;
+    [0, 0.18].forEach(function (delay, i) {
+      var osc = audio.createOscillator();
+      var gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = i ? 1175 : 880;
+      gain.gain.setValueAtTime(0.0001, now + delay);
+      gain.gain.exponentialRampToValueAtTime(0.25, now + delay + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + delay + 0.16);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start(now + delay);
+      osc.stop(now + delay + 0.18);
+    });
+  }
+
+  function turnAlert() {
+    var seat = document.getElementById("seat");
+    if (!seat) return;
+    var mine = seat.dataset.myTurn === "1";
+    document.title = mine ? (seat.dataset.turnTitle || "●") + " · " + baseTitle : baseTitle;
+    // every state in which this seat must act is a new turn (only its own move changes the
+    // state then; a refused move comes back with the same token and does not beep again)
+    if (mine && seat.dataset.token !== alerted) {
+      alerted = seat.dataset.token;
+      if (soundOn()) beep();
+    }
+  }
+
+  function countdown() {
+    if (ticker) {
+      window.clearInterval(ticker);
+      ticker = null;
+    }
+    var shown = document.querySelector("#seat [data-countdown]");
+    var form = document.getElementById("next-form");
+    if (!shown || !form) return;
+    var left = parseInt(shown.dataset.countdown, 10) || 0;
+    var sent = false;
+    function tick() {
+      if (!shown.isConnected) {
+        window.clearInterval(ticker);
+        ticker = null;
+        return;
+      }
+      shown.textContent = String(Math.max(left, 0));
+      if (left <= 0 && !sent) {
+        sent = true; // the server checks that the pause has really passed
+        form.requestSubmit();
+      }
+      left -= 1;
+    }
+    tick();
+    ticker = window.setInterval(tick, 1000);
+  }
+
+  function selectedCount() {
+    var form = document.querySelector("#seat .hand-form");
+    if (!form) return;
+    var out = form.querySelector("[data-selected-count]");
+    var n = form.querySelectorAll('input[name="cards"]:checked').length;
+    if (out) out.textContent = n ? String(n) : "";
+  }
+
+  document.addEventListener("change", function (event) {
+    var t = event.target;
+    if (t && t.id === "sound-toggle") {
+      try {
+        window.localStorage.setItem(SOUND_KEY, t.checked ? "1" : "0");
+      } catch (e) {
+        /* private mode: the toggle works for this page only */
+      }
+      if (t.checked) beep(); // a tap is the gesture a browser needs before it plays sound
+      return;
+    }
+    if (t && t.name === "cards") selectedCount();
+  });
+
+  function refresh() {
+    turnAlert();
+    countdown();
+    selectedCount();
+  }
+
+  document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("DOMContentLoaded", function () {
+    var toggle = document.getElementById("sound-toggle");
+    if (toggle) toggle.checked = soundOn();
+    refresh();
+  });
+})();

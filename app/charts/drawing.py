@@ -10,7 +10,7 @@ from .scene import Chart
 
 
 def _font() -> str:
-    from ..printing import FONT, _ensure_font
+    from ..printing.layout import FONT, _ensure_font
 
     _ensure_font()
     return FONT

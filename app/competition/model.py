@@ -6,6 +6,7 @@ back), the tournament file is read into them, and matches, standings and pairing
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -162,6 +163,17 @@ class Tournament:
     date: str | None = None  # ISO 8601 date of the night ("2026-12-04")
     venue: str | None = None
     season: str | None = None  # the name of a season of the same club
+    draw_seed: int | None = None  # the first round's random draw (see ``drawn_entrants``)
+
+    @cached_property
+    def drawn_entrants(self) -> tuple[Entrant, ...]:
+        """The entrants in the order pairing uses: as entered, or shuffled by the recorded
+        draw seed (the same seed always gives the same order)."""
+        if self.draw_seed is None:
+            return self.entrants
+        order = list(self.entrants)
+        random.Random(self.draw_seed).shuffle(order)
+        return tuple(order)
 
     @cached_property
     def rules(self) -> Variant:

@@ -704,8 +704,10 @@ def pair_next_round(t: Tournament) -> Round:
     round_no = len(t.played) + 1
     if round_no > t.rounds:
         raise PairingError(f"the tournament has {t.rounds} rounds; all are seated")
-    active = [e.name for e in t.active_entrants(round_no)]
-    order = {e.name: i for i, e in enumerate(t.entrants)}
+    drawn = t.drawn_entrants
+    live_names = {e.name for e in t.active_entrants(round_no)}
+    active = [e.name for e in drawn if e.name in live_names]
+    order = {e.name: i for i, e in enumerate(drawn)}
     if not t.fixed_sides:
         rows = red_five_standings(t)
         ranked = [
@@ -721,7 +723,7 @@ def pair_next_round(t: Tournament) -> Round:
         tables += [Table(len(tables) + j + 1, bye=b) for j, b in enumerate(seat.byes)]
         return Round(round_no, tuple(tables))
     if t.pairing == "round-robin":
-        names = [e.name for e in t.entrants]
+        names = [e.name for e in drawn]
         pairs, rr_byes = berger_round(names, round_no)
         live = set(active)
         kept: list[tuple[str, str]] = []

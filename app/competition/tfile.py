@@ -244,7 +244,9 @@ class _Loader:
             options=options,
             entrants=tuple(entrants),
             played=tuple(played),
-            **night,
+            date=night.get("date"),
+            venue=night.get("venue"),
+            season=night.get("season"),
         )
 
     def night(self, d: Mapping[str, Any]) -> dict[str, str]:

@@ -69,8 +69,9 @@ class OnlineDeal(Base):
 
 
 class OnlineAction(Base):
-    """One entry of a deal's log: an engine record (``Record.to_json()``), or a seat's choice
-    not to call during the draw (``{"kind": "continue", "seat": s}``)."""
+    """One entry of a deal's log: an engine record (``Record.to_json()``), a seat's choice
+    not to call during the draw (``{"kind": "continue", "seat": s}``), or, after a played deal,
+    a seat's Continue on its summary (``{"kind": "ready", "seat": s}``); replay skips both."""
 
     __tablename__ = "online_actions"
     __table_args__ = (UniqueConstraint("deal_id", "seq"),)

@@ -15,7 +15,15 @@ from datetime import date as date_type
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    ForeignKey,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Base
@@ -54,6 +62,9 @@ class Tournament(Base):
     # who sees the standings: "club" (members only) or "public" (anyone with public_token's link)
     visibility: Mapped[str] = mapped_column(String(10), default="club", server_default="club")
     public_token: Mapped[str | None] = mapped_column(String(40), unique=True)
+    # the seed of the first round's random draw (the entrants' order for pairing, shown so the
+    # draw can be checked and repeated); None: the order the entrants were entered in
+    draw_seed: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 

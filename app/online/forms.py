@@ -14,3 +14,7 @@ class MoveForm(ConfirmForm):
 class SeatControlForm(ConfirmForm):
     """A director's button on one seat: bot or player, who plays it (a member or a guest's
     link), a new link. ``seat`` and ``member`` are checked by the services."""
+
+
+class PauseForm(ConfirmForm):
+    """The director's pause / resume button of an online table."""

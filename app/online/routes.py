@@ -1,27 +1,56 @@
-"""The online tables' views: the director's table page and each seat's page."""
+"""The online tables' views: the director's table page, each seat's page, the spectators' live
+view and the replays of finished deals."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from ..extensions import db, htmx
-from ..models import Club, Member, OnlineSeat, Table
+from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
 from ..services.online import botchoice, bridge, guards, pages, seats
+from ..services.tournament_sheets import may_edit
 from ..tournaments.actions import attempt, confirmed
 from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor, round_, table, tournament
 from . import bp
-from .forms import MoveForm, SeatControlForm
+from .forms import MoveForm, PauseForm, SeatControlForm
 
 TABLE_URL = "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/online"
 MY_SEAT_URL = "/clubs/<slug>/my-table/<int:seat_id>"
+WATCH_URL = "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/watch"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def no_store(view: F) -> F:
+    """A live page (a seat's, a spectator's) and its poll are never kept by a browser or a proxy:
+    a cached copy would show a stale table, or a hand to the next user of a shared device."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        response = make_response(view(*args, **kwargs))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _table_of(club: Club, tid: int, n: int, tno: int) -> tuple[Tournament, Table]:
+    """The tournament and the table named by the URL (a bye is a 404: it has no deals)."""
+    t = tournament(club, tid)
+    return t, table(round_(t, n), tno, bye=False)
+
+
+def _table_kw(club: Club, t: Tournament, tab: Table) -> dict[str, Any]:
+    return {"slug": club.slug, "tid": t.id, "n": tab.round.number, "tno": tab.number}
 
 
 # --- the director -----------------------------------------------------------------------------
@@ -53,6 +82,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
         ctx.update(pages.director_page(tab))
         ctx["links"] = seats.seat_links(tab, club)
         ctx["accounts"] = seats.accounts_of(club)
+        ctx["live"] = _director_live_context(club, me, t, tab)
     return render_template(
         "online/table.html",
         **ctx,
@@ -182,11 +212,200 @@ def finish(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturn
     return confirmed(lambda: bridge.finish(t, tab, actor(me)), here, _("Table marked finished."))
 
 
+def _director_live_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[str, Any]:
+    kw = _table_kw(club, t, tab)
+    return {
+        **pages.spectator_page(tab),
+        "replays": _club_replays(club, tab),
+        "poll_url": url_for("online.director_poll", **kw),
+        "pause_url": url_for("online.pause", **kw),
+        "bots_url": url_for("online.bots", **kw),
+        "watch_url": url_for("online.watch", **kw),
+        "may_pause": not tab.finished and may_edit(tab.round, actor(me)),
+    }
+
+
+@bp.get(TABLE_URL + "/live")
+@club_route("director")
+def director_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """The director's live view: 204 while unchanged, else the fresh partial."""
+    t, tab = _table_of(club, tid, n, tno)
+    if request.args.get("v", "") == bridge.watch_token(tab):
+        return "", 204
+    return render_template(
+        "online/_director_live.html", live=_director_live_context(club, me, t, tab), tab=tab
+    )
+
+
+@bp.post(TABLE_URL + "/pause")
+@club_route("director")
+def pause(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """Pause the table (``paused=1``: moves refused, bots wait) or let it play on (``paused=0``)."""
+    t, tab = _table_of(club, tid, n, tno)
+    if not PauseForm().validate_on_submit():
+        abort(400)
+    paused = request.form.get("paused", "1") == "1"
+    ok, _r = attempt(lambda: bridge.set_paused(t, tab, paused, actor(me)))
+    if ok:
+        flash(
+            _("The table is paused: no move is taken until you resume it.")
+            if paused
+            else _("The table plays on."),
+            "success",
+        )
+    return redirect(url_for("online.table_page", **_table_kw(club, t, tab)), 303)
+
+
+# --- spectators -------------------------------------------------------------------------------
+
+
+def _watch_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[str, Any]:
+    kw = _table_kw(club, t, tab)
+    director = me.role in ("owner", "director")
+    return {
+        **pages.spectator_page(tab),
+        "replays": _club_replays(club, tab) if _may_replay(me, tab) else [],
+        "watch_poll_url": url_for("online.watch_poll", **kw) if tab.mode == "online" else None,
+        "director_url": url_for("online.table_page", **kw) if director else None,
+    }
+
+
+@bp.get(WATCH_URL)
+@club_route("player")
+@no_store
+def watch(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """A club member watches an online table live: the public table, never a hand."""
+    t, tab = _table_of(club, tid, n, tno)
+    return render_template(
+        "online/watch.html",
+        club=club,
+        me=me,
+        t=t,
+        tab=tab,
+        rnd=tab.round,
+        w=_watch_context(club, me, t, tab),
+    )
+
+
+@bp.get(WATCH_URL + "/poll")
+@club_route("player")
+@no_store
+def watch_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """204 while the live view's token is the one the page shows, else the fresh partial."""
+    t, tab = _table_of(club, tid, n, tno)
+    if request.args.get("v", "") == bridge.watch_token(tab):
+        return "", 204
+    return render_template("online/_spectate.html", w=_watch_context(club, me, t, tab))
+
+
+# --- replays ----------------------------------------------------------------------------------
+
+
+def _may_replay(me: Member, tab: Table) -> bool:
+    """A club's directors replay a table's deals at once; its members once the round is closed
+    (the table's players replay theirs at once from their seat's link)."""
+    return me.role in ("owner", "director") or tab.round.status == "closed"
+
+
+def _trick_arg() -> int:
+    raw = request.args.get("trick", "0")
+    return int(raw) if raw.isdigit() and len(raw) < 4 else 0
+
+
+def _club_replays(club: Club, tab: Table) -> list[dict[str, Any]]:
+    """The table's finished deals, each with the address of its replay for the club."""
+    return [
+        {**r, "url": url_for("online.table_replay", slug=club.slug, deal_id=r["id"])}
+        for r in pages.replay_list(tab)
+    ]
+
+
+def _seat_replays(
+    seat_token: str, tab: Table, build: Callable[..., str] = url_for
+) -> list[dict[str, Any]]:
+    """The table's finished deals, each with the address of its replay for a seat's player
+    (``build``: the member's ``url_for`` for a bound seat)."""
+    return [
+        {**r, "url": build("online.seat_replay", seat_token=seat_token, number=r["number"])}
+        for r in pages.replay_list(tab)
+    ]
+
+
+def _render_replay(
+    ctx: dict[str, Any] | None, here: str, replays: list[dict[str, Any]], back: str
+) -> ResponseReturnValue:
+    if ctx is None:
+        abort(404)
+    ctx.update(here=here, replays=replays, back_url=back)
+    if htmx and not htmx.history_restore_request:
+        return render_template("online/_replay.html", **ctx)
+    return render_template("online/replay.html", **ctx)
+
+
+@bp.get("/clubs/<slug>/replays/<int:deal_id>")
+@club_route("player")
+@no_store
+def table_replay(club: Club, me: Member, deal_id: int) -> ResponseReturnValue:
+    """A finished deal of one of the club's online tables, trick by trick (``?trick=k``)."""
+    row = bridge.deal_by_id(deal_id)
+    tab = None if row is None else db.session.get(Table, row.table_id)
+    if row is None or tab is None or tab.mode != "online":
+        abort(404)
+    t = bridge.tournament_of(tab)
+    if t.club_id != club.id or not _may_replay(me, tab):
+        abort(404)
+    ctx = pages.replay_page(tab, row.number, _trick_arg())
+    here = url_for("online.table_replay", slug=club.slug, deal_id=deal_id)
+    back = url_for("online.watch", **_table_kw(club, t, tab))
+    return _render_replay(ctx, here, _club_replays(club, tab), back)
+
+
+@bp.get("/play/<seat_token>/replays/<int:number>")
+@no_store
+def seat_replay(seat_token: str, number: int) -> ResponseReturnValue:
+    """A finished deal of the seat's own table, for its players at once."""
+    s = _seat_or_404(seat_token)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    ctx = pages.replay_page(tab, number, _trick_arg())
+    here = url_for("online.seat_replay", seat_token=seat_token, number=number)
+    back = url_for("online.seat", seat_token=seat_token)
+    return _render_replay(ctx, here, _seat_replays(seat_token, tab), back)
+
+
+@bp.get("/play/<seat_token>/replays")
+@no_store
+def seat_replays(seat_token: str) -> ResponseReturnValue:
+    """The finished deals of the seat's table, each a link to its replay."""
+    s = _seat_or_404(seat_token)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    t = bridge.tournament_of(tab)
+    return render_template(
+        "online/replays.html",
+        tournament=t.name,
+        table=tab.number,
+        round=tab.round.number,
+        replays=_seat_replays(seat_token, tab),
+        back_url=url_for("online.seat", seat_token=seat_token),
+    )
+
+
+# --- a seat's link ----------------------------------------------------------------------------
+
+
 # --- a seat's page: through its secret link, or by its member -------------------------------------
 
 # The seat page's own addresses (in templates/online/_seat.html, built from ``seat_token``) and
 # where they lead when the seat's member plays it from their account.
-MEMBER_ENDPOINTS = {"online.seat": "online.my_seat", "online.poll": "online.my_poll"}
+MEMBER_ENDPOINTS = {
+    "online.seat": "online.my_seat",
+    "online.poll": "online.my_poll",
+    "online.seat_replays": "online.my_replays",
+    "online.seat_replay": "online.my_replay",
+    "online.ready": "online.my_ready",
+    "online.next_deal": "online.my_next_deal",
+}
 
 
 def _seat_or_404(token: str) -> OnlineSeat:
@@ -225,6 +444,11 @@ def _render_seat(
 ) -> str:
     ctx = pages.seat_page(seat)
     ctx["seat_token"] = seat.token
+    tab = db.session.get(Table, seat.table_id)
+    if tab is not None and tab.paused and not tab.finished:
+        # the seat's page says so where it shows a refused move's reason, and offers no move
+        error = error or bridge.paused_message()
+        ctx["actions"] = []
     ctx["error"] = error
     ctx["confirm_form"] = ConfirmForm(formdata=None)
     if club is not None:
@@ -268,6 +492,7 @@ def _poll(s: OnlineSeat, club: Club | None = None) -> ResponseReturnValue:
 
 
 @bp.route("/play/<seat_token>", methods=["GET", "POST"])
+@no_store
 def seat(seat_token: str) -> ResponseReturnValue:
     """A guest's seat page, opened by its secret link."""
     s = _seat_or_404(seat_token)
@@ -275,12 +500,14 @@ def seat(seat_token: str) -> ResponseReturnValue:
 
 
 @bp.get("/play/<seat_token>/poll")
+@no_store
 def poll(seat_token: str) -> ResponseReturnValue:
     return _poll(_seat_or_404(seat_token))
 
 
 @bp.route(MY_SEAT_URL, methods=["GET", "POST"])
 @club_route("player")
+@no_store
 def my_seat(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
     """The seat bound to the logged-in member: the same page and moves as its link, without
     one; anyone else gets a 404."""
@@ -290,5 +517,102 @@ def my_seat(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
 
 @bp.get(MY_SEAT_URL + "/poll")
 @club_route("player")
+@no_store
 def my_poll(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
     return _poll(_my_seat_or_404(me, seat_id), club)
+
+
+@bp.get(MY_SEAT_URL + "/replays")
+@club_route("player")
+@no_store
+def my_replays(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    """The finished deals of the bound member's table, each a link to its replay."""
+    s = _my_seat_or_404(me, seat_id)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    build = _member_url_for(club, s)
+    return render_template(
+        "online/replays.html",
+        tournament=bridge.tournament_of(tab).name,
+        table=tab.number,
+        round=tab.round.number,
+        replays=_seat_replays(s.token, tab, build),
+        back_url=url_for("online.my_seat", slug=club.slug, seat_id=seat_id),
+    )
+
+
+@bp.get(MY_SEAT_URL + "/replays/<int:number>")
+@club_route("player")
+@no_store
+def my_replay(club: Club, me: Member, seat_id: int, number: int) -> ResponseReturnValue:
+    """A finished deal of the bound member's own table."""
+    s = _my_seat_or_404(me, seat_id)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    build = _member_url_for(club, s)
+    ctx = pages.replay_page(tab, number, _trick_arg())
+    here = url_for("online.my_replay", slug=club.slug, seat_id=seat_id, number=number)
+    back = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _render_replay(ctx, here, _seat_replays(s.token, tab, build), back)
+
+
+def _between_deals(
+    s: OnlineSeat, step: Any, here: str, club: Club | None = None
+) -> ResponseReturnValue:
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    for tries in (1, 2):  # another seat's Continue (or page) may have written meanwhile
+        try:
+            step(s)
+            break
+        except bridge.Stale as e:
+            db.session.rollback()
+            if tries == 2:
+                return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 409
+        except ServiceError as e:
+            db.session.rollback()
+            return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
+    db.session.commit()
+    if htmx:
+        return _render_seat(s, partial=True, club=club)
+    return redirect(here, 303)
+
+
+def _ready_step(s: OnlineSeat) -> bool:
+    return bridge.ready(s, request.form.get("v", ""))
+
+
+@bp.post("/play/<seat_token>/ready")
+@no_store
+def ready(seat_token: str) -> ResponseReturnValue:
+    """This seat has seen the deal's summary (Continue); the next deal starts once every human
+    seat has (``v``: the state token the page showed)."""
+    s = _seat_or_404(seat_token)
+    return _between_deals(s, _ready_step, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.post("/play/<seat_token>/next")
+@no_store
+def next_deal(seat_token: str) -> ResponseReturnValue:
+    """Sent by the page when its countdown ends: the server deals on if the tournament's pause
+    has really passed since the deal's last move, else nothing changes."""
+    s = _seat_or_404(seat_token)
+    return _between_deals(s, bridge.next_deal, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.post(MY_SEAT_URL + "/ready")
+@club_route("player")
+@no_store
+def my_ready(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _between_deals(s, _ready_step, here, club)
+
+
+@bp.post(MY_SEAT_URL + "/next")
+@club_route("player")
+@no_store
+def my_next_deal(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _between_deals(s, bridge.next_deal, here, club)

@@ -10,6 +10,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from ..charts import builders, svg
 from ..competition.seasons import SeasonRuleError
 from ..extensions import db
 from ..forms_common import choices
@@ -18,7 +19,7 @@ from ..permissions import club_route, get_in_club_or_404
 from ..services import ServiceError
 from ..services.ratings.club import club_ratings
 from ..services.seasons import manage
-from ..services.seasons.standings import nights_of, rule_of, standings
+from ..services.seasons.standings import nights_of, over_nights, rule_of, standings
 from ..tournaments.forms import ConfirmForm
 from ..web import show_service_error
 from . import bp
@@ -79,6 +80,12 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
         rule = rule_of(season)
     rows = standings(season, rule)
     nights = nights_of(season)
+    chart = None
+    if len(nights) >= 2:
+        labels, totals, final = over_nights(season, rule)
+        chart = svg.render(
+            builders.totals_chart(_("The season night by night"), labels, totals, final)
+        )
     divisions = season.divisions
     by_division = [(d, standings(season, rule, d.id)) for d in divisions]
     players = {r.player for r in rows}
@@ -124,6 +131,7 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
         "movement_form": movement_form,
         "confirm_form": ConfirmForm(formdata=None),
         "projector": request.args.get("view") == "projector",
+        "chart": chart,
     }
 
 

@@ -18,7 +18,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def safe_cell(value: object) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     text = "" if value is None else str(value)
     if text.startswith(FORMULA_STARTS):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -69,12 +70,26 @@ def online_games(rnd: Round) -> list[guards.OnlineGame]:
     return [g for g in games if g is not None and g.moves]
 
 
-def seat_next_round(t: Tournament, actor: Actor) -> Round:
+def seat_next_round(t: Tournament, actor: Actor, draw: bool = False) -> Round:
+    """Seat the next round. ``draw`` (round 1 only): the entrants' order is drawn at random
+    and its seed recorded on the tournament, so the draw can be shown and repeated."""
     rounds = rounds_of(t)
     open_rounds = [r.number for r in rounds if r.status != "closed"]
     if open_rounds:
         raise ServiceError(_("Close round %(n)d before seating the next one.", n=open_rounds[-1]))
-    return _seat(t, actor, load(t), "seat_round", None)
+    before = None
+    if draw and not rounds and t.draw_seed is None:
+        t.draw_seed = draw_seed()
+        t.bump()
+        db.session.flush()
+        before = {"draw_seed": t.draw_seed}
+    return _seat(t, actor, load(t), "seat_round", before)
+
+
+def draw_seed() -> int:
+    """A fresh seed for the first round's draw (``DRAW_SEED`` in the config makes it fixed)."""
+    fixed = current_app.config.get("DRAW_SEED")
+    return int(fixed) if fixed is not None else secrets.randbelow(10**6)
 
 
 def repair_round(t: Tournament, rnd: Round, actor: Actor, confirm: bool = False) -> Round:

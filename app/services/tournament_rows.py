@@ -374,6 +374,7 @@ def load_uncached(t: Tournament) -> Loaded:
         date=t.date.isoformat() if t.date else None,
         venue=t.venue or None,
         season=season_name(t),
+        draw_seed=t.draw_seed,
     )
     return Loaded(comp, t.version, entrant_ids, {n: st for _rid, n, st in rounds}, table_ids)
 

@@ -86,3 +86,17 @@ def history_page(t: Tournament, name: str) -> dict[str, Any]:
         "fixed": loaded.tournament.fixed_sides,
         "club_name": loaded.tournament.club,
     }
+
+
+def ranks_over_rounds(loaded: Loaded) -> tuple[list[str], dict[str, list[int]], list[str]]:
+    """Each entrant's place after every round played so far (for the chart), and the final order."""
+    from ..competition.standings import standings as derive
+
+    comp = loaded.tournament
+    rounds = [r.round for r in comp.played]
+    ranks: dict[str, list[int]] = {}
+    for n in rounds:
+        for row in derive(comp, through_round=n):
+            ranks.setdefault(row.entrant, []).append(row.rank)
+    final = [r.entrant for r in loaded.standings]
+    return [f"R{n}" for n in rounds], ranks, final

@@ -20,6 +20,7 @@ from ..permissions import club_route
 from ..services import ServiceError
 from ..services import tournament_csv as csv_files
 from ..services import tournament_files as tfiles
+from ..services import tournament_images as images
 from ..services import tournament_printouts as printouts
 from ..services.online.refusals import refusal_text
 from . import bp
@@ -191,3 +192,25 @@ def sheet_pdf(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRet
         lambda: pr.score_sheet(sheet, filled=_filled(), page_size=_page_size()),
         f"{_file_name(t)}-round{n}-table{tno}.pdf",
     )
+
+
+# --- pictures for the group chat ------------------------------------------------------------------
+
+
+@bp.get("/clubs/<slug>/tournaments/<int:tid>/standings.png")
+@club_route("player")
+def standings_png(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    data = images.standings_image(t, club)
+    return _download(data, f"{_file_name(t)}-standings.png", "image/png")
+
+
+@bp.get("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/result.png")
+@club_route("player")
+def table_png(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    tab = table(round_(t, n), tno, bye=False)
+    data = images.match_image(t, tab, club)
+    if data is None:
+        abort(404)
+    return _download(data, f"{_file_name(t)}-r{n}-t{tno}.png", "image/png")

@@ -34,7 +34,8 @@ def seat_round(club: Club, me: Member, tid: int) -> ResponseReturnValue:
     t = tournament(club, tid)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    ok, rnd = attempt(lambda: rounds.seat_next_round(t, actor(me)))
+    draw = request.form.get("draw") == "random"
+    ok, rnd = attempt(lambda: rounds.seat_next_round(t, actor(me), draw=draw))
     if not ok or rnd is None:
         return redirect(url_for("tournaments.show", slug=club.slug, tid=t.id), 303)
     flash(_("Round %(n)d seated.", n=rnd.number), "success")

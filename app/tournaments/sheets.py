@@ -16,6 +16,7 @@ from ..models import Club, Member, Table, Tournament
 from ..permissions import check_code_guessing, club_route, record_code_failure
 from ..services import tournament_sheets as sheets
 from ..services.online import guards
+from ..services.online import pages as online_pages
 from ..services.tournament_audit import Actor
 from ..services.tournament_rounds import table_by_code
 from ..services.tournament_rows import deal_from_row, seat_names, variant_of
@@ -222,6 +223,8 @@ def _director_sheet(
 ) -> ResponseReturnValue:
     t, tab = _director_table(club, tid, n, tno, bye=False)
     page_ctx = {"club": club, "me": me, "director": True, "owner": me.role == "owner"}
+    if tab.mode == "online":
+        page_ctx["replays"] = online_pages.replay_list(tab)
     urls = _director_urls(club, t, tab)
     return _sheet_response(t, tab, actor(me), urls, page_ctx, edit_index=edit_index)
 

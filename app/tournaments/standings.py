@@ -7,9 +7,11 @@ from typing import Any
 
 from flask import Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
 
+from ..charts import builders, svg
 from ..extensions import db
 from ..models import Club, Tournament
 from ..permissions import can_view
@@ -33,11 +35,17 @@ def member_links(t: Tournament) -> dict[str, Any]:
 @bp.get("/standings/<int:tid>")
 def standings(tid: int) -> ResponseReturnValue:
     t = public_tournament(tid)
+    page = views.standings_page(t)
+    chart = None
+    labels, ranks, final = views.ranks_over_rounds(page["loaded"])
+    if len(labels) >= 2:
+        chart = svg.render(builders.ranks_chart(_("Places round by round"), labels, ranks, final))
     return render_template(
         "tournaments/standings.html",
         projector=request.args.get("projector") == "1",
+        chart=chart,
         **member_links(t),
-        **views.standings_page(t),
+        **page,
     )
 
 

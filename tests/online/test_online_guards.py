@@ -27,6 +27,8 @@ def _play_two_deals_and_start_a_third(ow: OnlineWorld, monkeypatch: pytest.Monke
     """Two deals recorded, the third waiting for seat 0 (a person): with a budget of one step,
     each director action lets the bots finish at most one deal."""
     monkeypatch.setattr(bridge, "DEAL_BUDGET", 1)
+    ow.t.online_pause = 0  # no wait between deals: the next deal starts with the next action
+    db.session.commit()
     ow.bots(0, 1, 2, 3)  # deal 1 played out by the bots
     _seat(ow, 3, bot=False)  # deal 2 dealt, waiting for seat 3
     _seat(ow, 3, bot=True)  # deal 2 played out

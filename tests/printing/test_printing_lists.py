@@ -188,12 +188,14 @@ def test_print_pack_rejects_mixed_rounds() -> None:
         print_pack(dataclasses.replace(rnd, sheets=()))
 
 
-def test_printing_module_does_not_load_flask() -> None:
-    path = Path(__file__).resolve().parents[2] / "app" / "printing.py"
+def test_printing_package_does_not_load_flask() -> None:
+    folder = Path(__file__).resolve().parents[2] / "app" / "printing"
+    path = folder / "__init__.py"
     assert importlib.util.find_spec("flask") is not None
     code = (
         "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('printing_alone', {str(path)!r})\n"
+        f"spec = importlib.util.spec_from_file_location('printing_alone', {str(path)!r}, "
+        f"submodule_search_locations=[{str(folder)!r}])\n"
         "mod = importlib.util.module_from_spec(spec)\n"
         "sys.modules['printing_alone'] = mod\n"
         "spec.loader.exec_module(mod)\n"
@@ -201,7 +203,7 @@ def test_printing_module_does_not_load_flask() -> None:
         "assert not loaded, loaded\n"
         "assert mod.score_sheet\n"
     )
-    root = path.parents[1]
+    root = folder.parents[1]
     subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
 
 

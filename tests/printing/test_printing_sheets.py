@@ -163,7 +163,7 @@ def test_red_five_sheet_columns_and_scores() -> None:
 
 def test_an_option_without_printed_words_is_still_printed() -> None:
     """A rule option added to the engine later is never left off the sheet's rules line."""
-    from app.printing import _option_words
+    from app.printing.words import _option_words
 
     words = _option_words("tractor-4p", {"decks": 2, "new_rule": "strict"})
     assert words == ["2 副牌 2 decks", "new_rule: strict"]

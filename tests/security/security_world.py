@@ -2,7 +2,8 @@
 tests: club A (owner, director, player) and club B (owner, director), a user in no club.
 
 Each club has a tournament with four pair entrants, round 1 seated, one deal at table 1, an
-account-less member and an invitation. ``snapshot()`` reads every row of every table (but the
+account-less member and an invitation; and a second tournament whose one table is played online
+by bots to its end, its round closed (so its deals can be replayed by the club's members). ``snapshot()`` reads every row of every table (but the
 login attempts) so a test can prove that a refused request changed nothing.
 """
 
@@ -16,7 +17,18 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Club, Invite, Member, OnlineSeat, Round, Season, Table, Tournament, User
+from app.models import (
+    Club,
+    Invite,
+    Member,
+    OnlineDeal,
+    OnlineSeat,
+    Round,
+    Season,
+    Table,
+    Tournament,
+    User,
+)
 from app.services.clubs import create_invite
 from app.services.seasons.manage import create_season, set_night
 from tests.conftest import _login, _make_club, _make_member, _make_user
@@ -37,6 +49,7 @@ class ClubObjects:
     seat_token: str  # seat 0's link at the online table of a second tournament
     season: Season  # a season with the tournament as its night
     bound_seat: int  # the id of seat 1 there, bound to the club's owner (their member route)
+    online_deal: int  # the id of that table's first (finished) deal
 
     def params(self) -> dict[str, Any]:
         """URL arguments naming this club's objects (``kind`` for the PDFs, ``i`` a deal)."""
@@ -54,6 +67,8 @@ class ClubObjects:
             "token": self.invite_token,
             "seat_token": self.seat_token,
             "seat_id": self.bound_seat,
+            "deal_id": self.online_deal,
+            "number": 1,
             "filename": "style.css",
             "digest": _digest("style.css"),
             "sid": self.season.id,
@@ -80,7 +95,7 @@ def _club_objects(
     url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/{rnd.number}/tables/{tables[0].number}"
     r = client.post(url, data=fixed_deal(0, 60))
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
-    seat_token, bound_seat = _online_seat(client, club, f"{tname} Online", owner)
+    seat_token, bound_seat, online_deal = _online_seat(client, club, f"{tname} Online", owner)
     client.post("/account/logout")
     member = _make_member(club, f"{name} Guest")
     invite, token = create_invite(club, owner, "player")
@@ -105,6 +120,7 @@ def _club_objects(
         seat_token,
         season,
         bound_seat,
+        online_deal,
     )
 
 
@@ -116,30 +132,39 @@ def _digest(filename: str) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def _online_seat(client: FlaskClient, club: Club, tname: str, owner: User) -> tuple[str, int]:
-    """A second tournament whose one table is played online: seat 0's link, and the id of
-    seat 1, which the director binds to the club's owner."""
+def _online_seat(client: FlaskClient, club: Club, tname: str, owner: User) -> tuple[str, int, int]:
+    """A second tournament whose one table is played online: seat 1 bound to the club's owner
+    (their member route), then bots play the match to its end (seat 0 handed back to its
+    player) and the round is closed. Seat 0's link, seat 1's id and the first deal's id."""
     t = create(client, club, name=tname)
     add_entrants(client, club, t, 2, 2)
     rnd = seat(client, club, t)
     tab = rnd.tables[0]
-    r = client.post(f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/tables/{tab.number}/online")
+    url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/tables/{tab.number}/online"
+    r = client.post(url)
     assert r.status_code == 303
+    owner_member = db.session.scalar(
+        select(Member.id).where(Member.club_id == club.id, Member.user_id == owner.id)
+    )
+    assert (
+        client.post(url + "/seats", data={"seat": "1", "member": owner_member}).status_code == 303
+    )
+    for s, bot in ((0, "1"), (1, "1"), (2, "1"), (3, "1"), (0, "0")):
+        assert client.post(url + "/bots", data={"seat": str(s), "bot": bot}).status_code == 303
+    assert client.post(f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/close").status_code == 303
     token = db.session.scalar(
         select(OnlineSeat.token).where(OnlineSeat.table_id == tab.id, OnlineSeat.seat == 0)
     )
     assert token
-    owner_member = db.session.scalar(
-        select(Member.id).where(Member.club_id == club.id, Member.user_id == owner.id)
+    deal = db.session.scalar(
+        select(OnlineDeal.id).where(OnlineDeal.table_id == tab.id, OnlineDeal.number == 1)
     )
-    url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/tables/{tab.number}/online/seats"
-    assert client.post(url, data={"seat": "1", "member": owner_member}).status_code == 303
-    db.session.expire_all()
+    assert deal
     bound = db.session.scalar(
         select(OnlineSeat).where(OnlineSeat.table_id == tab.id, OnlineSeat.seat == 1)
     )
-    assert bound is not None and bound.member_id == owner_member
-    return token, bound.id
+    assert bound is not None and bound.member_id is not None
+    return token, bound.id, deal
 
 
 def build_world(app: Flask) -> SecurityWorld:

@@ -107,6 +107,12 @@ EXPECT: dict[str, Expect] = {
     "clubs.accept_invite": Expect("invite", BOTH),
     "online.seat": Expect("seat", BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
     "online.poll": Expect("seat", GET),
+    "online.seat_replays": Expect("seat", GET),
+    "online.seat_replay": Expect("seat", GET),
+    "online.ready": Expect("seat", POST, lambda _o: {"v": "0.0"}),
+    "online.next_deal": Expect("seat", POST),
+    "online.my_ready": Expect(BOUND, POST, lambda _o: {"v": "0.0"}),
+    "online.my_next_deal": Expect(BOUND, POST),
     # any signed-in user
     "auth.password": Expect("login", BOTH),
     "clubs.new_club": Expect("login", BOTH, lambda _o: {"name": "Evil Club"}),
@@ -155,6 +161,11 @@ EXPECT: dict[str, Expect] = {
     ),
     "players.player": Expect("player", GET),
     "seasons.index": Expect("player", GET),
+    "seasons.standings_csv": Expect("player", GET),
+    "seasons.standings_pdf": Expect("player", GET),
+    "seasons.standings_png": Expect("player", GET),
+    "tournaments.standings_png": Expect("player", GET),
+    "tournaments.table_png": Expect("player", GET),
     "seasons.season": Expect("player", GET),
     "seasons.create": Expect(
         "owner", POST, lambda _o: {"name": "Evil League", "rule": "total", "best": 5}
@@ -168,13 +179,22 @@ EXPECT: dict[str, Expect] = {
     "online.rotate": Expect("director", POST, lambda _o: {"seat": "0"}),
     "online.my_seat": Expect(BOUND, BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
     "online.my_poll": Expect(BOUND, GET),
+    "online.my_replays": Expect(BOUND, GET),
+    "online.my_replay": Expect(BOUND, GET),
+    "online.pause": Expect("director", POST, lambda _o: {"paused": "1"}),
+    "online.director_poll": Expect("director", GET),
+    "online.watch": Expect("player", GET),
+    "online.watch_poll": Expect("player", GET),
+    # a closed round's deals (the world closes the online table's round); before the close a
+    # club's members get 404 (tests/online/test_online_replay.py)
+    "online.table_replay": Expect("player", GET),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
 }
 
 # URL arguments that name an object by a global id (a guess from another club is possible) or
 # by a number inside its parent (only a missing number can be guessed).
-GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id", "sid", "seat_id")
+GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id", "sid", "seat_id", "deal_id")
 LOCAL_NUMBERS = ("n", "tno", "i")
 
 
@@ -364,6 +384,9 @@ def test_guessed_ids_on_public_pages(app: Flask, world: SecurityWorld) -> None:
         "/invite/not-a-token",
         "/play/not-a-seat-link",
         "/play/not-a-seat-link/poll",
+        "/play/not-a-seat-link/replays",
+        "/play/not-a-seat-link/replays/1",
+        f"/play/{a.seat_token}/replays/99",
     ):
         assert client.get(url).status_code == 404, url
 

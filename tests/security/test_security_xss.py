@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Club, Member, OnlineSeat, Table, Tournament, User
+from app.models import Club, Member, OnlineDeal, OnlineSeat, Table, Tournament, User
 from tests.conftest import DEFAULT_PASSWORD
 from tests.security.test_security_access import EXPECT, _url
 from tests.tournaments.tournament_helpers import create, fixed_deal, seat
@@ -87,6 +87,7 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
     online_url = sheet.rsplit("/", 1)[0] + f"/{online.number}/online"
     r = client.post(online_url + "/seats", data={"seat": "1", "member": owner.id})
     assert r.status_code == 303
+    replayed, replayed_seat, replayed_bound = _replayed_deal(client, club)
     db.session.expire_all()
     user = db.session.scalar(select(User).where(User.username == "mallory"))
     member = db.session.scalar(select(Member).where(Member.display_name == f"Mem {SCRIPT}"))
@@ -105,20 +106,46 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         "kind": "pack",
         "code": tab2.code,
         "token": "x",
-        "seat_token": db.session.scalar(
-            select(OnlineSeat.token).where(OnlineSeat.table_id == online.id, OnlineSeat.seat == 0)
-        ),
-        "seat_id": db.session.scalar(
-            select(OnlineSeat.id).where(
-                OnlineSeat.table_id == online.id,
-                OnlineSeat.seat == 1,
-                OnlineSeat.member_id.is_not(None),
-            )
-        ),
+        "seat_token": replayed_seat,  # seat 0 of the table whose deals are replayed
+        "seat_id": replayed_bound,  # seat 1 there, bound to the owner
         "filename": "style.css",
         "sid": season_id,
+        "deal_id": replayed,
+        "number": 1,
     }
     return client, params
+
+
+def _replayed_deal(client: FlaskClient, club: Club) -> tuple[int, str, int]:
+    """A second tournament (its standings apart) whose online table bots play to the end, its
+    players named with payloads: the id of its first deal and seat 0's link, for the replay
+    pages."""
+    t = create(client, club, name=f"Online {SCRIPT}", match_value=1)
+    for p0, p1 in ((f"Bot {SCRIPT}", f"Bot {ATTR}"), (f"Bot {SINGLE}", "Bot Plain")):
+        data = {"player_0": p0, "player_1": p1}
+        r = client.post(f"/clubs/{club.slug}/tournaments/{t.id}/entrants", data=data)
+        assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    rnd = seat(client, club, t)
+    url = f"/clubs/{club.slug}/tournaments/{t.id}/rounds/1/tables/{rnd.tables[0].number}/online"
+    assert client.post(url).status_code == 303
+    owner = db.session.scalar(select(Member).where(Member.display_name == f"Mal {SCRIPT}"))
+    assert owner is not None
+    assert client.post(url + "/seats", data={"seat": "1", "member": owner.id}).status_code == 303
+    for s in range(4):
+        assert client.post(url + "/bots", data={"seat": str(s), "bot": "1"}).status_code == 303
+    deal = db.session.scalar(
+        select(OnlineDeal.id).where(OnlineDeal.table_id == rnd.tables[0].id, OnlineDeal.number == 1)
+    )
+    token = db.session.scalar(
+        select(OnlineSeat.token).where(
+            OnlineSeat.table_id == rnd.tables[0].id, OnlineSeat.seat == 0
+        )
+    )
+    bound = db.session.scalar(
+        select(OnlineSeat.id).where(OnlineSeat.table_id == rnd.tables[0].id, OnlineSeat.seat == 1)
+    )
+    assert deal is not None and token is not None and bound is not None
+    return deal, token, bound
 
 
 def _assert_escaped(body: str, where: str) -> None:
@@ -177,7 +204,12 @@ def test_every_page_escapes_names(app: Flask, evil: tuple[FlaskClient, dict[str,
                 for tag in re.findall(r"<script[^>]*>", body):
                     assert "src=" in tag, (endpoint, tag)
             else:
-                assert r.mimetype in ("application/json", "text/csv", "application/pdf"), endpoint
+                assert r.mimetype in (
+                    "application/json",
+                    "text/csv",
+                    "application/pdf",
+                    "image/png",
+                ), endpoint
                 assert "attachment" in r.headers.get("Content-Disposition", "") or (
                     r.mimetype == "application/pdf"
                 ), endpoint

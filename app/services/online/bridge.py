@@ -15,34 +15,45 @@ the sheet derives and the dealer the engine's rules give, until the match is com
 The draw is the engine's chance step, performed here. When a human seat draws a card that makes
 a trump call possible, the deal pauses for that seat: it calls, or continues the draw (a
 ``{"kind": "continue"}`` entry in the log, which replay skips).
+
+After a played deal every seat's page stops on its summary (``deal_summary``). The next deal
+starts only when every human seat has pressed Continue (a ``{"kind": "ready"}`` entry in the
+finished deal's log, skipped by replay like ``continue``; it moves the state token, so polls see
+it) or once the tournament's ``online_pause`` has passed since the deal's last move — always on a
+POST (``ready``, or ``next_deal`` sent by the page's countdown), never on a GET. A table of bots
+only does not wait.
 """
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine.bots import RandomBot, perform
-from engine.cards import HJ, LJ, card_str, parse_card
-from engine.deal import DRAW, Deal, DealSetup, Record, apply
+from engine.cards import HJ, LJ, RANKS, card_str, parse_card, points_of
+from engine.deal import CALLS, DRAW, OVERCALL, Deal, DealSetup, Record, apply
 from engine.errors import EngineError
-from engine.scoring import next_dealer
+from engine.order import TrumpContext
+from engine.play import trick_winner
+from engine.scoring import next_dealer, throw_penalty_points
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
-from engine.views import seat_view
+from engine.views import seat_view, spectator_view
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch
 from ...extensions import db
-from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament
+from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament, utcnow
 from .. import ServiceError
 from ..tournament_audit import Actor, audit
 from ..tournament_rows import variant_of
@@ -52,15 +63,27 @@ from .refusals import refusal_text
 from .seats import new_token, seats_of
 
 CONTINUE = "continue"
+# After a played deal each human seat says it has seen the summary (``{"kind": "ready"}`` in the
+# finished deal's log, which replay skips like ``continue``); the next deal waits for them all,
+# or for the tournament's pause.
+READY = "ready"
+LOG_ONLY = (CONTINUE, READY)
 MAX_STEPS = 20_000  # a safety net for the bot loop (a whole 4-deck deal is ~300 steps)
 # A table of bots only would play a timed match forever in one request: after this many steps
 # no new deal is started until the next change at the table (a director's action).
 DEAL_BUDGET = 6_000
 GAME_ACTOR = Actor(label="online game")
+# A human seat the deal has waited for this long is shown to the director as not acting.
+IDLE_AFTER = timedelta(minutes=1)
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # Which engine bot plays the bot seats: each seat's strength (botchoice.py); ``flask tournament
 # run-bots --bots KIND`` sets one kind for every seat for its run (autoplay.py).
 BOT_KIND: ContextVar[str | None] = botchoice.FORCED_KIND
+
+
+def paused_message() -> str:
+    """What a seat is told while the director has paused its table."""
+    return _("The director paused the table: wait until play resumes.")
 
 
 class Stale(ServiceError):
@@ -110,9 +133,62 @@ class Live:
 
 
 def state_token(tab: Table) -> str:
-    """What a seat's page saw: changes with every entry of every deal (cheap: no replay)."""
+    """What a seat's page saw: changes with every entry of every deal, and when the director
+    pauses or resumes the table (cheap: no replay)."""
     row = current_row(tab)
-    return "0.0" if row is None else f"{row.number}.{row.version}"
+    token = "0.0" if row is None else f"{row.number}.{row.version}"
+    return token + "p" if tab.paused else token
+
+
+def now() -> datetime:
+    """The time as the online tables read it (naive UTC, as stored); the one clock of this
+    package, so a test can move it on."""
+    return utcnow()
+
+
+def last_moved_at(tab: Table) -> datetime | None:
+    """When the table's current deal last changed: its log's last entry, or when it was dealt."""
+    row = current_row(tab)
+    if row is None:
+        return None
+    last = db.session.scalar(
+        select(func.max(OnlineAction.created_at)).where(OnlineAction.deal_id == row.id)
+    )
+    return last or row.created_at
+
+
+def _may_idle(tab: Table, row: OnlineDeal | None) -> bool:
+    """Could a seat be keeping the table waiting (a deal in play, nobody stopped it)?"""
+    return (
+        row is not None
+        and row.outcome is None
+        and tab.mode == "online"
+        and not tab.paused
+        and not tab.finished
+        and tab.round.status != "closed"
+    )
+
+
+def idle_for(tab: Table) -> timedelta | None:
+    """How long the current deal has waited without a move, once that is ``IDLE_AFTER`` or more
+    (bots act at once, so only a human seat keeps a deal waiting); None otherwise."""
+    row = current_row(tab)
+    if not _may_idle(tab, row):
+        return None
+    since = last_moved_at(tab)
+    if since is None:  # pragma: no cover - a deal row always has its creation time
+        return None
+    waited = now() - since
+    return waited if waited >= IDLE_AFTER else None
+
+
+def watch_token(tab: Table) -> str:
+    """What a spectator's or the director's live view saw: the state token, which seats bots
+    play, and for how many whole minutes the table has been kept waiting (cheap: no replay)."""
+    bots = "".join("b" if s.bot else "h" for s in seats_of(tab))
+    waited = idle_for(tab)
+    idle = "" if waited is None else f".idle{int(waited.total_seconds() // 60)}"
+    return f"{state_token(tab)}.{bots}{idle}"
 
 
 def current_row(tab: Table) -> OnlineDeal | None:
@@ -134,7 +210,7 @@ def _load(row: OnlineDeal, humans: frozenset[int], levels: dict[int, str] | None
     for action in row.actions:
         entry = dict(action.record)
         entries.append(entry)
-        if entry["kind"] != CONTINUE:
+        if entry["kind"] not in LOG_ONLY:
             apply(deal, Record.from_json(entry))
     return Live(row, deal, entries, humans, levels=dict(levels or {}))
 
@@ -217,6 +293,24 @@ def set_bot_level(t: Tournament, tab: Table, seat: int, level: str, actor: Actor
     row.bot_level = level
     db.session.flush()
     audit(t, actor, "online_bot_level", _where(tab, seat), {"level": before}, {"level": level})
+
+
+def set_paused(t: Tournament, tab: Table, paused: bool, actor: Actor) -> None:
+    """The director stops play at the table (seats' moves are refused, bots wait) or lets it go
+    on (bots act at once)."""
+    if tab.mode != "online":
+        raise ServiceError(_("This table is not played online."))
+    if not may_edit(tab.round, actor):
+        raise ServiceError(_("The round is closed: only the club's owner can correct it."))
+    if tab.paused == paused:
+        return
+    if paused and tab.finished:
+        raise ServiceError(_("The match is over."))
+    tab.paused = paused
+    db.session.flush()
+    audit(t, actor, "online_pause", _where(tab), {"paused": not paused}, {"paused": paused})
+    if not paused:
+        advance(t, tab)
 
 
 def finish(t: Tournament, tab: Table, actor: Actor) -> None:
@@ -380,8 +474,9 @@ def _save(live: Live) -> None:
 
 
 def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
-    """Run draws and bots until a human must act; record finished deals and deal the next."""
-    if tab.mode != "online" or tab.finished:
+    """Run draws and bots until a human must act; record finished deals and deal the next.
+    A paused table does nothing (its bots wait too)."""
+    if tab.mode != "online" or tab.finished or tab.paused:
         return None
     if live is None:
         live = load(tab)
@@ -401,6 +496,8 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
             db.session.flush()
         if steps > DEAL_BUDGET:
             return live
+        if not may_deal_next(t, live):
+            return live  # the players are reading the deal's summary
         row = _start_next(t, tab, live)
         if row is None:
             return live
@@ -420,6 +517,8 @@ def act(
     assert tab is not None
     if tab.mode != "online":
         raise IllegalMove(_("This table is not played online."))
+    if tab.paused:
+        raise IllegalMove(paused_message())
     if seen != state_token(tab):
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
     if seat_row.bot:
@@ -465,11 +564,18 @@ def card_face(card: int) -> dict[str, Any]:
     """How a card shows: 大王/小王, or rank and suit symbol; red suits red."""
     text = card_str(card)
     if card == HJ:
-        return {"code": text, "label": "大王", "red": True}
+        return {"code": text, "label": "大王", "rank": "大", "pip": "王", "red": True}
     if card == LJ:
-        return {"code": text, "label": "小王", "red": False}
+        return {"code": text, "label": "小王", "rank": "小", "pip": "王", "red": False}
     suit = text[-1]
-    return {"code": text, "label": text[:-1] + SUIT_SYMBOLS[suit], "red": suit in ("H", "D")}
+    pip = SUIT_SYMBOLS[suit]
+    return {
+        "code": text,
+        "label": text[:-1] + pip,
+        "rank": text[:-1],
+        "pip": pip,
+        "red": suit in ("H", "D"),
+    }
 
 
 def face_of(code: str) -> dict[str, Any]:
@@ -492,3 +598,443 @@ def faces(deal: Deal, cards: Sequence[str]) -> list[dict[str, Any]]:
 def view(live: Live, seat: int) -> dict[str, Any]:
     """The engine's view of the deal for one seat: never another seat's hand."""
     return seat_view(live.deal, seat)
+
+
+def spectate(live: Live) -> dict[str, Any]:
+    """The engine's public view of the deal: no hand, no buried kitty before it is revealed."""
+    return spectator_view(live.deal)
+
+
+# --- replays ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayTrick:
+    """One trick of a finished deal as it was played."""
+
+    number: int  # 1-based
+    leader: int
+    plays: list[tuple[int, list[int], list[int] | None]]  # seat, cards played, a failed throw
+    winner: int
+    points: int
+    hands: list[list[int]]  # each seat's cards before the trick (its cards still in them)
+    won: list[int]  # each seat's card points after the trick
+
+
+@dataclass
+class Replay:
+    """A finished deal rebuilt from its log: how it was dealt, called, buried and played."""
+
+    row: OnlineDeal
+    deal: Deal  # at its end
+    dealt: list[list[int]]  # each seat's hand as the draw gave it
+    calls: list[tuple[int, list[int]]]
+    burials: list[tuple[int, list[int]]]
+    start: list[list[int]]  # each seat's hand when the first trick was led
+    tricks: list[ReplayTrick]
+
+    def hands_at(self, trick: int) -> list[list[int]]:
+        """Every hand before trick ``trick`` (0: when play began; after the last: empty)."""
+        if trick == 0:
+            return self.start
+        if trick > len(self.tricks):
+            return [list(h) for h in self.deal.hands]
+        return self.tricks[trick - 1].hands
+
+
+def finished_deals(tab: Table) -> list[OnlineDeal]:
+    """The table's deals that are over (played, dealt again or refused), in order."""
+    return list(
+        db.session.scalars(
+            select(OnlineDeal)
+            .where(OnlineDeal.table_id == tab.id, OnlineDeal.outcome.is_not(None))
+            .order_by(OnlineDeal.number)
+        )
+    )
+
+
+def finished_deal(tab: Table, number: int) -> OnlineDeal | None:
+    row = db.session.scalar(
+        select(OnlineDeal).where(OnlineDeal.table_id == tab.id, OnlineDeal.number == number)
+    )
+    return row if row is not None and row.outcome is not None else None
+
+
+def deal_by_id(deal_id: int) -> OnlineDeal | None:
+    return db.session.get(OnlineDeal, deal_id)
+
+
+def replay(row: OnlineDeal) -> Replay:
+    """Replay a finished deal's log (its setup, seed and entries) trick by trick."""
+    if row.outcome is None:
+        raise ServiceError(_("This deal is not over yet."))
+    deal = Deal(DealSetup.from_json(row.setup))
+    dealt: list[list[int]] = [[] for _s in range(deal.n)]
+    calls: list[tuple[int, list[int]]] = []
+    burials: list[tuple[int, list[int]]] = []
+    tricks: list[ReplayTrick] = []
+    start: list[list[int]] | None = None
+    before: list[list[int]] = []
+    attempt: list[int] | None = None  # the cards of a failed throw that led the trick
+    for action in row.actions:
+        if action.record["kind"] in LOG_ONLY:
+            continue
+        rec = Record.from_json(action.record)
+        lead = rec.kind == "play" and deal.trick is not None and not deal.trick.plays
+        if lead:
+            before = [list(h) for h in deal.hands]
+            if start is None:
+                start = before
+        count = len(deal.tricks)
+        done = apply(deal, rec)
+        if done.kind == "draw":
+            dealt[done.seat].extend(done.cards)
+        elif done.kind == "call":
+            calls.append((done.seat, list(done.cards)))
+        elif done.kind == "bury":
+            burials.append((done.seat, list(done.cards)))
+        if lead:
+            attempt = list(done.cards) if done.played is not None else None
+        if len(deal.tricks) > count:
+            trick = deal.tricks[-1]
+            assert trick.winner is not None
+            plays: list[tuple[int, list[int], list[int] | None]] = [
+                (s, list(p), attempt if i == 0 else None) for i, (s, p) in enumerate(trick.plays)
+            ]
+            tricks.append(
+                ReplayTrick(
+                    number=len(deal.tricks),
+                    leader=trick.leader,
+                    plays=plays,
+                    winner=trick.winner,
+                    points=trick.points,
+                    hands=before,
+                    won=list(deal.won),
+                )
+            )
+    if deal.outcome != row.outcome:  # pragma: no cover - the log is append-only and checked
+        raise ServiceError(_("The log of this deal does not replay to its end."))
+    return Replay(
+        row=row,
+        deal=deal,
+        dealt=dealt,
+        calls=calls,
+        burials=burials,
+        start=start if start is not None else [list(h) for h in deal.hands],
+        tricks=tricks,
+    )
+
+
+# --- what a page draws: the hand, the trick, the calls ----------------------------------------
+
+
+def _faces(deal: Deal, cards: Sequence[int]) -> list[dict[str, Any]]:
+    return [card_face(c) for c in sorted_cards(deal, list(cards))]
+
+
+def _grouping(deal: Deal, seat: int | None) -> TrumpContext | None:
+    """The deal's trump context, or before trump is known the one its level gives (jokers and
+    level cards grouped as trumps while the cards are dealt)."""
+    if deal.ctx is not None:
+        return deal.ctx
+    v = deal.variant
+    level = deal.level
+    if level is None:
+        level = "2" if v.id == RED_FIVE or seat is None else deal.levels[seat % 2]
+    try:
+        return TrumpContext(v, level, deal.trump if deal.trump_set else None)
+    except EngineError:
+        return None  # red five has no "no trump": its trumps wait for the 2 that is shown
+
+
+GROUP_ORDER = (4, 0, 1, 3, 2)  # trumps, then ♠ ♥ ♣ ♦: the colours alternate
+
+
+def hand_groups(live: Live, seat: int) -> list[dict[str, Any]]:
+    """A seat's hand in groups: trumps first (strongest first), then each side suit."""
+    deal = live.deal
+    ctx = _grouping(deal, seat)
+    groups: dict[int, list[int]] = {}
+    for c in deal.hands[seat]:
+        key = ctx.suit_index(c) if ctx is not None else 4 if c >= LJ else c // 13
+        groups.setdefault(key, []).append(c)
+    out = []
+    for key in GROUP_ORDER:
+        cards = groups.get(key)
+        if not cards:
+            continue
+        if ctx is not None:
+            cards.sort(key=lambda c: (-ctx.strength(c), c))
+        else:
+            cards.sort(reverse=True)
+        suit = None if key == 4 else "SHDC"[key]
+        out.append(
+            {
+                "trump": key == 4,
+                "suit": suit,
+                "symbol": "" if suit is None else SUIT_SYMBOLS[suit],
+                "red": suit in ("H", "D"),
+                "cards": [card_face(c) for c in cards],
+            }
+        )
+    return out
+
+
+def trick_plays(live: Live, which: str = "current") -> dict[str, Any] | None:
+    """The current trick (or the previous one: ``which="previous"``) by seat, with the play
+    that wins it so far (the engine's judgement) and its points."""
+    deal = live.deal
+    if which == "current":
+        tr = deal.trick
+        if tr is None or not tr.plays or deal.ctx is None:
+            return None
+        idx = trick_winner([p for _s, p in tr.plays], deal.ctx, tr.lead_comps)
+        winner: int | None = tr.plays[idx][0]
+        points = sum(points_of(p) for _s, p in tr.plays)
+    else:
+        if not deal.tricks:
+            return None
+        tr = deal.tricks[-1]
+        winner, points = tr.winner, tr.points
+    return {
+        "leader": tr.leader,
+        "winner": winner,
+        "points": points,
+        "plays": {s: _faces(deal, p) for s, p in tr.plays},
+        "order": [s for s, _p in tr.plays],
+    }
+
+
+def current_winner(live: Live) -> int | None:
+    t = trick_plays(live)
+    return None if t is None else t["winner"]
+
+
+def call_help(live: Live, seat: int) -> dict[str, Any] | None:
+    """What the rules allow a seat to call now, and why cards it holds are not a call here
+    (codes the page words in the reader's language). None outside the calling phases."""
+    deal = live.deal
+    if deal.phase not in (DRAW, CALLS, OVERCALL):
+        return None
+    v = deal.variant
+    book = deal.book
+    standing = book.standing
+    help_: dict[str, Any] = {
+        "variant": v.id,
+        "decks": v.decks,
+        "level": deal._call_level(seat),
+        "phase": deal.phase,
+        "standing": None
+        if standing is None or (book.hidden and deal.phase == DRAW)
+        else {"seat": standing.seat, "cards": _faces(deal, standing.cards)},
+        "notes": [],
+        "open": False,
+    }
+    notes: list[dict[str, Any]] = help_["notes"]
+    if deal.phase == DRAW and not deal.can_call_now(seat):
+        if v.id == RED_FIVE and standing is not None:
+            notes.append({"code": "rf_shown"})
+        elif v.id == RED_FIVE:
+            notes.append({"code": "rf_last_rounds", "seat": deal.prev_dealer})
+        else:
+            assert deal.dealer is not None
+            notes.append({"code": "side_only", "seats": list(range(deal.dealer % 2, deal.n, 2))})
+        return help_
+    if deal.phase != DRAW and deal.to_act != seat:
+        return help_
+    help_["open"] = True
+    hand = deal.hands[seat]
+    lv = RANKS.index(help_["level"])
+    options = deal.call_options(seat)
+    legal = {tuple(sorted(c)) for c in deal.legal_calls(seat)}
+    refused = [c for c in options if tuple(sorted(c)) not in legal]
+    if refused:
+        if deal.phase == DRAW and v.id == TRACTOR and standing is not None:
+            notes.append({"code": "after_deal"})
+        elif v.id == TRACTOR and standing is not None and standing.seat == seat:
+            notes.append({"code": "own_call"})
+        else:
+            notes.append({"code": "weaker", "cards": _faces(deal, refused[0])})
+    if v.id == TRACTOR and v.decks == 2:
+        for s, suit in enumerate("SHDC"):
+            card = s * 13 + lv
+            joker = HJ if suit in ("H", "D") else LJ
+            if card in hand and joker not in hand:
+                notes.append(
+                    {"code": "need_joker", "card": card_face(card), "joker": card_face(joker)}
+                )
+        for joker, colour in ((LJ, (0, 3)), (HJ, (1, 2))):
+            if hand.count(joker) == 1 and not any(s * 13 + lv in hand for s in colour):
+                notes.append({"code": "joker_alone", "card": card_face(joker)})
+    elif v.id == ONE_TWENTY:
+        for joker in (LJ, HJ):
+            if hand.count(joker) == 1:
+                notes.append({"code": "single_joker", "card": card_face(joker)})
+    return help_
+
+
+# --- between deals: the summary and the players' "continue" ---------------------------------
+
+
+def ready_seats(live: Live) -> frozenset[int]:
+    """The human seats that said they have seen the finished deal's summary."""
+    return frozenset(e["seat"] for e in live.entries if e["kind"] == READY)
+
+
+def ended_at(live: Live) -> datetime | None:
+    """When the deal's last move was written (a seat's "ready" is no move)."""
+    rows = db.session.scalars(
+        select(OnlineAction)
+        .where(OnlineAction.deal_id == live.row.id)
+        .order_by(OnlineAction.seq.desc())
+        .limit(live.deal.n + 2)
+    )
+    for a in rows:
+        if a.record.get("kind") != READY:
+            return a.created_at
+    return None
+
+
+def pause_left(t: Tournament, live: Live) -> int:
+    """Seconds until the next deal starts by itself (0: it may start now)."""
+    end = ended_at(live)
+    if end is None:
+        return 0
+    elapsed = (utcnow() - end).total_seconds()
+    return max(0, math.ceil(t.online_pause - elapsed))
+
+
+def may_deal_next(t: Tournament, live: Live) -> bool:
+    """After a played deal the next one waits until every human seat has pressed Continue or
+    the tournament's pause has passed; bots never race ahead of people."""
+    if live.deal.outcome != "played" or not live.humans:
+        return True
+    if live.humans <= ready_seats(live):
+        return True
+    return pause_left(t, live) <= 0
+
+
+def match_complete(t: Tournament, tab: Table, live: Live) -> bool:
+    """No deal follows this one: the match is over (or time was called)."""
+    if tab.finished:
+        return True
+    if live.deal.outcome != "played":
+        return False
+    return _next_setup(t, tab, live.deal, 0, live.row.number + 1) is None
+
+
+def _between_deals(seat_row: OnlineSeat) -> tuple[Tournament, Table, Live] | None:
+    """The table, if its current deal is played out and the match goes on."""
+    tab = db.session.get(Table, seat_row.table_id)
+    assert tab is not None
+    if tab.mode != "online" or tab.finished or tab.round.status == "closed":
+        return None
+    live = load(tab)
+    if live is None or live.deal.outcome != "played":
+        return None
+    t = tournament_of(tab)
+    return t, tab, live
+
+
+def ready(seat_row: OnlineSeat, seen: str) -> bool:
+    """A seat has seen the summary of deal ``seen`` (its state token) and may go on: a "ready"
+    entry in that deal's log; the next deal starts once every human seat is ready. False when
+    there is nothing to do (the next deal already started, the match is over, already ready)."""
+    if seat_row.bot:
+        raise IllegalMove(_("A bot plays this seat now."))
+    found = _between_deals(seat_row)
+    if found is None:
+        return False
+    t, tab, live = found
+    if seen.split(".", 1)[0] != str(live.row.number):
+        return False
+    if seat_row.seat not in ready_seats(live):
+        live.add({"kind": READY, "seat": seat_row.seat}, f"seat {seat_row.seat}")
+    try:
+        advance(t, tab, live)
+    except IntegrityError:
+        raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
+    return True
+
+
+def next_deal(seat_row: OnlineSeat) -> bool:
+    """The page's countdown reached 0: deal on if the pause has really passed (the server's
+    clock, from the deal's last move). False when it is not time yet or nothing waits."""
+    found = _between_deals(seat_row)
+    if found is None:
+        return False
+    t, tab, live = found
+    if not may_deal_next(t, live):
+        return False
+    try:
+        advance(t, tab, live)
+    except IntegrityError:
+        raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
+    return True
+
+
+def deal_summary(live: Live, viewer: int | None = None) -> dict[str, Any] | None:
+    """What a played deal came to, for every seat (and spectators, ``viewer=None``): every
+    trick with its winner and points, the kitty with its multiplier, failed throws with the
+    cards forced, the totals and the result. The kitty is turned face up when the attackers won
+    the last trick (抠底); otherwise it stays hidden (RULES §1), except from the seat that buried
+    it. None while the deal is not played out."""
+    deal = live.deal
+    r = deal.result
+    if deal.outcome != "played" or r is None or deal.dealer is None:
+        return None
+    v = deal.variant
+    attackers = [deal.is_attacker(s) for s in range(deal.n)]
+    tricks = [
+        {
+            "number": i + 1,
+            "leader": tr.leader,
+            "winner": tr.winner,
+            "points": tr.points,
+            "attackers": tr.winner is not None and attackers[tr.winner],
+            "plays": {s: _faces(deal, p) for s, p in tr.plays},
+            "order": [s for s, _p in tr.plays],
+        }
+        for i, tr in enumerate(deal.tricks)
+    ]
+    failed: list[dict[str, Any]] = [
+        {"seat": rec.seat, "tried": _faces(deal, rec.cards), "forced": _faces(deal, rec.played)}
+        for rec in deal.log
+        if rec.kind == "play" and rec.played is not None
+    ]
+    penalty = 0
+    if v.id == TRACTOR and failed:
+        dec = sum(1 for f in failed if not attackers[f["seat"]])
+        penalty = throw_penalty_points(v, {"declarer": dec, "attackers": len(failed) - dec})
+    shown = deal.kitty_revealed or (viewer is not None and viewer == deal.kitty_owner)
+    kitty_points = points_of(deal.buried) if shown else None
+    mult = deal.kitty_bonus[1] if deal.kitty_bonus is not None else None
+    return {
+        "variant": v.id,
+        "n": deal.n,
+        "dealer": deal.dealer,
+        "friend": deal.friend,
+        "friend_card": None if deal.friend_card is None else card_face(deal.friend_card),
+        "friend_grabbed": bool(deal.friend_grabbed and deal.friend is not None),
+        "attackers": attackers,
+        "won": list(deal.won),
+        "tricks": tricks,
+        "last": tricks[-1],
+        "trick_points": deal.attackers_points(),
+        "kitty": _faces(deal, deal.buried) if shown else None,
+        "kitty_revealed": deal.kitty_revealed,
+        "kitty_size": v.kitty,
+        "kitty_points": kitty_points,
+        "kitty_owner": deal.kitty_owner,
+        "multiplier": mult,
+        "kitty_bonus": (kitty_points or 0) * mult if mult else 0,
+        "failed": failed,
+        "penalty": penalty,
+        "total": r.total,
+        "winner": r.winner,
+        "levels": r.levels,
+        "units": r.units,
+        "scores": None if r.scores is None else list(r.scores),
+        "level": deal.level,
+        "trump": deal.trump,
+    }

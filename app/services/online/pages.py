@@ -1,17 +1,23 @@
-"""What an online table's pages show: a seat's page (that seat's view, never another hand) and
-the director's page. The engine's state comes from ``bridge``; this module only arranges it."""
+"""What an online table's pages show: a seat's page (that seat's view, never another hand), the
+director's page, the spectators' live view (no hand at all) and the replay of a finished deal.
+The engine's state comes from ``bridge``; this module only arranges it."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from ...competition.matches import FixedMatch
+from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
 from ...models import OnlineSeat, Table
 from ..tournament_rows import seat_names
 from ..tournament_sheets import sheet
 from . import bridge
 from .seats import seats_of
+
+if TYPE_CHECKING:  # the type only: the engine is driven by ``bridge`` alone
+    from engine.deal import Deal
 
 
 def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
@@ -25,7 +31,8 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     bots = {s.seat for s in seats if s.bot}
     live = bridge.load(tab)
     derived = sheet(t, tab)
-    over = live is None or live.deal.outcome is not None or tab.finished
+    fixed = isinstance(derived, FixedMatch)
+    over = live is None or tab.finished or bridge.match_complete(t, tab, live)
     page: dict[str, Any] = {
         "token": bridge.state_token(tab),
         "seat": seat,
@@ -37,9 +44,13 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         "table": tab.number,
         "round": tab.round.number,
         "derived": derived,
-        "fixed": isinstance(derived, FixedMatch),
+        "fixed": fixed,
+        # the header's levels are the score sheet's: before the first deal both sides are at 2
+        "levels": derived.levels if isinstance(derived, FixedMatch) else None,
         "over": over,
         "bot_seat": seat_row.bot,
+        "my_turn": False,
+        "match_result": match_result(derived, names, sides) if over and derived.rows else None,
     }
     if live is None:
         return page
@@ -49,7 +60,6 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     view = bridge.view(live, seat)
     waiting = live.waiting_for()
     playable = set(view["playable"])
-    hand = bridge.faces(deal, view["hand"])
     actions: list[str] = []
     calls = view["legal_calls"]
     if deal.phase == bridge.DRAW:
@@ -59,25 +69,28 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             calls = []
     elif not seat_row.bot:
         actions = list(view["actions"])
-    trick = view["trick"]
-    last = view["tricks"][-1] if view["tricks"] else None
-    shown = trick if trick and trick["plays"] else last
+    if seat_row.bot:
+        actions = []
+    groups = bridge.hand_groups(live, seat)
+    for g in groups:
+        g["cards"] = [dict(c, playable=c["code"] in playable) for c in g["cards"]]
+    summary = bridge.deal_summary(live, seat)
     page.update(
         {
             "view_phase": view["phase"],
             "deal_number": live.row.number,
             "waiting": waiting,
-            "hand": [dict(c, playable=c["code"] in playable) for c in hand],
-            "actions": [] if seat_row.bot else actions,
+            "my_turn": waiting == seat and bool(actions),
+            "hand_groups": groups,
+            "hand_size": len(view["hand"]),
+            "actions": actions,
             "calls": [bridge.faces(deal, c) for c in calls],
+            "call_help": bridge.call_help(live, seat) if not seat_row.bot else None,
             "trump": view["trump"],
             "trump_known": view["trump_known"],
             "level": view["level"],
-            "levels": view["levels"],
             "dealer": view["dealer"],
             "attackers_points": view["attackers_points"],
-            "won": view["won"],
-            "hand_sizes": view["hand_sizes"],
             "friend_card": (
                 None if view["friend_card"] is None else bridge.face_of(view["friend_card"])
             ),
@@ -85,28 +98,135 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             "kitty_size": view["kitty"]["size"],
             "my_kitty": (
                 bridge.faces(deal, view["kitty"]["cards"])
-                if view["kitty"]["cards"] and view["kitty"]["owner"] == seat
+                if view["kitty"]["cards"] and view["kitty"]["owner"] == seat and summary is None
                 else []
             ),
-            "trick": None
-            if shown is None
-            else {
-                "current": shown is trick,
-                "winner": shown.get("winner"),
-                "plays": [
-                    {"seat": p["seat"], "cards": bridge.faces(deal, p["cards"])}
-                    for p in shown["plays"]
-                ],
-            },
-            "result": view["result"],
-            "outcome": view["outcome"],
             "calls_made": [
                 {"seat": c["seat"], "cards": bridge.faces(deal, c["cards"])} for c in view["calls"]
             ],
             "friend_choices": _friend_choices() if "friend" in actions else [],
+            "board": board(live, view, seat, names, bots, waiting),
+            "summary": None
+            if summary is None
+            else summary_page(t, tab, live, summary, derived, seat, over),
         }
     )
     return page
+
+
+def board(
+    live: bridge.Live,
+    view: dict[str, Any],
+    bottom: int | None,
+    names: list[str],
+    bots: set[int],
+    waiting: int | None,
+) -> dict[str, Any]:
+    """The neutral context of ``online/_table.html``: the seats around the table as seen from
+    ``bottom`` (a seat, or None for a spectator: seat 0 at the bottom), their names and marks,
+    whose turn, the cards each holds, and the trick by seat with the winning play."""
+    n = len(view["hand_sizes"])
+    me = 0 if bottom is None else bottom
+    dealer = view["dealer"]
+    fixed = view["variant"] != "red-five-5p"
+    friend = view["friend"]
+    alone = view["friend_called"] and view["friend_card"] is None
+    sides_known = dealer is not None and (fixed or friend is not None or alone)
+    trick = bridge.trick_plays(live)
+    previous = bridge.trick_plays(live, "previous")
+    seats = []
+    for s in range(n):
+        marks: list[str] = []
+        if s == dealer:
+            marks.append("dealer")
+        elif fixed and bottom is not None and s % 2 == bottom % 2 and s != bottom:
+            marks.append("partner")
+        if not fixed and s == friend and s != dealer:
+            marks.append("friend")
+        attacker = sides_known and (
+            (s % 2 != dealer % 2) if fixed else (s != dealer and s != friend)
+        )
+        if attacker:
+            marks.append("attacker")
+        seats.append(
+            {
+                "seat": s,
+                "name": names[s] if s < len(names) else str(s + 1),
+                "pos": (s - me) % n,
+                "you": s == bottom,
+                "bot": s in bots,
+                "marks": marks,
+                "attacker": attacker,
+                "turn": s == waiting,
+                "cards": view["hand_sizes"][s],
+                "play": None if trick is None else trick["plays"].get(s),
+                "winning": trick is not None and trick["winner"] == s,
+                "won": view["won"][s],
+            }
+        )
+    return {
+        "n": n,
+        "seats": seats,
+        "trick": trick,
+        "previous": previous,
+        "names": names,
+        "trump": view["trump"],
+        "trump_known": view["trump_known"],
+        "level": view["level"],
+        "attackers_points": view["attackers_points"],
+        "phase": view["phase"],
+    }
+
+
+def summary_page(
+    t: Any,
+    tab: Table,
+    live: bridge.Live,
+    summary: dict[str, Any],
+    derived: FixedMatch | RedFiveTable,
+    seat: int | None,
+    over: bool,
+) -> dict[str, Any]:
+    """The deal summary's context (``online/_summary.html``): the engine's summary, the sheet
+    row it became (levels before → after, or the 积分), and who still has to press Continue."""
+    idx = live.row.sheet_index
+    row = derived.rows[idx] if idx is not None and idx < len(derived.rows) else None
+    ready = bridge.ready_seats(live)
+    humans = sorted(live.humans)
+    return dict(
+        summary,
+        row=row,
+        match_over=over,
+        ready=sorted(ready),
+        humans=humans,
+        waiting_for=[s for s in humans if s not in ready],
+        me_ready=seat is not None and seat in ready,
+        me_human=seat is not None and seat in live.humans,
+        pause_left=0 if over else bridge.pause_left(t, live),
+        pause=t.online_pause,
+    )
+
+
+def match_result(
+    derived: FixedMatch | RedFiveTable, names: list[str], sides: list[str]
+) -> dict[str, Any]:
+    """The match as it ended: fixed sides, the winner, the final levels and the 级差; red five,
+    the 积分 totals, best first."""
+    if isinstance(derived, FixedMatch):
+        diff = derived.level_diff(0)
+        return {
+            "fixed": True,
+            "winner": None if diff == 0 else (0 if diff > 0 else 1),
+            "levels": derived.levels,
+            "passed": derived.passed_side,
+            "diff": abs(diff),
+            "sides": sides,
+        }
+    order = sorted(range(len(derived.totals)), key=lambda s: (-derived.totals[s], s))
+    return {
+        "fixed": False,
+        "ranking": [{"seat": s, "name": names[s], "total": derived.totals[s]} for s in order],
+    }
 
 
 def _friend_choices() -> list[dict[str, Any]]:
@@ -119,12 +239,216 @@ def director_page(tab: Table) -> dict[str, Any]:
     token, whose turn it is (no hand)."""
     _sides, names = seat_names(tab)
     live = bridge.load(tab)
+    t = bridge.tournament_of(tab)
     return {
         "seats": seats_of(tab),
         "names": names,
         "token": bridge.state_token(tab),
         "deal_number": None if live is None else live.row.number,
         "waiting": None if live is None or tab.finished else live.waiting_for(),
+        "over": live is None or tab.finished or bridge.match_complete(t, tab, live),
+        "timed": "minutes" in (t.match or {}),
+    }
+
+
+# --- the spectators' live view ------------------------------------------------------------------
+
+
+def _public_faces(deal: Deal, cards: Sequence[str] | None) -> list[dict[str, Any]]:
+    return bridge.faces(deal, list(cards or []))
+
+
+def _trick(deal: Deal, trick: dict[str, Any] | None) -> dict[str, Any] | None:
+    if trick is None or not trick["plays"]:
+        return None
+    return {
+        "winner": trick.get("winner"),
+        "points": trick.get("points", 0),
+        "plays": [
+            {"seat": p["seat"], "cards": _public_faces(deal, p["cards"])} for p in trick["plays"]
+        ],
+    }
+
+
+def spectator_page(tab: Table) -> dict[str, Any]:
+    """What a spectator (or the director) sees of an online table as it is played: the public
+    table only (the engine's spectator view: no hand, no buried kitty before it is revealed),
+    whose turn it is, and how long a human seat has kept the table waiting."""
+    t = bridge.tournament_of(tab)
+    sides, names = seat_names(tab)
+    bots = {s.seat for s in seats_of(tab) if s.bot}
+    live = bridge.load(tab)
+    page: dict[str, Any] = {
+        "watch_token": bridge.watch_token(tab),
+        "names": names,
+        "sides": sides,
+        "bots": bots,
+        "tournament": t.name,
+        "table": tab.number,
+        "round": tab.round.number,
+        "paper": tab.mode != "online",
+        "paused": tab.paused and not tab.finished,
+        "finished": tab.finished,
+        "closed": tab.round.status == "closed",
+        "fixed": tab.kind == "sides",
         "over": live is None or live.deal.outcome is not None or tab.finished,
-        "timed": "minutes" in (bridge.tournament_of(tab).match or {}),
+        "deal_number": None,
+        "idle": None,
+    }
+    if live is None or (tab.finished and live.deal.outcome is None):
+        return page  # no deal yet, or time was up during this deal: it is not played on
+    deal = live.deal
+    view = bridge.spectate(live)
+    waiting = live.waiting_for()
+    if waiting is not None and waiting not in bots:
+        waited = bridge.idle_for(tab)
+        if waited is not None:
+            page["idle"] = {"seat": waiting, "minutes": int(waited.total_seconds() // 60)}
+    kitty = view["kitty"]
+    friend = view["friend"]
+    page.update(
+        {
+            "deal_number": live.row.number,
+            "phase": view["phase"],
+            "waiting": waiting,
+            "trump": view["trump"],
+            "trump_known": view["trump_known"],
+            "level": view["level"],
+            "levels": view["levels"],
+            "dealer": view["dealer"],
+            "friend_card": (
+                None if view["friend_card"] is None else bridge.face_of(view["friend_card"])
+            ),
+            "friend": friend,
+            "attackers_points": view["attackers_points"],
+            "seats": [
+                {
+                    "seat": s,
+                    "cards": view["hand_sizes"][s],
+                    "won": view["won"][s],
+                    "dealer": s == view["dealer"],
+                    "friend": friend is not None and s == friend,
+                    "to_act": s == waiting,
+                }
+                for s in range(len(names))
+            ],
+            "calls": [
+                {"seat": c["seat"], "cards": _public_faces(deal, c["cards"])} for c in view["calls"]
+            ],
+            "tricks_done": len(view["tricks"]),
+            "trick": _trick(deal, view["trick"]),
+            "last_trick": _trick(deal, view["tricks"][-1] if view["tricks"] else None),
+            "kitty_size": kitty["size"],
+            "kitty_owner": kitty["owner"],
+            "kitty": _public_faces(deal, kitty["cards"]) if kitty["cards"] is not None else None,
+            "kitty_points": kitty["points"],
+            "turned": _public_faces(deal, kitty["turned"]) if kitty["turned"] else [],
+            "result": view["result"],
+            "outcome": view["outcome"],
+        }
+    )
+    return page
+
+
+# --- replays ----------------------------------------------------------------------------------
+
+
+def replay_list(tab: Table) -> list[dict[str, Any]]:
+    """The finished deals of an online table (each can be replayed): its number at the table,
+    how it ended, and the score sheet row it became (1-based; None for a deal dealt again)."""
+    return [
+        {
+            "id": row.id,
+            "number": row.number,
+            "outcome": row.outcome,
+            "sheet_row": None if row.sheet_index is None else row.sheet_index + 1,
+        }
+        for row in bridge.finished_deals(tab)
+    ]
+
+
+def _faces_of(deal: Deal, cards: Sequence[int], marked: Sequence[int] = ()) -> list[dict]:
+    """Card faces in the deal's order; ``marked`` cards (counted, for two copies) flagged."""
+    left = Counter(marked)
+    out = []
+    for c in bridge.sorted_cards(deal, list(cards)):
+        face = bridge.card_face(c)
+        face["marked"] = left[c] > 0
+        left[c] -= 1
+        out.append(face)
+    return out
+
+
+def replay_page(tab: Table, number: int, trick: int) -> dict[str, Any] | None:
+    """A finished deal of the table replayed: the calls, the kitty buried, every trick by seat
+    with its winner, and every hand (the deal is over). ``trick``: 0 is the moment the first
+    trick is led; it is kept inside the deal's tricks. None: no such finished deal."""
+    row = bridge.finished_deal(tab, number)
+    if row is None:
+        return None
+    r = bridge.replay(row)
+    deal = r.deal
+    t = bridge.tournament_of(tab)
+    sides, names = seat_names(tab)
+    count = len(r.tricks)
+    k = min(max(trick, 0), count)
+    shown = r.tricks[k - 1] if k else None
+    played: dict[int, list[int]] = {}
+    if shown is not None:
+        played = {s: cards for s, cards, _attempt in shown.plays}
+    hands = r.hands_at(k)
+    won = shown.won if shown is not None else [0] * deal.n
+    attackers = [s for s in range(deal.n) if deal.dealer is not None and deal.is_attacker(s)]
+    result = deal.result
+    return {
+        "tournament": t.name,
+        "table": tab.number,
+        "round": tab.round.number,
+        "names": names,
+        "sides": sides,
+        "fixed": tab.kind == "sides",
+        "deal_number": row.number,
+        "sheet_row": None if row.sheet_index is None else row.sheet_index + 1,
+        "outcome": deal.outcome,
+        "redeal_by": deal.redeal_by,
+        "dealer": deal.dealer,
+        "friend": deal.friend,
+        "friend_card": None if deal.friend_card is None else bridge.card_face(deal.friend_card),
+        "trump": deal.trump,
+        "trump_known": deal.trump_set,
+        "level": deal.level,
+        "levels": list(deal.levels),
+        "result": None
+        if result is None
+        else {"total": result.total, "winner": result.winner, "levels": result.levels},
+        "kitty_bonus": deal.kitty_bonus,
+        "calls": [{"seat": s, "cards": _faces_of(deal, cs)} for s, cs in r.calls],
+        "kitty_dealt": _faces_of(deal, deal.kitty_cards) if deal.variant.kitty else [],
+        "burials": [{"seat": s, "cards": _faces_of(deal, cs)} for s, cs in r.burials],
+        "dealt": [_faces_of(deal, h) for h in r.dealt],
+        "trick_count": count,
+        "k": k,
+        "trick": None
+        if shown is None
+        else {
+            "number": shown.number,
+            "leader": shown.leader,
+            "winner": shown.winner,
+            "points": shown.points,
+            "plays": [
+                {
+                    "seat": s,
+                    "cards": _faces_of(deal, cards),
+                    "attempt": None if attempt is None else _faces_of(deal, attempt),
+                }
+                for s, cards, attempt in shown.plays
+            ],
+        },
+        "hands": [
+            {"seat": s, "cards": _faces_of(deal, hands[s], played.get(s, ()))}
+            for s in range(deal.n)
+        ],
+        "won": won,
+        "attackers_points": sum(won[s] for s in attackers),
+        "attackers": attackers,
     }

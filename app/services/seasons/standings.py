@@ -61,3 +61,26 @@ def carried_into(season: Season, division_id: int | None = None) -> dict[str, fl
 
 def standings_json(season: Season, rule: Rule | None = None) -> list[dict[str, Any]]:
     return [r.as_json() for r in standings(season, rule)]
+
+
+def over_nights(
+    season: Season, rule: Rule | None = None
+) -> tuple[list[str], dict[str, list[float]], list[str]]:
+    """Each player's season score after each night (the rule applied to the first k nights):
+    night labels, scores by player, and the final order."""
+    chosen = rule or rule_of(season)
+    nights = nights_of(season)
+    lines = [lines_of(t) for t in nights]
+    carried = carried_into(season)
+    by_player: dict[str, list[float]] = {}
+    final: list[str] = []
+    for k in range(1, len(lines) + 1):
+        rows = derive(lines[:k], chosen, carried)
+        for r in rows:
+            by_player.setdefault(r.player, [0.0] * (k - 1)).append(float(r.score))
+        for series in by_player.values():
+            if len(series) < k:
+                series.append(series[-1] if series else 0.0)
+        final = [r.player for r in rows]
+    labels = [t.date.isoformat()[5:] if t.date else t.name[:8] for t in nights]
+    return labels, by_player, final

@@ -1,0 +1,143 @@
+"""Checks of what the tournament code passes in: a clear PrintError, never a broken page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR
+
+from .layout import _clean
+from .model import SUITS, FixedDeal, PrintError, RedFiveDeal, ScoreSheet, SeatLink, TableCard
+from .words import _check_variant
+
+# --------------------------------------------------------------------------------------------
+# Validation of the input dataclasses
+# --------------------------------------------------------------------------------------------
+
+_PLAYERS = {TRACTOR: 4, RED_FIVE: 5, ONE_TWENTY: 6}
+
+
+def _check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PrintError(f"{what} must be a whole number, not {value!r}")
+    if low is not None and value < low:
+        raise PrintError(f"{what} must be at least {low}, not {value}")
+    if high is not None and value > high:
+        raise PrintError(f"{what} must be at most {high}, not {value}")
+    return value
+
+
+def _check_level(value: object, what: str) -> str:
+    if value not in LEVELS:
+        raise PrintError(f"{what} must be a level 2 … A, not {value!r}")
+    return str(value)
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A validated table: cleaned names, the variant's facts."""
+
+    tournament: str
+    club: str
+    round: int
+    table: int
+    variant: str
+    seats: tuple[str, ...]
+    sides: tuple[str, ...]
+    date: str
+    links: tuple[SeatLink, ...] = ()
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def fixed(self) -> bool:
+        return self.variant != RED_FIVE
+
+
+def _check_table(src: TableCard | ScoreSheet, where: str) -> _Table:
+    variant = _check_variant(src.variant)
+    n = _PLAYERS[variant]
+    rnd = _check_int(src.round, f"{where}: round", 1)
+    table = _check_int(src.table, f"{where}: table", 1)
+    if not isinstance(src.seats, (tuple, list)) or len(src.seats) != n:
+        raise PrintError(f"{where}: {variant} needs {n} seat names, got {src.seats!r}")
+    seats = tuple(_clean(s, f"{where}: seat {i + 1}") for i, s in enumerate(src.seats))
+    if variant == RED_FIVE:
+        if src.sides:
+            raise PrintError(f"{where}: red five has no fixed sides; leave sides empty")
+        sides: tuple[str, ...] = ()
+    else:
+        if not isinstance(src.sides, (tuple, list)) or len(src.sides) != 2:
+            raise PrintError(f"{where}: {variant} needs the two sides' entrant names")
+        sides = tuple(_clean(s, f"{where}: side {i}") for i, s in enumerate(src.sides))
+    return _Table(
+        _clean(src.tournament, f"{where}: tournament"),
+        _clean(src.club, f"{where}: club"),
+        rnd,
+        table,
+        variant,
+        seats,
+        sides,
+        _clean(src.date, f"{where}: date"),
+        _check_links(src.links, n, where),
+    )
+
+
+def _check_links(links: object, n: int, where: str) -> tuple[SeatLink, ...]:
+    if not isinstance(links, (tuple, list)) or (links and len(links) != n):
+        raise PrintError(f"{where}: give a seat link for each of the {n} seats, or none")
+    out = []
+    for i, link in enumerate(links):
+        if not isinstance(link, SeatLink):
+            raise PrintError(f"{where}: seat {i + 1}'s link must be a SeatLink, not {link!r}")
+        url = _clean(link.url, f"{where}: seat {i + 1}'s link")
+        if not url.startswith(("https://", "http://")) or len(url) > 500:
+            raise PrintError(f"{where}: seat {i + 1}'s link must be a web address, not {url!r}")
+        out.append(SeatLink(url, _clean(link.member, f"{where}: seat {i + 1}'s member")))
+    return tuple(out)
+
+
+def _check_trump(value: object, what: str, allow_none: bool) -> None:
+    if value is None and allow_none:
+        return
+    if value not in SUITS:
+        allowed = "S, H, D, C" + (" or None (no trump)" if allow_none else "")
+        raise PrintError(f"{what} must be one of {allowed}, not {value!r}")
+
+
+def _check_deal(deal: object, variant: str, i: int, where: str) -> None:
+    what = f"{where}: deal {i + 1}"
+    if variant == RED_FIVE:
+        if not isinstance(deal, RedFiveDeal):
+            raise PrintError(f"{what}: a red five sheet takes RedFiveDeal rows, not {deal!r}")
+        _check_int(deal.dealer, f"{what}: dealer", 0, 4)
+        if deal.friend is not None:
+            _check_int(deal.friend, f"{what}: friend", 0, 4)
+        _check_trump(deal.trump, f"{what}: trump", allow_none=False)
+        for s in deal.failed_throws:
+            _check_int(s, f"{what}: failed throw seat", 0, 4)
+        if deal.scores is not None and (
+            len(deal.scores) != 5 or not all(isinstance(v, int) for v in deal.scores)
+        ):
+            raise PrintError(f"{what}: scores must be five whole numbers, not {deal.scores!r}")
+    else:
+        if not isinstance(deal, FixedDeal):
+            raise PrintError(f"{what}: a {variant} sheet takes FixedDeal rows, not {deal!r}")
+        _check_int(deal.declarer, f"{what}: declarer side", 0, 1)
+        _check_trump(deal.trump, f"{what}: trump", allow_none=True)
+        if deal.winner is not None:
+            _check_int(deal.winner, f"{what}: winner side", 0, 1)
+        for s in deal.misplays:
+            _check_int(s, f"{what}: misplay side", 0, 1)
+        if deal.level:
+            _check_level(deal.level, f"{what}: level")
+        if deal.levels is not None:
+            if len(deal.levels) != 2:
+                raise PrintError(f"{what}: levels must be the two sides' levels")
+            for lv in deal.levels:
+                _check_level(lv, f"{what}: new level")
+    _check_int(deal.points, f"{what}: points", 0)
+    _check_int(deal.kitty, f"{what}: kitty", 0)
+    _check_int(deal.multiplier, f"{what}: multiplier", 0)

@@ -1,0 +1,136 @@
+"""Bilingual words on paper: variants, suits, cards, options and match lengths."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR, VARIANT_IDS
+
+from .model import PrintError
+
+# --------------------------------------------------------------------------------------------
+# Words: variants, options, cards
+# --------------------------------------------------------------------------------------------
+
+_VARIANT_NAMES = {
+    TRACTOR: ("升级（拖拉机）", "Tractor, 4 players"),
+    RED_FIVE: ("红五", "Red five, 5 players"),
+    ONE_TWENTY: ("120分", "One-twenty, 6 players"),
+}
+_SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SIDE = ("甲A", "乙B")
+_SIDE_LONG = ("甲方 A", "乙方 B")
+
+
+def _variant_label(variant: str) -> str:
+    zh, en = _VARIANT_NAMES[variant]
+    return f"{zh} {en}"
+
+
+def _check_variant(variant: object) -> str:
+    if variant not in VARIANT_IDS:
+        raise PrintError(f"unknown variant {variant!r}; the variants are {', '.join(VARIANT_IDS)}")
+    return str(variant)
+
+
+def _trump_text(trump: str | None) -> str:
+    return "无主 NT" if trump is None else _SUIT_SIGNS[trump]
+
+
+def _card_text(card: str) -> str:
+    card = card.strip().upper()
+    if card == "HJ":
+        return "大王 HJ"
+    if card == "LJ":
+        return "小王 LJ"
+    if len(card) >= 2 and card[-1] in _SUIT_SIGNS:
+        return card[:-1] + _SUIT_SIGNS[card[-1]]
+    return card
+
+
+def _yes(v: bool) -> str:
+    return "是 yes" if v else "否 no"
+
+
+def _option_words(variant: str, options: Mapping[str, Any]) -> list[str]:
+    """Every option in force, in plain bilingual words (Chinese first)."""
+    words: list[str] = []
+    for name, value in options.items():
+        if name == "decks":
+            words.append(
+                f"{value} 副牌 {value} decks" + ("（无底牌 no kitty）" if value == 4 else "")
+            )
+        elif name == "triple_tractors":
+            words.append(f"三张连算拖拉机 Tractors of triples: {_yes(bool(value))}")
+        elif name == "kitty_multiplier":
+            if options.get("decks") == 4:
+                continue  # no kitty with 4 decks
+            text = {
+                "by_shape": "按牌型 ×2×张数 by shape: 2 × cards of the largest unit",
+                "power": "2 的张数次方 2 to the power of the unit's cards",
+                "double": "一律 ×2 always × 2",
+            }[value]
+            words.append(f"抠底倍数 Kitty multiplier: {text}")
+        elif name == "throw_penalty":
+            text = (
+                "每次罚 10 分，每方每局至多 3 次 10 points per failure, at most 3 per side"
+                if value == "ten_per_attempt"
+                else "不罚 no penalty"
+            )
+            words.append(f"甩牌失败 Failed throw: {text}")
+        elif name == "no_call_trump":
+            text = (
+                "翻底定主 turn the kitty over" if value == "kitty" else "黑桃为主 spades are trump"
+            )
+            words.append(f"无人叫主 Nobody calls: {text}")
+        elif name == "redeal_below":
+            words.append(
+                "不许暴动 No redeal"
+                if value is None
+                else f"闲家手牌不足 {value} 分可暴动重发 Redeal if an attacker holds < {value} points"
+            )
+        elif name == "refuse_below":
+            words.append(
+                "不许拒打 No refusing"
+                if value is None
+                else f"对方手牌不足 {value} 分可拒打 Opponents may refuse if a hand holds < {value}"
+            )
+        elif name == "score_table":
+            words.append("积分表：每 60 分一个单位 Score table: units of 60 points")
+        elif name == "must_play_levels":
+            levels = " ".join(value)
+            words.append(f"必打级 Must-play levels: {levels}")
+        else:  # an option without printed words yet: never leave a rule in force off the sheet
+            words.append(f"{name}: {value}")
+    return words
+
+
+def _match_words(match: Mapping[str, Any]) -> str:
+    kind = _match_kind(match)
+    if kind[0] == "deals":
+        return f"{kind[1]} 局 deals"
+    if kind[0] == "minutes":
+        return f"{kind[1]} 分钟 minutes"
+    return "打过A to A"
+
+
+def _match_kind(match: object) -> tuple[str, int]:
+    if not isinstance(match, Mapping) or len(match) != 1:
+        raise PrintError(
+            f'match must be one of {{"deals": n}}, {{"minutes": n}}, {{"to_a": true}}, not {match!r}'
+        )
+    ((key, value),) = match.items()
+    if key in ("deals", "minutes"):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise PrintError(f"match {key} must be a whole number ≥ 1, not {value!r}")
+        return key, value
+    if key == "to_a" and value is True:
+        return "to_a", 0
+    raise PrintError(
+        f'match must be one of {{"deals": n}}, {{"minutes": n}}, {{"to_a": true}}, not {match!r}'
+    )
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
