@@ -266,7 +266,10 @@ CODES: dict[str, str] = {
     "bots.rate": "{name} is a probability between 0 and 1, not {got}",
     "bots.nothing_to_do": "seat {seat} has nothing to do in phase {phase}",
     "bots.players": "a table has 1 to 6 players, not {got}",
-    "bots.kind": "unknown bot kind {got}; bots are random or heuristic",
+    "bots.kind": "unknown bot kind {got}; bots are random, heuristic or mc",
+    "bots.option": "{name} must be {what}, not {got}",
+    "bots.view_phase": "the search bot reads a seat's view of the play phase",
+    "bots.view_cards": "the seat's view does not add up to a pack of cards",
     "bots.list_type": "bots are a list of bots (make_bots), not {got}",
     "bots.count": "{variant} needs {need} bots, not {got}",
     # --- rule cases (python -m engine.conformance) ------------------------------------------------

@@ -30,6 +30,9 @@ class OnlineSeat(Base):
     seat: Mapped[int] = mapped_column()  # the engine's seat 0 … players-1
     token: Mapped[str] = mapped_column(String(40), unique=True)
     bot: Mapped[bool] = mapped_column(default=False)
+    # How strong the seat's bot plays: "easy" (random), "normal" (heuristic), "strong" (the
+    # mc search, time-boxed for a web request); see app/services/online/botchoice.py
+    bot_level: Mapped[str] = mapped_column(String(10), default="normal", server_default="normal")
     # A seat bound to a club member with an account: that member plays it from their home page,
     # without the link. None: the seat is played by whoever holds the link (a guest).
     member_id: Mapped[int | None] = mapped_column(

@@ -16,7 +16,7 @@ from ..extensions import db, htmx
 from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
-from ..services.online import bridge, guards, pages, seats
+from ..services.online import botchoice, bridge, guards, pages, seats
 from ..services.tournament_sheets import may_edit
 from ..tournaments.actions import attempt, confirmed
 from ..tournaments.forms import ConfirmForm
@@ -90,6 +90,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
         confirm_form=ConfirmForm(formdata=None),
         sheet_url=url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno),
         bots_url=url_for("online.bots", slug=club.slug, tid=t.id, n=n, tno=tno),
+        bot_levels=botchoice.LEVEL_LABELS,
         bind_url=url_for("online.bind", slug=club.slug, tid=t.id, n=n, tno=tno),
         rotate_url=url_for("online.rotate", slug=club.slug, tid=t.id, n=n, tno=tno),
         finish_url=url_for("online.finish", slug=club.slug, tid=t.id, n=n, tno=tno),
@@ -129,12 +130,26 @@ def _seat_field() -> int:
 @bp.post(TABLE_URL + "/bots")
 @club_route("director")
 def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
-    """Mark a seat as played by a bot (``bot=1``) or by its player again (``bot=0``)."""
+    """Mark a seat as played by a bot (``bot=1``) or by its player again (``bot=0``); with
+    ``level`` (easy, normal, strong), choose how strong the seat's bot plays."""
     t = tournament(club, tid)
     tab = table(round_(t, n), tno, bye=False)
     if not SeatControlForm().validate_on_submit():
         abort(400)
     seat = _seat_field()
+    level = request.form.get("level")
+    if level is not None:
+        ok, _r = attempt(lambda: bridge.set_bot_level(t, tab, seat, level, actor(me)))
+        if ok:
+            flash(
+                _(
+                    "Seat %(s)d's bot plays %(level)s.",
+                    s=seat + 1,
+                    level=botchoice.LEVEL_LABELS[level],
+                ),
+                "success",
+            )
+        return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
     bot = request.form.get("bot", "1") == "1"
     ok, _r = attempt(lambda: bridge.set_bot(t, tab, seat, bot, actor(me)))
     if ok:

@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import AuditEntry, Round, Table, Tournament, User, utcnow
+from .online.botchoice import LEVEL_LABELS as BOT_LEVEL_LABELS
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,8 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
         return seat(v)
     if key == "friend":
         return _("alone (独打)") if v is None else seat(v)
+    if key == "level" and v in BOT_LEVEL_LABELS:  # an online seat's bot strength
+        return str(BOT_LEVEL_LABELS[v])
     if key == "member":  # an online seat's member, or none: a guest's link
         return _("guest (link)") if v is None else str(v)
     if key == "trump":

@@ -1,6 +1,7 @@
 """Bots at every seat: ``flask tournament run-bots`` plays the current round's unfinished online
 tables to the end through the bridge's ``advance`` — the code path that serves people — with
-every seat treated as a bot for that run (the seats' own bot marks are not changed).
+every seat treated as a bot of one kind for that run (``--bots heuristic|random|mc``; the seats'
+own bot marks and strengths are not changed).
 
 ``advance`` stops starting deals after ``DEAL_BUDGET`` steps (one request of a bot-only table
 must end); each call here is such a request, committed on its own, and the table is advanced
@@ -21,9 +22,9 @@ from ...models import Round, Table, Tournament
 from .. import ServiceError
 from ..tournament_rows import rounds_of
 from ..tournament_sheets import sheet
-from . import bridge
+from . import botchoice, bridge
 
-BOT_KINDS = ("heuristic", "random")
+BOT_KINDS = botchoice.BOT_KINDS  # heuristic, random, mc
 MAX_CALLS = 500  # advance calls per table: far more than any match needs
 
 

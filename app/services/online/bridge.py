@@ -44,7 +44,7 @@ from sqlalchemy import Select, bindparam, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from engine.bots import HeuristicBot, RandomBot, perform
+from engine.bots import RandomBot, perform
 from engine.cards import HJ, LJ, RANKS, card_str, parse_card, points_of
 from engine.deal import CALLS, DRAW, OVERCALL, Deal, DealSetup, Record, apply
 from engine.errors import EngineError
@@ -63,7 +63,7 @@ from .. import ServiceError
 from ..tournament_audit import Actor, audit
 from ..tournament_rows import variant_of
 from ..tournament_sheets import may_edit, record_deal, sheet
-from . import cache
+from . import botchoice, cache
 from .refusals import refusal_text
 from .seats import new_token, seats_of
 
@@ -79,9 +79,9 @@ GAME_ACTOR = Actor(label="online game")
 # A human seat the deal has waited for this long is shown to the director as not acting.
 IDLE_AFTER = timedelta(minutes=1)
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-# Which engine bot plays the bot seats: "heuristic" (the default); ``flask tournament run-bots
-# --bots random`` sets "random" for its run (autoplay.py).
-BOT_KIND: ContextVar[str] = ContextVar("online_bot_kind", default="heuristic")
+# Which engine bot plays the bot seats: each seat's strength (botchoice.py); ``flask tournament
+# run-bots --bots KIND`` sets one kind for every seat for its run (autoplay.py).
+BOT_KIND: ContextVar[str | None] = botchoice.FORCED_KIND
 
 
 def paused_message() -> str:
@@ -111,6 +111,7 @@ class Live:
     new: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     # ``deal`` is the cache's own object (loaded to be read, or saved): never to be acted on
     cached: bool = False
+    levels: dict[int, str] = field(default_factory=dict)  # the bot seats' strengths
 
     def add(self, entry: dict[str, Any], actor: str) -> None:
         if self.cached:  # a bug (a GET acting, a saved deal acted on): forget what it changed
@@ -248,16 +249,21 @@ def _humans(tab: Table) -> frozenset[int]:
     )
 
 
-def _load(row: OnlineDeal, humans: frozenset[int], private: bool = True) -> Live:
+def _load(
+    row: OnlineDeal,
+    humans: frozenset[int],
+    levels: dict[int, str] | None = None,
+    private: bool = True,
+) -> Live:
     deal, entries = cache.rebuild(row, private)  # at row.version, no replay when cached
-    return Live(row, deal, entries, humans, cached=not private)
+    return Live(row, deal, entries, humans, cached=not private, levels=dict(levels or {}))
 
 
 def load(tab: Table) -> Live | None:
     """The table's current deal. While the request writes nothing more (``reads_only``: a
     page, a poll, the answer to a move once written) it is the cached deal itself, only to be
     read; otherwise a copy of the request's own, to act on. One query: the latest deal row
-    with the human seats."""
+    with the seats (who is human, the bots' strengths)."""
     latest = (
         select(OnlineDeal.id)
         .where(OnlineDeal.table_id == tab.id)
@@ -266,17 +272,15 @@ def load(tab: Table) -> Live | None:
         .scalar_subquery()
     )
     got = db.session.execute(
-        select(OnlineDeal, OnlineSeat.seat)
-        .outerjoin(
-            OnlineSeat,
-            (OnlineSeat.table_id == OnlineDeal.table_id) & OnlineSeat.bot.is_(False),
-        )
+        select(OnlineDeal, OnlineSeat.seat, OnlineSeat.bot, OnlineSeat.bot_level)
+        .outerjoin(OnlineSeat, OnlineSeat.table_id == OnlineDeal.table_id)
         .where(OnlineDeal.id == latest)
     ).all()
     if not got:
         return None
-    humans = frozenset(seat for _row, seat in got if seat is not None)
-    return _load(got[0][0], humans, private=not reads_only())
+    humans = frozenset(seat for _row, seat, bot, _lv in got if seat is not None and not bot)
+    levels = {seat: lv for _row, seat, _bot, lv in got if seat is not None}
+    return _load(got[0][0], humans, levels, private=not reads_only())
 
 
 # --- the director's side ----------------------------------------------------------------------
@@ -332,6 +336,25 @@ def set_bot(t: Tournament, tab: Table, seat: int, bot: bool, actor: Actor) -> No
     db.session.flush()
     audit(t, actor, "online_bot", _where(tab, seat), {"bot": not bot}, {"bot": bot})
     advance(t, tab)
+
+
+def set_bot_level(t: Tournament, tab: Table, seat: int, level: str, actor: Actor) -> None:
+    """Choose how strong a seat's bot plays: easy, normal or strong (botchoice.py)."""
+    if tab.mode != "online":
+        raise ServiceError(_("This table is not played online."))
+    if not may_edit(tab.round, actor):
+        raise ServiceError(_("The round is closed: only the club's owner can correct it."))
+    if level not in botchoice.LEVELS:
+        raise ServiceError(_("Choose easy, normal or strong."), "level")
+    row = next((s for s in seats_of(tab) if s.seat == seat), None)
+    if row is None:
+        raise ServiceError(_("There is no such seat at this table."), "seat")
+    if row.bot_level == level:
+        return
+    before = row.bot_level
+    row.bot_level = level
+    db.session.flush()
+    audit(t, actor, "online_bot_level", _where(tab, seat), {"level": before}, {"level": level})
 
 
 def set_paused(t: Tournament, tab: Table, paused: bool, actor: Actor) -> None:
@@ -477,8 +500,8 @@ def sheet_deal(deal: Deal) -> cm.Deal:
 
 def _bot(live: Live, seat: int) -> RandomBot:
     # a fresh bot per decision, seeded by the deal and the moment: replay needs no bot state
-    kind = RandomBot if BOT_KIND.get() == "random" else HeuristicBot
-    return kind(live.row.seed * 4099 + len(live.entries) * 17 + seat)
+    seed = live.row.seed * 4099 + len(live.entries) * 17 + seat
+    return botchoice.make_seat_bot(live.levels.get(seat), seed)
 
 
 def _step(live: Live) -> bool:
@@ -558,6 +581,7 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
         return None
     if live is None:
         live = load(tab)
+    botchoice.new_request_budget()
     steps = 0
     while live is not None and not tab.finished:
         while _step(live):
@@ -579,7 +603,7 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
         if row is None:
             return live
         t.bump()
-        live = _load(row, live.humans)
+        live = _load(row, live.humans, live.levels)
     return None
 
 

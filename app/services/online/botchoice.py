@@ -1,0 +1,76 @@
+"""Which engine bot plays a bot seat: the director's strength per seat.
+
+``easy`` is ``RandomBot``, ``normal`` is ``HeuristicBot`` and ``strong`` is the search bot
+``MCBot`` with a time box short enough for a web request (``STRONG_MS`` of wall-clock time per
+move). A request in which bots play many moves in a row (a table of bots, or several strong seats
+between two human moves) stops searching once it has thought for ``REQUEST_THINK_S`` seconds:
+the strong bots then play as ``normal`` ones for the rest of that request, so a page answers in
+time. ``flask tournament run-bots --bots KIND`` plays every seat with one kind for its run, with
+no request budget.
+"""
+
+from __future__ import annotations
+
+import time
+from contextvars import ContextVar
+
+from flask_babel import lazy_gettext as _l
+
+from engine.bots import HeuristicBot, RandomBot
+from engine.deal import Deal
+from engine.mcbot import MCBot
+
+LEVELS = ("easy", "normal", "strong")
+LEVEL_LABELS = {
+    "easy": _l("easy (random moves)"),
+    "normal": _l("normal (rules of thumb)"),
+    "strong": _l("strong (searches ahead)"),
+}
+KIND_OF_LEVEL = {"easy": "random", "normal": "heuristic", "strong": "mc"}
+BOT_KINDS = ("heuristic", "random", "mc")
+STRONG_MS = 200
+REQUEST_THINK_S = 3.0
+
+# set by ``run-bots`` for its run: one kind for every seat, and no per-request budget
+FORCED_KIND: ContextVar[str | None] = ContextVar("online_bot_kind", default=None)
+# seconds the strong bots of this request may still think (None: no limit)
+THINK_LEFT: ContextVar[float | None] = ContextVar("online_think_left", default=None)
+
+
+def kind_for(level: str | None) -> str:
+    """The engine bot kind for a seat's strength (run-bots' kind wins when set)."""
+    forced = FORCED_KIND.get()
+    if forced is not None:
+        return forced
+    return KIND_OF_LEVEL.get(level or "normal", "heuristic")
+
+
+class _RequestMC(MCBot):
+    """A strong bot that charges its thinking to the request's budget."""
+
+    def _choose_play(self, deal: Deal, seat: int) -> list[int]:
+        left = THINK_LEFT.get()
+        if left is not None and left <= 0:
+            return HeuristicBot._choose_play(self, deal, seat)
+        t0 = time.perf_counter()
+        try:
+            return super()._choose_play(deal, seat)
+        finally:
+            if left is not None:
+                THINK_LEFT.set(left - (time.perf_counter() - t0))
+
+
+def new_request_budget() -> None:
+    """A request starts: its strong bots may think ``REQUEST_THINK_S`` seconds in all
+    (``run-bots`` sets a kind and has no budget)."""
+    THINK_LEFT.set(None if FORCED_KIND.get() is not None else REQUEST_THINK_S)
+
+
+def make_seat_bot(level: str | None, seed: int) -> RandomBot:
+    """The bot that makes one decision for a seat of the given strength."""
+    kind = kind_for(level)
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "mc":
+        return _RequestMC(seed, time_per_move=STRONG_MS / 1000, clock=time.perf_counter)
+    return HeuristicBot(seed)
