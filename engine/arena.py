@@ -181,7 +181,8 @@ def score_deal(deal: Deal, own: Sequence[str]) -> DealScore:
     lv = r.levels or 0
     adv = float(lv if winner_side == a_side else -lv)
     a_attacks = a_side != dealer_side
-    margin = float(r.total if a_attacks else -r.total)
+    total = r.total or 0  # None only for a deal a penalty ended (never in self-play)
+    margin = float(total if a_attacks else -total)
     up = lv > 0
     return DealScore(adv, margin, up and winner_side == a_side, up and winner_side != a_side, True)
 

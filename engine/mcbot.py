@@ -285,7 +285,8 @@ def utility(d: Deal, seat: int) -> float:
     r = d.result
     assert r is not None and d.dealer is not None
     attacker = d.is_attacker(seat)
-    pts = (r.total if attacker else -r.total) / 100.0
+    total = r.total or 0  # None only for a deal a penalty ended (never in a rollout)
+    pts = (total if attacker else -total) / 100.0
     if r.scores is not None:
         return r.scores[seat] + pts * 0.5
     lv = r.levels or 0
