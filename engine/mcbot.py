@@ -261,6 +261,9 @@ def build_world(k: Knowledge, hands: Sequence[Sequence[int]], kitty: Sequence[in
             d.trick.lead_comps = combos.lead_components(list(plays[0][1]), k.ctx)
     d.won = list(k.won)
     d.failed_throws = list(k.failed_throws)
+    # the cards each failed throw took back (ten_per_card): not in the seat's view, one each
+    # is the least a failed throw takes back
+    d.failed_throw_cards = [1] * len(d.failed_throws)
     d.window = []
     return d
 
@@ -275,6 +278,7 @@ def _clone(world: Deal) -> Deal:
     d.trick = Trick(t.leader, list(t.plays), None, 0, t.lead_comps)
     d.won = list(world.won)
     d.failed_throws = list(world.failed_throws)
+    d.failed_throw_cards = list(world.failed_throw_cards)
     d.log = []
     return d
 

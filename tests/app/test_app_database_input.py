@@ -50,6 +50,13 @@ def real_values(app: Flask, client: Any) -> dict[str, str]:
         "i": "1",
         "kind": "pack",
         "code": str(tab.code),
+        "number": "1",
+        "sid": "1",
+        "seat_id": "1",
+        "deal_id": "1",
+        "seat_token": "no-such-seat",
+        "digest": "0" * 16,
+        "filename": "style.css",
     }
 
 

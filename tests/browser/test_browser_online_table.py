@@ -419,9 +419,7 @@ def test_a_wrong_size_play_is_refused_on_the_chinese_page(
     expect(alert).to_be_visible()
     assert alert.inner_text().strip()
     assert page.locator("#seat").get_attribute("data-token") == before  # nothing was played
-    # TODO(refusals): the engine's refusal is still English on this branch; once the `refusals`
-    # branch (translated engine refusals) is merged, assert the Chinese sentence instead:
-    # assert re.search(r"[\u4e00-\u9fff]", alert.inner_text())
+    assert re.search(r"[\u4e00-\u9fff]", alert.inner_text())  # the refusal speaks Chinese
     expect(page.locator("#status")).to_contain_text("轮到你")
     _shot(page, "tractor-refused-desktop-zh")
 

@@ -195,18 +195,17 @@ def test_the_summary_lists_failed_throws_with_the_forced_cards(app: Flask) -> No
     assert sm["penalty"] == 10 * (min(dec, 3) - min(len(failed) - dec, 3))
 
 
-def test_the_kitty_stays_hidden_when_the_declarers_win_the_last_trick(app: Flask) -> None:
+def test_the_kitty_is_turned_face_up_but_does_not_count_when_the_declarers_win(
+    app: Flask,
+) -> None:
     deal = _find(
         "tractor-4p", lambda d: d.outcome == "played" and d.kitty_bonus is None and bool(d.buried)
     )
     assert not deal.kitty_revealed and deal.kitty_owner is not None
     labels = {bridge.card_face(c)["label"] for c in deal.buried}
-    others = [s for s in range(4) if s != deal.kitty_owner]
-    for viewer in [None, *others]:
+    for viewer in [None, 0, 1, 2, 3]:  # every seat and a spectator: the deal is over
         sm, html = _summary_html(app, deal, viewer)
-        assert sm["kitty"] is None and sm["kitty_points"] is None
-        assert 'id="kitty"' not in html
-        assert "the kitty stays face down and does not count" in html
-    sm, html = _summary_html(app, deal, deal.kitty_owner)  # the burier sees its own cards
-    assert {c["label"] for c in sm["kitty"]} == labels
-    assert 'id="kitty"' in html and "the other players do not see it" in html
+        assert {c["label"] for c in sm["kitty"]} == labels
+        assert 'id="kitty"' in html and "The kitty, face up" in html
+        assert sm["kitty_bonus"] == 0
+        assert "the kitty does not count" in html

@@ -1077,9 +1077,9 @@ def next_deal(seat_row: OnlineSeat) -> bool:
 def deal_summary(live: Live, viewer: int | None = None) -> dict[str, Any] | None:
     """What a played deal came to, for every seat (and spectators, ``viewer=None``): every
     trick with its winner and points, the kitty with its multiplier, failed throws with the
-    cards forced, the totals and the result. The kitty is turned face up when the attackers won
-    the last trick (抠底); otherwise it stays hidden (RULES §1), except from the seat that buried
-    it. None while the deal is not played out."""
+    cards forced, the totals and the result. The kitty is turned face up once the deal is over
+    (replays show every card then too); it counts only when the attackers won the last trick
+    (抠底). None while the deal is not played out."""
     deal = live.deal
     r = deal.result
     if deal.outcome != "played" or r is None or deal.dealer is None:
@@ -1107,7 +1107,9 @@ def deal_summary(live: Live, viewer: int | None = None) -> dict[str, Any] | None
     if v.id == TRACTOR and failed:
         dec = sum(1 for f in failed if not attackers[f["seat"]])
         penalty = throw_penalty_points(v, {"declarer": dec, "attackers": len(failed) - dec})
-    shown = deal.kitty_revealed or (viewer is not None and viewer == deal.kitty_owner)
+    # the deal is over: its summary turns the kitty face up for every seat and spectator (the
+    # issue's "the kitty turned face up"); its points count only with 抠底 (RULES §2-§4)
+    shown = True
     kitty_points = points_of(deal.buried) if shown else None
     mult = deal.kitty_bonus[1] if deal.kitty_bonus is not None else None
     return {
