@@ -122,12 +122,16 @@ def test_a_pending_deal_survives_a_reload_and_a_double_is_refused(
         ".filter(([k]) => k.startsWith('shengji-outbox:')))"
     )
     assert "points=40" in saved
-    page.context.set_offline(False)
-    # the page is opened again (a phone woke up): the kept entry goes out once
-    page.reload(wait_until="domcontentloaded")
+    # the tab is closed while offline; later, online again, the sheet is opened anew (a phone
+    # woke up): the entry kept in this browser goes out once, from the new page
+    context = page.context
+    page.close()
+    context.set_offline(False)
+    page = context.new_page()
+    page.goto(s["base"] + s["path"], wait_until="domcontentloaded")
     expect(page.locator("td.c-pts", has_text="40")).to_have_count(1)
     page.wait_for_function(
-        "Object.keys(localStorage).filter(k => k.startsWith('shengji-outbox:')).length === 0"
+        "() => Object.keys(localStorage).filter(k => k.startsWith('shengji-outbox:')).length === 0"
     )
     assert s["deals"]() == 1
     # the same entry sent a second time (its answer was lost) is refused by the sheet's version
