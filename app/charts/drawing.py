@@ -85,11 +85,11 @@ def render(chart: Chart, scale: float = 1.0) -> Drawing:
             )
         )
         d.add(String(X(lx + 16), Y(ly - 4), s.name, fontName=font, fontSize=11 * scale))
-        lx += 24 + 7 * len(s.name) + 6 * sum(1 for ch in s.name if ord(ch) > 0x2E80)
+        lx += c.legend_step(s.name)
     for kind, words in c.legend:
         d.add(_mark(kind, X(lx + 5), Y(ly - 1), HexColor("#333333"), scale))
         d.add(String(X(lx + 14), Y(ly - 4), words, fontName=font, fontSize=11 * scale))
-        lx += 24 + 7 * len(words) + 6 * sum(1 for ch in words if ord(ch) > 0x2E80)
+        lx += c.legend_step(words)
     return d
 
 

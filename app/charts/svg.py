@@ -73,7 +73,7 @@ def render(chart: Chart, label: str | None = None) -> Markup:
         out.append(
             f'<text x="{_n(lx + 16)}" y="{_n(ly - 4)}" font-size="11">{escape(s.name)}</text>'
         )
-        lx += 24 + 7 * len(s.name) + (6 * sum(1 for ch in s.name if ord(ch) > 0x2E80))
+        lx += c.legend_step(s.name)
     for kind, words in c.legend:
         shape = MARK_SHAPES.get(kind)
         if shape is None:
@@ -83,6 +83,6 @@ def render(chart: Chart, label: str | None = None) -> Markup:
         out.append(
             f'<text x="{_n(lx + 14)}" y="{_n(ly - 4)}" font-size="11">{escape(words)}</text>'
         )
-        lx += 24 + 7 * len(words) + (6 * sum(1 for ch in words if ord(ch) > 0x2E80))
+        lx += c.legend_step(words)
     out.append("</svg>")
     return Markup("".join(out))
