@@ -1109,8 +1109,7 @@ def deal_summary(live: Live, viewer: int | None = None) -> dict[str, Any] | None
         penalty = throw_penalty_points(v, {"declarer": dec, "attackers": len(failed) - dec})
     # the deal is over: its summary turns the kitty face up for every seat and spectator (the
     # issue's "the kitty turned face up"); its points count only with 抠底 (RULES §2-§4)
-    shown = True
-    kitty_points = points_of(deal.buried) if shown else None
+    kitty_points = points_of(deal.buried)
     mult = deal.kitty_bonus[1] if deal.kitty_bonus is not None else None
     return {
         "variant": v.id,
@@ -1124,7 +1123,7 @@ def deal_summary(live: Live, viewer: int | None = None) -> dict[str, Any] | None
         "tricks": tricks,
         "last": tricks[-1],
         "trick_points": deal.attackers_points(),
-        "kitty": _faces(deal, deal.buried) if shown else None,
+        "kitty": _faces(deal, deal.buried),
         "kitty_revealed": deal.kitty_revealed,
         "kitty_size": v.kitty,
         "kitty_points": kitty_points,
