@@ -46,9 +46,9 @@ from app.extensions import db  # noqa: E402
 from app.models import OnlineDeal, OnlineSeat, Table  # noqa: E402
 from app.services.online import bridge  # noqa: E402
 from app.services.online.cache import CACHE  # noqa: E402
-from app.services.tournament_audit import Actor  # noqa: E402
-from app.services.tournament_files import import_tournament  # noqa: E402
-from app.services.tournament_rounds import seat_next_round  # noqa: E402
+from app.services.tournaments.audit import Actor  # noqa: E402
+from app.services.tournaments.files import import_tournament  # noqa: E402
+from app.services.tournaments.rounds import seat_next_round  # noqa: E402
 from engine.bots import HeuristicBot  # noqa: E402
 from engine.cards import card_str, cards_str  # noqa: E402
 from engine.deal import DRAW, Deal, DealSetup, Record, apply  # noqa: E402

@@ -17,7 +17,7 @@ from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
 from ..services.online import botchoice, bridge, guards, pages, seats
-from ..services.tournament_sheets import may_edit
+from ..services.tournaments.sheets import may_edit
 from ..tournaments.actions import attempt, confirmed
 from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor, round_, table, tournament

@@ -22,13 +22,13 @@ from ..db import write_transaction
 from ..extensions import db
 from ..models import Club, Round, Tournament
 from ..services import ServiceError
-from ..services import tournament_csv as csv_files
-from ..services import tournament_files as tfiles
-from ..services import tournament_printouts as printouts
 from ..services.online import autoplay
-from ..services.tournament_rows import load as load_tournament
-from ..services.tournament_rows import seat_names
-from ..services.tournament_setup import find_by_name
+from ..services.tournaments import csv_export as csv_files
+from ..services.tournaments import files as tfiles
+from ..services.tournaments import printouts as printouts
+from ..services.tournaments.rows import load as load_tournament
+from ..services.tournaments.rows import seat_names
+from ..services.tournaments.setup import find_by_name
 from . import bp
 
 

@@ -18,11 +18,11 @@ from ..extensions import db
 from ..models import Club, Member, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
-from ..services import tournament_csv as csv_files
-from ..services import tournament_files as tfiles
-from ..services import tournament_images as images
-from ..services import tournament_printouts as printouts
 from ..services.online.refusals import refusal_text
+from ..services.tournaments import csv_export as csv_files
+from ..services.tournaments import files as tfiles
+from ..services.tournaments import images as images
+from ..services.tournaments import printouts as printouts
 from . import bp
 from .forms import ImportForm
 from .lookup import current, round_, table, tournament

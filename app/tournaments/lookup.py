@@ -12,7 +12,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..models import Club, Entrant, Member, Round, Table, Tournament, User
 from ..permissions import get_in_club_or_404
-from ..services.tournament_audit import Actor
+from ..services.tournaments.audit import Actor
 from .forms import MATCH_LABELS, PAIRING_LABELS, VARIANT_LABELS
 
 

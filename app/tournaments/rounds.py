@@ -13,11 +13,11 @@ from flask_babel import gettext as _
 from ..forms_common import choices
 from ..models import Club, Member, Round, Tournament
 from ..permissions import club_route
-from ..services import tournament_rounds as rounds
 from ..services.online import guards
-from ..services.tournament_audit import Actor
-from ..services.tournament_rows import rounds_of
-from ..services.tournament_sheets import sheet
+from ..services.tournaments import rounds as rounds
+from ..services.tournaments.audit import Actor
+from ..services.tournaments.rows import rounds_of
+from ..services.tournaments.sheets import sheet
 from . import bp
 from .actions import attempt, confirmed
 from .forms import ConfirmForm, SwapForm

@@ -17,11 +17,11 @@ from ..extensions import db, htmx
 from ..models import Club, Entrant, Member, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
-from ..services import tournament_audit as audits
-from ..services import tournament_rows as rows
-from ..services import tournament_setup as setup
-from ..services.tournament_audit import Actor
-from ..services.tournament_rows import rounds_of, side_size
+from ..services.tournaments import audit as audits
+from ..services.tournaments import rows as rows
+from ..services.tournaments import setup as setup
+from ..services.tournaments.audit import Actor
+from ..services.tournaments.rows import rounds_of, side_size
 from ..web import show_service_error
 from . import bp
 from .actions import confirmed

@@ -14,12 +14,12 @@ from ..competition.matches import FixedMatch, RedFiveTable
 from ..extensions import db, htmx
 from ..models import Club, Member, Table, Tournament
 from ..permissions import check_code_guessing, club_route, record_code_failure
-from ..services import tournament_sheets as sheets
 from ..services.online import guards
 from ..services.online import pages as online_pages
-from ..services.tournament_audit import Actor
-from ..services.tournament_rounds import table_by_code
-from ..services.tournament_rows import deal_from_row, seat_names, variant_of
+from ..services.tournaments import sheets as sheets
+from ..services.tournaments.audit import Actor
+from ..services.tournaments.rounds import table_by_code
+from ..services.tournaments.rows import deal_from_row, seat_names, variant_of
 from ..web import client_ip
 from . import bp
 from .actions import confirmed

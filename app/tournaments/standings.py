@@ -15,7 +15,7 @@ from ..charts import builders, svg
 from ..extensions import db
 from ..models import Club, Tournament
 from ..permissions import can_view
-from ..services import tournament_standings as views
+from ..services.tournaments import standings as views
 from . import bp
 from .forms import SUIT_LABELS
 from .lookup import entrant, public_tournament

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from app.extensions import db
 from app.models import AuditEntry, Table
 from app.services.online import botchoice
-from app.services.tournament_sheets import sheet
+from app.services.tournaments.sheets import sheet
 from engine.bots import HeuristicBot, RandomBot
 from engine.mcbot import MCBot
 from tests.online.online_helpers import online_world

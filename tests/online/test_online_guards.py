@@ -14,7 +14,7 @@ from app.extensions import db
 from app.models import AuditEntry, OnlineAction, OnlineDeal, OnlineSeat, Round, Table
 from app.models import Deal as DealRow
 from app.services.online import bridge, guards
-from app.services.tournament_sheets import sheet
+from app.services.tournaments.sheets import sheet
 from engine.deal import Deal, DealSetup, Record, apply
 from engine.views import seat_view
 from tests.online.online_helpers import OnlineWorld, online_world, page_token, replay_row

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from app.extensions import db
 from app.models import OnlineAction, OnlineDeal, Table, Tournament
 from app.services.online.bridge import card_face
-from app.services.tournament_rows import derive_row_table
+from app.services.tournaments.rows import derive_row_table
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
 from tests.online.online_helpers import (
@@ -214,7 +214,7 @@ def test_the_next_deal_waits_for_every_human_seat(app: Flask, client: FlaskClien
 
 
 def ow_names(ow: OnlineWorld) -> list[str]:
-    from app.services.tournament_rows import seat_names
+    from app.services.tournaments.rows import seat_names
 
     return seat_names(_tab(ow))[1]
 
@@ -280,7 +280,7 @@ def players_get_zh(app: Flask, ow: OnlineWorld) -> str:
 
 
 def _sides(ow: OnlineWorld) -> list[str]:
-    from app.services.tournament_rows import seat_names
+    from app.services.tournaments.rows import seat_names
 
     return seat_names(_tab(ow))[0]
 

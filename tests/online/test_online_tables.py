@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from app.extensions import db
 from app.models import Deal as DealRow
 from app.models import OnlineAction, OnlineDeal, Table
-from app.services.tournament_rows import derive_row_table
+from app.services.tournaments.rows import derive_row_table
 from engine.bots import HeuristicBot
 from engine.cards import card_str, cards_str
 from tests.online.online_helpers import (

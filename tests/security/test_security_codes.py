@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.models import Deal, LoginAttempt, Round, Table, utcnow
-from app.services import tournament_rounds as rounds
+from app.services.tournaments import rounds as rounds
 from tests.security.security_world import SecurityWorld, build_world, logged_in, snapshot
 from tests.tournaments.tournament_helpers import fixed_deal, play_round_out, seat
 

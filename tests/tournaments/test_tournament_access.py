@@ -181,8 +181,8 @@ def test_code_cannot_change_a_closed_round(client, setup, app):
     from tournament_helpers import actor
 
     from app.competition.model import Deal as CDeal
-    from app.services.tournament_rounds import close_round
-    from app.services.tournament_sheets import record_deal, set_forfeit
+    from app.services.tournaments.rounds import close_round
+    from app.services.tournaments.sheets import record_deal, set_forfeit
 
     w, t, tab, base, sheet, eid = setup
     rnd = tab.round

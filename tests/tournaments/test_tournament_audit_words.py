@@ -11,8 +11,8 @@ from tournament_helpers import add_entrants, create, fixed_deal, login, seat, sh
 
 from app.extensions import db
 from app.models import AuditEntry
-from app.services.tournament_audit import parse_place
-from app.services.tournament_rows import seat_names
+from app.services.tournaments.audit import parse_place
+from app.services.tournaments.rows import seat_names
 
 
 def _rows(html: str) -> list[list[str]]:
@@ -91,7 +91,7 @@ def test_old_text_targets_and_unknown_tables_still_show(client):
 def test_places_are_data_worded_when_shown(app):
     from flask_babel import force_locale
 
-    from app.services.tournament_audit import place, place_text
+    from app.services.tournaments.audit import place, place_text
 
     with app.test_request_context():
         with force_locale("en"):

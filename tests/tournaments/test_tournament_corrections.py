@@ -9,7 +9,7 @@ from tournament_helpers import add_entrants, create, fixed_deal, login, seat, sh
 
 from app.extensions import db
 from app.models import AuditEntry, Deal, Round
-from app.services.tournament_audit import parse_place
+from app.services.tournaments.audit import parse_place
 
 
 def _setup(client, **kw):

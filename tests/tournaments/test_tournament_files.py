@@ -18,7 +18,7 @@ from tournament_helpers import create, fixed_deal, login, seat, sheet_url, world
 from app.competition import tfile
 from app.extensions import db
 from app.models import Club, Tournament
-from app.services.tournament_csv import safe_cell
+from app.services.tournaments.csv_export import safe_cell
 
 # The example of shared/formats/TOURNAMENT.md, as written there.
 EXAMPLE_TEXT = """{

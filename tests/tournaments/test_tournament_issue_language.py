@@ -11,7 +11,7 @@ from tournament_helpers import add_entrants, create, fixed_deal, login, seat, sh
 
 from app.competition.matches import MESSAGES, check_deal, deal_issues
 from app.competition.model import Deal
-from app.services.tournament_issues import TEXTS, issue_text
+from app.services.tournaments.issues import TEXTS, issue_text
 from engine.variants import make_variant
 
 

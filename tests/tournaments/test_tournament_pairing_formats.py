@@ -12,7 +12,7 @@ from tournament_helpers import actor, add_entrants, create, login, play_round_ou
 
 from app.extensions import db
 from app.models import Round, TableSeat
-from app.services.tournament_sheets import record_deal
+from app.services.tournaments.sheets import record_deal
 
 
 def _tables(rnd: Round) -> list[tuple[str, list[str]]]:

@@ -59,7 +59,7 @@ def test_red_five_penalties_survive_the_database(runner, tmp_path):
 def test_the_audit_trail_words_penalties_in_both_languages(app):
     from flask_babel import force_locale
 
-    from app.services.tournament_audit import _words
+    from app.services.tournaments.audit import _words
 
     recorded = [{"kind": "revoke", "side": "declarer"}, {"kind": "takeback", "seat": 2}]
     names = (["North", "South"], ["张三", "李四", "王五", "赵六", "钱七"])

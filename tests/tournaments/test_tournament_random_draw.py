@@ -9,7 +9,7 @@ import dataclasses
 from app.competition import pairing, tfile
 from app.extensions import db
 from app.models import Tournament
-from app.services.tournament_rows import load_uncached
+from app.services.tournaments.rows import load_uncached
 from tests.tournaments.tournament_helpers import add_entrants, create, login, world
 
 

@@ -13,8 +13,8 @@ from sqlalchemy import select
 from app.extensions import db
 from app.models import AuditEntry, OnlineDeal, OnlineSeat, Table
 from app.services.online import bridge
-from app.services.tournament_rows import seat_names
-from app.services.tournament_sheets import sheet
+from app.services.tournaments.rows import seat_names
+from app.services.tournaments.sheets import sheet
 from tests.online.online_helpers import OnlineWorld, online_world, replay_row
 
 

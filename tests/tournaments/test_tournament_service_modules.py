@@ -19,10 +19,10 @@ from tournament_helpers import (
 from app.competition import model as cm
 from app.competition.standings import entrant_history
 from app.extensions import db
-from app.services.tournament_files import _imported_status
-from app.services.tournament_rows import load, load_uncached, points_json, points_spec, seat_names
-from app.services.tournament_setup import withdraw_entrant
-from app.services.tournament_standings import entrant_matches
+from app.services.tournaments.files import _imported_status
+from app.services.tournaments.rows import load, load_uncached, points_json, points_spec, seat_names
+from app.services.tournaments.setup import withdraw_entrant
+from app.services.tournaments.standings import entrant_matches
 
 
 def test_points_json_stores_only_what_differs_from_the_defaults():

@@ -13,8 +13,8 @@ from app.competition.model import Deal as CDeal
 from app.extensions import db
 from app.models import Deal, EntrantPlayer, Table, Tournament
 from app.services import ServiceError
-from app.services.tournament_audit import Actor
-from app.services.tournament_sheets import record_deal
+from app.services.tournaments.audit import Actor
+from app.services.tournaments.sheets import record_deal
 
 
 def _count() -> int:

@@ -126,7 +126,7 @@ def member(club: Club, name: str) -> Member | None:
 
 
 def actor(user: User, role: str = "director"):  # type: ignore[no-untyped-def]
-    from app.services.tournament_audit import Actor
+    from app.services.tournaments.audit import Actor
 
     return Actor(label=user.display_name, user=user, owner=role == "owner", director=True)
 
@@ -138,8 +138,8 @@ def play_round_out(t: Tournament, rnd: Round, user: User, seed: int = 0) -> None
     from flask import current_app
 
     from app.competition.model import Deal as CDeal
-    from app.services.tournament_rounds import close_round
-    from app.services.tournament_sheets import record_deal, sheet
+    from app.services.tournaments.rounds import close_round
+    from app.services.tournaments.sheets import record_deal, sheet
 
     rng = random.Random(seed + rnd.number)
     a = actor(user)

@@ -20,8 +20,8 @@ from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
 from ...models import Round, Table, Tournament
 from .. import ServiceError
-from ..tournament_rows import rounds_of
-from ..tournament_sheets import sheet
+from ..tournaments.rows import rounds_of
+from ..tournaments.sheets import sheet
 from . import botchoice, bridge
 
 BOT_KINDS = botchoice.BOT_KINDS  # heuristic, random, mc

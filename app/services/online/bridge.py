@@ -11,7 +11,7 @@ nothing (``Stale``). A move is computed in a read transaction and written in a f
 checks the version on write (compare and swap), so two workers cannot both append to the same
 version.
 
-A finished deal is written to the score sheet through ``tournament_sheets.record_deal`` — the
+A finished deal is written to the score sheet through ``tournaments.sheets.record_deal`` — the
 same path as a typed paper deal — from the engine's result; the next deal starts with the levels
 the sheet derives and the dealer the engine's rules give, until the match is complete.
 
@@ -60,9 +60,9 @@ from ...db import begin_write, reads_only
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament, utcnow
 from .. import ServiceError
-from ..tournament_audit import Actor, audit
-from ..tournament_rows import variant_of
-from ..tournament_sheets import may_edit, record_deal, sheet
+from ..tournaments.audit import Actor, audit
+from ..tournaments.rows import variant_of
+from ..tournaments.sheets import may_edit, record_deal, sheet
 from . import botchoice, cache
 from .refusals import refusal_text
 from .seats import new_token, seats_of

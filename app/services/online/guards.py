@@ -23,9 +23,9 @@ from ...competition.tfile import dump_deal
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, Table, Tournament
 from .. import ServiceError
-from ..tournament_audit import ONLINE_LOG, Actor, audit, place
-from ..tournament_rows import deal_from_row
-from ..tournament_sheets import may_edit
+from ..tournaments.audit import ONLINE_LOG, Actor, audit, place
+from ..tournaments.rows import deal_from_row
+from ..tournaments.sheets import may_edit
 from . import bridge
 from .seats import seats_of
 

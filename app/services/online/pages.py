@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
 from ...models import OnlineSeat, Table
-from ..tournament_rows import seat_names
-from ..tournament_sheets import sheet
+from ..tournaments.rows import seat_names
+from ..tournaments.sheets import sheet
 from . import bridge
 from .seats import seats_of
 

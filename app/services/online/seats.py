@@ -30,9 +30,9 @@ from ...models import (
     User,
 )
 from .. import ServiceError
-from ..tournament_audit import Actor, audit, place
-from ..tournament_rows import derive_row_table, table_entrants
-from ..tournament_sheets import may_edit
+from ..tournaments.audit import Actor, audit, place
+from ..tournaments.rows import derive_row_table, table_entrants
+from ..tournaments.sheets import may_edit
 
 TOKEN_BYTES = 18  # 144 bits: a seat's link cannot be guessed
 

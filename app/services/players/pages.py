@@ -12,8 +12,8 @@ from ...extensions import db
 from ...models import Club, Entrant, EntrantPlayer, Member, Season, Tournament
 from ..ratings.club import club_games, night_key
 from ..seasons.standings import standings as season_standings
-from ..tournament_rows import load
-from ..tournament_standings import HistoryMatch, entrant_matches
+from ..tournaments.rows import load
+from ..tournaments.standings import HistoryMatch, entrant_matches
 
 
 @dataclass

@@ -11,7 +11,7 @@ from ...extensions import db
 from ...models import Club, Member, Season, Tournament
 from ..seasons.standings import member_names
 from ..seasons.standings import standings as season_standings
-from ..tournament_rows import load
+from ..tournaments.rows import load
 
 
 def night_key(t: Tournament) -> str:

@@ -13,7 +13,7 @@ from ...competition.seasons import Rule
 from ...models import Club, Season
 from ...printing.images import ImageRow, StandingsImage, standings_png
 from ...printing.season import SeasonStandings, season_standings
-from ..tournament_csv import safe_cell
+from ..tournaments.csv_export import safe_cell
 from .standings import over_nights, rule_of, standings
 
 RULE_WORDS = {

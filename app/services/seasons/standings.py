@@ -10,7 +10,7 @@ from ...competition.seasons import NightLine, Rule, SeasonRow, night_lines, pars
 from ...competition.seasons import season_standings as derive
 from ...extensions import db
 from ...models import Entrant, EntrantPlayer, Member, Season, Tournament
-from ..tournament_rows import load
+from ..tournaments.rows import load
 
 
 def nights_of(season: Season, division_id: int | None = None) -> list[Tournament]:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..competition import model as cm
-from ..competition.matches import FixedMatch, RedFiveTable
-from ..competition.standings import FixedStanding, RedFiveStanding, derive_table, entrant_history
-from ..models import Tournament
-from .tournament_rows import Loaded, load
+from ...competition import model as cm
+from ...competition.matches import FixedMatch, RedFiveTable
+from ...competition.standings import FixedStanding, RedFiveStanding, derive_table, entrant_history
+from ...models import Tournament
+from .rows import Loaded, load
 
 
 def standings_page(t: Tournament) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def history_page(t: Tournament, name: str) -> dict[str, Any]:
 
 def ranks_over_rounds(loaded: Loaded) -> tuple[list[str], dict[str, list[int]], list[str]]:
     """Each entrant's place after every round played so far (for the chart), and the final order."""
-    from ..competition.standings import standings as derive
+    from ...competition.standings import standings as derive
 
     comp = loaded.tournament
     rounds = [r.round for r in comp.played]

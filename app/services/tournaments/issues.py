@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ..competition.matches import MESSAGES, DealIssue, Issue, english
+from ...competition.matches import MESSAGES, DealIssue, Issue, english
 
 _SIDE = _l("Please choose one of the two sides.")
 _SEAT = _l("Please choose one of the seats.")

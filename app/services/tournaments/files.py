@@ -11,16 +11,16 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from ..competition import model as cm
-from ..competition.tfile import dump
-from ..extensions import db
-from ..models import Club, Deal, Entrant, EntrantPlayer, Round, Table, TableSeat, Tournament, User
-from . import ServiceError
-from .seasons.manage import ensure_season
-from .tournament_audit import Actor, audit
-from .tournament_rounds import kind_and_names, random_codes, unfinished_tables, unused_codes
-from .tournament_rows import deal_columns, insert_rows, load, points_json
-from .tournament_setup import find_by_name, member_ids, new_tournament_row
+from ...competition import model as cm
+from ...competition.tfile import dump
+from ...extensions import db
+from ...models import Club, Deal, Entrant, EntrantPlayer, Round, Table, TableSeat, Tournament, User
+from .. import ServiceError
+from ..seasons.manage import ensure_season
+from .audit import Actor, audit
+from .rounds import kind_and_names, random_codes, unfinished_tables, unused_codes
+from .rows import deal_columns, insert_rows, load, points_json
+from .setup import find_by_name, member_ids, new_tournament_row
 
 
 @dataclass
@@ -97,7 +97,7 @@ def import_tournament(
     if club is None:
         club = db.session.scalar(select(Club).where(Club.name == comp.club))
         if club is None:
-            from .clubs import unique_slug
+            from ..clubs import unique_slug
 
             club = Club(name=comp.club, slug=unique_slug(comp.club))
             db.session.add(club)

@@ -10,15 +10,15 @@ from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from ..competition import model as cm
-from ..competition.pairing import PairingError, pair_next_round
-from ..competition.standings import derive_table
-from ..extensions import db
-from ..models import Round, Table, TableSeat, Tournament
-from . import ServiceError
-from .online import guards
-from .tournament_audit import Actor, audit, place
-from .tournament_rows import deal_row, load, load_uncached, rounds_of
+from ...competition import model as cm
+from ...competition.pairing import PairingError, pair_next_round
+from ...competition.standings import derive_table
+from ...extensions import db
+from ...models import Round, Table, TableSeat, Tournament
+from .. import ServiceError
+from ..online import guards
+from .audit import Actor, audit, place
+from .rows import deal_row, load, load_uncached, rounds_of
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 10  # ~50 bits: a table's code cannot be guessed

@@ -11,13 +11,13 @@ from sqlalchemy import select
 
 from engine.variants import RED_FIVE, make_variant
 
-from ..competition.tfile import SIDE_SIZE
-from ..extensions import db
-from ..models import Club, Entrant, EntrantPlayer, Member, Tournament, User
-from . import ServiceError
-from .text import clean_name
-from .tournament_audit import Actor, audit
-from .tournament_rows import rounds_of, side_size
+from ...competition.tfile import SIDE_SIZE
+from ...extensions import db
+from ...models import Club, Entrant, EntrantPlayer, Member, Tournament, User
+from .. import ServiceError
+from ..text import clean_name
+from .audit import Actor, audit
+from .rows import rounds_of, side_size
 
 
 def find_by_name(name: str) -> Tournament | None:

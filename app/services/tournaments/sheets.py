@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from ..competition import model as cm
-from ..competition.matches import FixedMatch, RedFiveTable, deal_issues
-from ..competition.tfile import dump_deal
-from ..db import lock_for_update
-from ..extensions import db
-from ..models import Deal, Round, Table, Tournament, utcnow
-from . import ServiceError
-from .tournament_audit import Actor, audit, place
-from .tournament_issues import issue_text, later_text
-from .tournament_rows import deal_columns, deal_from_row, deal_row, derive_row_table, variant_of
+from ...competition import model as cm
+from ...competition.matches import FixedMatch, RedFiveTable, deal_issues
+from ...competition.tfile import dump_deal
+from ...db import lock_for_update
+from ...extensions import db
+from ...models import Deal, Round, Table, Tournament, utcnow
+from .. import ServiceError
+from .audit import Actor, audit, place
+from .issues import issue_text, later_text
+from .rows import deal_columns, deal_from_row, deal_row, derive_row_table, variant_of
 
 
 class DealErrors(ServiceError):
@@ -174,7 +174,7 @@ def set_forfeit(
     """A side did not play. At an online table the game stops (``online.guards``); one with
     moves only with ``confirm``."""
     if tab.mode == "online":
-        from .online.guards import forfeit_online  # the online package imports this module
+        from ..online.guards import forfeit_online  # the online package imports this module
 
         forfeit_online(t, tab, side, actor, confirm)
         return

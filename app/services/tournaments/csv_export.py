@@ -8,11 +8,11 @@ from __future__ import annotations
 import csv
 import io
 
-from ..competition import model as cm
-from ..competition.matches import FixedMatch
-from ..competition.standings import FixedStanding, RedFiveStanding, derive_table
-from ..models import Tournament
-from .tournament_rows import load
+from ...competition import model as cm
+from ...competition.matches import FixedMatch
+from ...competition.standings import FixedStanding, RedFiveStanding, derive_table
+from ...models import Tournament
+from .rows import load
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

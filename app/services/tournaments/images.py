@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from ..charts import builders, drawing
-from ..competition.matches import FixedMatch
-from ..competition.standings import FixedStanding
-from ..models import Club, Table, Tournament
-from ..printing.images import ImageRow, MatchImage, StandingsImage, match_png, standings_png
-from .players.pages import level_words
-from .tournament_rows import comp_table, derive_row_table, load, seat_names
-from .tournament_standings import ranks_over_rounds
+from ...charts import builders, drawing
+from ...competition.matches import FixedMatch
+from ...competition.standings import FixedStanding
+from ...models import Club, Table, Tournament
+from ...printing.images import ImageRow, MatchImage, StandingsImage, match_png, standings_png
+from ..players.pages import level_words
+from .rows import comp_table, derive_row_table, load, seat_names
+from .standings import ranks_over_rounds
 
 FOOTER = "Shengji Club"
 

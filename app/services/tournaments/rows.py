@@ -15,12 +15,12 @@ from sqlalchemy import String, cast, insert, select
 
 from engine.variants import Variant, make_variant
 
-from ..competition import model as cm
-from ..competition.matches import FixedMatch, RedFiveTable
-from ..competition.standings import FixedStanding, RedFiveStanding, derive_table, standings
-from ..competition.tfile import SIDE_SIZE
-from ..extensions import db
-from ..models import (
+from ...competition import model as cm
+from ...competition.matches import FixedMatch, RedFiveTable
+from ...competition.standings import FixedStanding, RedFiveStanding, derive_table, standings
+from ...competition.tfile import SIDE_SIZE
+from ...extensions import db
+from ...models import (
     Club,
     Deal,
     Entrant,

@@ -8,14 +8,14 @@ from typing import Any
 
 from flask import current_app, has_request_context
 
-from .. import printing as pr
-from ..competition import model as cm
-from ..competition.matches import FixedMatch, RedFiveTable
-from ..extensions import db
-from ..models import Club, Member, Round, Table, Tournament
-from .online import seats as online_seats
-from .tournament_rows import deal_from_row, load, seat_names
-from .tournament_sheets import sheet
+from ... import printing as pr
+from ...competition import model as cm
+from ...competition.matches import FixedMatch, RedFiveTable
+from ...extensions import db
+from ...models import Club, Member, Round, Table, Tournament
+from ..online import seats as online_seats
+from .rows import deal_from_row, load, seat_names
+from .sheets import sheet
 
 
 def _fixed_deals(m: FixedMatch, deals: list[cm.Deal]) -> tuple[pr.FixedDeal, ...]:

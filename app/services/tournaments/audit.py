@@ -12,9 +12,9 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from sqlalchemy import select
 
-from ..extensions import db
-from ..models import AuditEntry, Round, Table, Tournament, User, utcnow
-from .online.botchoice import LEVEL_LABELS as BOT_LEVEL_LABELS
+from ...extensions import db
+from ...models import AuditEntry, Round, Table, Tournament, User, utcnow
+from ..online.botchoice import LEVEL_LABELS as BOT_LEVEL_LABELS
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ class _Names:
         return self.cache[key]
 
     def _load(self, rnd: int, number: int) -> tuple[list[str], list[str]] | None:
-        from .tournament_rows import seat_names
+        from .rows import seat_names
 
         tab = db.session.scalar(
             select(Table)
