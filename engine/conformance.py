@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from . import calls as calls_mod
-from . import scoring
+from . import jsonlines, scoring
 from .cards import RANKS, card_str, check_copies, parse_cards, points_of
 from .combos import HANDLED, TRACTOR, classify, largest_component_cards
 from .errors import EngineError, OptionError
@@ -401,13 +401,8 @@ QUERIES: dict[str, Callable[[dict[str, Any], Variant], Answer]] = {
 }
 
 
-_TOO_DEEP = object()
-
-
 def answer(case: Any) -> Answer:
     """The answer object for one case (never raises for bad input)."""
-    if case is _TOO_DEEP:
-        return {"id": None, "error": "the line nests too deeply to be a case"}
     if not isinstance(case, dict):
         return {"id": None, "error": "a case is a JSON object with id, variant and query"}
     out: Answer = {"id": case.get("id")}
@@ -471,48 +466,11 @@ def _answer_with_context(
 
 
 def run(stream: TextIO, out: TextIO) -> int:
-    cases: list[Any] = []
-    for lineno, line in enumerate(stream, 1):
-        if lineno == 1:
-            line = line.removeprefix("\ufeff")  # a byte order mark some editors write
-        if not line.strip():
-            continue
-        try:
-            cases.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            print(f"line {lineno} is not JSON: {e}", file=sys.stderr)
-            return 2
-        except RecursionError:
-            cases.append(_TOO_DEEP)
-    for case in cases:
-        out.write(json.dumps(answer(case), ensure_ascii=False) + "\n")
-    out.flush()
-    return 0
+    return jsonlines.run(stream, out, answer)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print(
-            "usage: python -m engine.conformance FILE.jsonl   (or - for standard input)",
-            file=sys.stderr,
-        )
-        return 2
-    if args[0] == "-":
-        try:
-            return run(sys.stdin, sys.stdout)
-        except UnicodeDecodeError as e:
-            print(f"standard input is not UTF-8 text: {e}", file=sys.stderr)
-            return 2
-    try:
-        with open(args[0], encoding="utf-8") as f:
-            return run(f, sys.stdout)
-    except OSError as e:
-        print(f"cannot read {args[0]}: {e}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as e:
-        print(f"{args[0]} is not UTF-8 text: {e}", file=sys.stderr)
-        return 2
+    return jsonlines.main(argv, "engine.conformance", answer)
 
 
 if __name__ == "__main__":

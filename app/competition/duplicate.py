@@ -20,7 +20,6 @@ JSON lines.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections.abc import Mapping, Sequence
@@ -28,6 +27,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, TextIO
 
+from engine import jsonlines
 from engine.errors import EngineError
 from engine.variants import Variant, make_variant
 
@@ -197,44 +197,11 @@ def _answer(c: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def run(stream: TextIO, out: TextIO) -> int:
-    cases: list[Any] = []
-    for lineno, line in enumerate(stream, 1):
-        if lineno == 1:
-            line = line.removeprefix("\ufeff")
-        if not line.strip():
-            continue
-        try:
-            cases.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            print(f"line {lineno} is not JSON: {e}", file=sys.stderr)
-            return 2
-        except (RecursionError, ValueError):
-            cases.append({"id": None, "query": None})
-    for case in cases:
-        out.write(json.dumps(answer(case), ensure_ascii=False) + "\n")
-    out.flush()
-    return 0
+    return jsonlines.run(stream, out, answer)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print(
-            "usage: python -m app.competition.duplicate FILE.jsonl   (or - for standard input)",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        if args[0] == "-":
-            return run(sys.stdin, sys.stdout)
-        with open(args[0], encoding="utf-8") as f:
-            return run(f, sys.stdout)
-    except OSError as e:
-        print(f"cannot read {args[0]}: {e}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as e:
-        print(f"{args[0]} is not UTF-8 text: {e}", file=sys.stderr)
-        return 2
+    return jsonlines.main(argv, "app.competition.duplicate", answer)
 
 
 if __name__ == "__main__":
