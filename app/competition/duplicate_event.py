@@ -19,6 +19,7 @@ Results are one per table per board (:class:`TableResult`): who sat in each plac
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -74,6 +75,34 @@ def _directions(r: TableResult) -> list[float]:
     return [float(r.value0), float(-r.value0)]
 
 
+def _pct(mp: int, k: int) -> float:
+    return 50.0 if k == 1 else _round2(Fraction(100 * mp, 2 * (k - 1)))
+
+
+_PCT: dict[tuple[int, int], float] = {}
+
+
+def fast_matchpoints(values: Sequence[float]) -> tuple[list[int], list[float]]:
+    """``duplicate.matchpoints`` in ``O(k log k)``: a result's matchpoints are twice the
+    results below it plus those equal to it (itself not counted)."""
+    k = len(values)
+    if k == 0:
+        return matchpoints(list(values))  # raises the sentence for no results
+    order = sorted(values)
+    mps = [
+        2 * bisect_left(order, x) + (bisect_right(order, x) - bisect_left(order, x) - 1)
+        for x in values
+    ]
+    pcts = []
+    for mp in mps:
+        key = (mp, k)
+        pct = _PCT.get(key)
+        if pct is None:
+            pct = _PCT[key] = _pct(mp, k)
+        pcts.append(pct)
+    return mps, pcts
+
+
 def board_scores(results: Iterable[TableResult]) -> list[BoardScore]:
     """Every result's matchpoints and percentage per place, board by board."""
     by_board: dict[int, list[TableResult]] = {}
@@ -94,7 +123,7 @@ def board_scores(results: Iterable[TableResult]) -> list[BoardScore]:
         mps: list[list[int]] = [[0] * places for _ in rows]
         pcts: list[list[float]] = [[0.0] * places for _ in rows]
         for p in range(places):
-            mp, pct = matchpoints([d[p] for d in dirs])
+            mp, pct = fast_matchpoints([d[p] for d in dirs])
             for i in range(len(rows)):
                 mps[i][p] = mp[i]
                 pcts[i][p] = pct[i]

@@ -33,6 +33,14 @@ class DuplicateEventForm(FlaskForm):
     boards_per_round = IntegerField(
         _l("Boards per round"), default=2, validators=[InputRequired(), NumberRange(1, 8)]
     )
+    rounds = IntegerField(
+        _l("Rounds (optional)"),
+        description=_l(
+            "Empty: the whole movement. Pairs: each round is a set of boards every pair plays "
+            "once, so fewer rounds mean fewer boards, each at several tables at once."
+        ),
+        validators=[Optional(), NumberRange(1, 60)],
+    )
     seed = IntegerField(
         _l("Seed of the boards (optional)"),
         description=_l("Empty: a random seed. The same seed deals the same boards."),

@@ -58,6 +58,7 @@ def create(club: Club, me: Member) -> ResponseReturnValue:
                 form.entrants.data or "",
                 form.boards_per_round.data or 0,
                 form.seed.data,
+                form.rounds.data,
             )
         except ServiceError as e:
             db.session.rollback()

@@ -38,6 +38,9 @@ class DuplicateEvent(Base):
     kind: Mapped[str] = mapped_column(String(12))
     entrants: Mapped[list[str]] = mapped_column(JSON, default=list)
     boards_per_round: Mapped[int] = mapped_column()
+    # rounds to play (None: the movement's full cycle); pairs: also the number of board sets,
+    # each set then at several tables at once
+    rounds: Mapped[int | None] = mapped_column()
     seed: Mapped[int] = mapped_column(BigInteger)
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

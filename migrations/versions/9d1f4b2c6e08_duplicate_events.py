@@ -27,6 +27,7 @@ def upgrade():
         sa.Column('kind', sa.String(length=12), nullable=False),
         sa.Column('entrants', sa.JSON(), nullable=False),
         sa.Column('boards_per_round', sa.Integer(), nullable=False),
+        sa.Column('rounds', sa.Integer(), nullable=True),
         sa.Column('seed', sa.BigInteger(), nullable=False),
         sa.Column('version', sa.Integer(), server_default='1', nullable=False),
         sa.Column('created_at', sa.DateTime(), nullable=False),

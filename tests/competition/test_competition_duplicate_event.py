@@ -4,11 +4,14 @@ no peeking at a board one has yet to play."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.competition import duplicate as dup
 from app.competition.duplicate_event import (
     TableResult,
     board_scores,
+    fast_matchpoints,
     field_standings,
     match_scores,
     team_standings,
@@ -128,3 +131,9 @@ def test_no_peeking() -> None:
     assert not visible(1, None, scheduled, played)  # the public: someone still to play
     played[1] = {1}
     assert visible(1, None, scheduled, played)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-60, 60).map(lambda x: x * 5), min_size=1, max_size=40))
+def test_fast_matchpoints_are_the_pages_matchpoints(values: list[int]) -> None:
+    assert fast_matchpoints(values) == dup.matchpoints(values)

@@ -207,6 +207,19 @@ def test_hand_records_and_travellers(app, client) -> None:  # type: ignore[no-un
     assert "李伟 / 张敏" in tr
 
 
+def test_fewer_rounds_share_the_board_sets(app, client) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.director)
+    eight = "\n".join(f"Pair {i}" for i in range(8))  # 4 tables
+    r = _create(client, w, name="Short", entrants=eight, rounds=3)
+    assert r.status_code == 422
+    assert "the pairs play a number of rounds that divides 4" in r.get_data(as_text=True)
+    did = _event_id(_create(client, w, name="Short", entrants=eight, rounds=2, boards_per_round=2))
+    page = client.get(f"/clubs/{w.club.slug}/duplicate/{did}").get_data(as_text=True)
+    # 2 sets of 2 boards, each set at 2 tables at once: every board at all 4 tables
+    assert "4 boards" in page and "2 rounds" in page and page.count("0 of 4 tables") == 4
+
+
 def test_another_clubs_event_is_not_found(app, client) -> None:  # type: ignore[no-untyped-def]
     w = world()
     login(client, w.director)

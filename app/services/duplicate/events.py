@@ -66,16 +66,19 @@ def events_of(club: Club) -> list[DuplicateEvent]:
     )
 
 
-def _movement(kind: str, entrants: int, per_round: int) -> Movement:
+def _movement(kind: str, entrants: int, per_round: int, rounds: int | None = None) -> Movement:
+    """Teams: a round robin (``rounds`` of its cycle); red five: ``rounds`` of the schedule;
+    pairs: a Mitchell of ``rounds`` board sets (each played once by every pair; fewer sets than
+    tables put each set at several tables at once)."""
     if kind == "teams":
-        return team_movement(entrants, per_round)
+        return team_movement(entrants, per_round, rounds)
     if kind == "individuals":
-        return red_five_movement(entrants, per_round)
-    return mitchell(entrants, per_round)
+        return red_five_movement(entrants, per_round, rounds)
+    return mitchell(entrants, per_round, rounds, sets=rounds)
 
 
 def movement_of(ev: DuplicateEvent) -> Movement:
-    return _movement(ev.kind, len(ev.entrants), ev.boards_per_round)
+    return _movement(ev.kind, len(ev.entrants), ev.boards_per_round, ev.rounds)
 
 
 def boards_of(ev: DuplicateEvent, m: Movement | None = None) -> list[Board]:
@@ -99,6 +102,7 @@ def create_event(
     entrants_text: str,
     boards_per_round: int,
     seed: int | None = None,
+    rounds: int | None = None,
 ) -> DuplicateEvent:
     name = clean_name(name, "name", 120)
     if db.session.scalar(
@@ -143,6 +147,22 @@ def create_event(
         _movement(kind, len(names), boards_per_round)
     except MovementError:
         raise ServiceError(_("No movement fits that many entrants."), "entrants") from None
+    if rounds is not None:
+        try:
+            _movement(kind, len(names), boards_per_round, rounds)
+        except MovementError:
+            full = _movement(kind, len(names), boards_per_round).rounds
+            tables = (len(names) + 1) // 2
+            raise ServiceError(
+                _(
+                    "With %(t)d tables the pairs play a number of rounds that divides %(t)d "
+                    "(at most %(t)d), or leave it empty.",
+                    t=tables,
+                )
+                if kind == "pairs"
+                else _("At most %(n)d rounds, or leave it empty.", n=full),
+                "rounds",
+            ) from None
     ev = DuplicateEvent(
         club_id=club.id,
         name=name,
@@ -151,6 +171,7 @@ def create_event(
         kind=kind,
         entrants=names,
         boards_per_round=boards_per_round,
+        rounds=rounds,
         seed=secrets.randbits(SEED_BITS) if seed is None else seed,
         version=1,
         created_by_id=user.id if user else None,
