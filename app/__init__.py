@@ -37,6 +37,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "app.online",
     "app.seasons",
     "app.players",
+    "app.duplicate",
 )
 
 

@@ -6,6 +6,7 @@ Add a concept as a new module (``app/models/tournaments.py``), import its classe
 
 from ._common import utcnow
 from .clubs import ROLE_RANK, ROLES, Club, Invite, Member
+from .duplicate import DUPLICATE_KINDS, DuplicateEvent, DuplicateResult
 from .online import OnlineAction, OnlineDeal, OnlineSeat
 from .seasons import Division, Season
 from .tournaments import (
@@ -21,6 +22,9 @@ from .tournaments import (
 from .users import LoginAttempt, User, UserSession
 
 __all__ = [
+    "DUPLICATE_KINDS",
+    "DuplicateEvent",
+    "DuplicateResult",
     "AuditEntry",
     "Deal",
     "Entrant",

@@ -1,7 +1,7 @@
 """Printed paper: score sheets (记分表), table cards, pairings, standings and a round's print pack.
 
 This package owns all page layout, one module per printed thing (``sheet``, ``cards``,
-``pairings``, ``standings``, ``pack``) and the shared pieces beside them (``model``: what the functions
+``pairings``, ``standings``, ``pack``, ``hand_records``: duplicate hand records and travellers) and the shared pieces beside them (``model``: what the functions
 take; ``layout``, ``frame``, ``lists``: drawing; ``words``: bilingual words; ``checks``; ``codes``: QR). It is pure: it takes the plain dataclasses below and returns PDF
 bytes; it never imports Flask or the database (the tournament code maps its rows into these
 dataclasses). Everything is drawn on a reportlab canvas with ``drawString``, which prints text
@@ -20,6 +20,15 @@ from __future__ import annotations
 
 from .cards import table_cards
 from .codes import QR_BORDER, QR_ERROR, qr_code
+from .hand_records import (
+    BoardResult,
+    HandRecord,
+    HandRecords,
+    TravellerRow,
+    Travellers,
+    hand_records,
+    travellers,
+)
 from .layout import FONT
 from .model import (
     FixedDeal,
@@ -38,6 +47,13 @@ from .standings import standings
 
 __all__ = [
     "FONT",
+    "BoardResult",
+    "HandRecord",
+    "HandRecords",
+    "TravellerRow",
+    "Travellers",
+    "hand_records",
+    "travellers",
     "QR_BORDER",
     "QR_ERROR",
     "FixedDeal",

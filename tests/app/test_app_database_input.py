@@ -39,6 +39,18 @@ def real_values(app: Flask, client: Any) -> dict[str, str]:
     add_entrants(client, w.club, t, 4, 2)
     rnd = seat(client, w.club, t)
     tab = next(x for x in rnd.tables if x.kind == "sides")
+    r = client.post(
+        f"/clubs/{w.club.slug}/duplicate",
+        data={
+            "name": "Pairs",
+            "variant": "tractor-4p",
+            "kind": "pairs",
+            "entrants": "A\nB\nC\nD",
+            "boards_per_round": 1,
+        },
+    )
+    assert r.status_code == 303
+    did = int(r.headers["Location"].rstrip("/").rsplit("/", 1)[1])
     return {
         "slug": w.club.slug,
         "tid": str(t.id),
@@ -52,6 +64,8 @@ def real_values(app: Flask, client: Any) -> dict[str, str]:
         "code": str(tab.code),
         "number": "1",
         "sid": "1",
+        "did": str(did),
+        "board": "1",
         "seat_id": "1",
         "deal_id": "1",
         "seat_token": "no-such-seat",

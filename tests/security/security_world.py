@@ -30,6 +30,7 @@ from app.models import (
     User,
 )
 from app.services.clubs import create_invite
+from app.services.duplicate.events import create_event
 from app.services.seasons.manage import create_season, set_night
 from tests.conftest import _login, _make_club, _make_member, _make_user
 from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
@@ -50,6 +51,7 @@ class ClubObjects:
     season: Season  # a season with the tournament as its night
     bound_seat: int  # the id of seat 1 there, bound to the club's owner (their member route)
     online_deal: int  # the id of that table's first (finished) deal
+    duplicate: int  # the id of a duplicate pairs event (4 pairs, boards 1 and 2)
 
     def params(self) -> dict[str, Any]:
         """URL arguments naming this club's objects (``kind`` for the PDFs, ``i`` a deal)."""
@@ -72,6 +74,8 @@ class ClubObjects:
             "filename": "style.css",
             "digest": _digest("style.css"),
             "sid": self.season.id,
+            "did": self.duplicate,
+            "board": 1,
         }
 
 
@@ -106,6 +110,9 @@ def _club_objects(
     with current_app.test_request_context():
         season = create_season(club, f"{name} League")
         set_night(t, season)
+        duplicate = create_event(
+            club, owner, f"{tname} Pairs", "tractor-4p", "pairs", "P1\nP2\nP3\nP4", 1, 5
+        ).id
     db.session.commit()
     return ClubObjects(
         club,
@@ -121,6 +128,7 @@ def _club_objects(
         season,
         bound_seat,
         online_deal,
+        duplicate,
     )
 
 

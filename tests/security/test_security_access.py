@@ -188,6 +188,24 @@ EXPECT: dict[str, Expect] = {
     # a closed round's deals (the world closes the online table's round); before the close a
     # club's members get 404 (tests/online/test_online_replay.py)
     "online.table_replay": Expect("player", GET),
+    "duplicate.index": Expect("player", GET),
+    "duplicate.create": Expect(
+        "director",
+        POST,
+        lambda _o: {
+            "name": "Evil Pairs",
+            "variant": "tractor-4p",
+            "kind": "pairs",
+            "entrants": "A\nB\nC\nD",
+            "boards_per_round": 1,
+        },
+    ),
+    "duplicate.event": Expect("player", GET),
+    "duplicate.board": Expect(
+        "director", BOTH, lambda _o: {"r1t1_declarer": "0", "r1t1_total": "40"}
+    ),
+    "duplicate.hand_records": Expect("director", GET),
+    "duplicate.travellers": Expect("director", GET),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it
@@ -196,8 +214,8 @@ EXPECT: dict[str, Expect] = {
 
 # URL arguments that name an object by a global id (a guess from another club is possible) or
 # by a number inside its parent (only a missing number can be guessed).
-GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id", "sid", "seat_id", "deal_id")
-LOCAL_NUMBERS = ("n", "tno", "i")
+GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id", "sid", "seat_id", "deal_id", "did")
+LOCAL_NUMBERS = ("n", "tno", "i", "board")
 
 
 def _rules(app: Flask) -> dict[str, Any]:

@@ -80,6 +80,23 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         data={"tournament": t.id, "venue": f"Hall {ATTR}", "division": 0},
     )
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    r = client.post(
+        f"/clubs/{club.slug}/duplicate",
+        data={
+            "name": f"Dup {SCRIPT}",
+            "variant": "tractor-4p",
+            "kind": "pairs",
+            "entrants": f"P {SCRIPT}\nP {ATTR}\nP {SINGLE}\nPlain",
+            "boards_per_round": 1,
+        },
+    )
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    duplicate_id = int(r.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    r = client.post(
+        f"/clubs/{club.slug}/duplicate/{duplicate_id}/boards/1",
+        data={"r1t1_declarer": "0", "r1t1_total": "40"},
+    )
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
     # seat 1 of the online table is bound to the owner (whose name is markup too)
     db.session.expire_all()
     owner = db.session.scalar(select(Member).where(Member.display_name == f"Mal {SCRIPT}"))
@@ -110,6 +127,8 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         "seat_id": replayed_bound,  # seat 1 there, bound to the owner
         "filename": "style.css",
         "sid": season_id,
+        "did": duplicate_id,
+        "board": 1,
         "deal_id": replayed,
         "number": 1,
     }

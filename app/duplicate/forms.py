@@ -1,0 +1,48 @@
+"""Forms of the duplicate pages."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from ..forms_common import choices
+
+VARIANT_LABELS = {
+    "tractor-4p": _l("升级 (tractor, 4 players)"),
+    "one-twenty-6p": _l("120分 (6 players)"),
+    "red-five-5p": _l("红五 (red five, 5 players)"),
+}
+KIND_LABELS = {
+    "pairs": _l("Pairs or trios across the field (matchpoints)"),
+    "teams": _l("Teams of two pairs or trios (IMPs and VPs)"),
+    "individuals": _l("Red five individuals (matchpoints)"),
+}
+
+
+class DuplicateEventForm(FlaskForm):
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=120)])
+    variant = SelectField(_l("Game"), choices=choices(VARIANT_LABELS.items()))
+    kind = SelectField(_l("Format"), choices=choices(KIND_LABELS.items()))
+    entrants = TextAreaField(
+        _l("Entrants, one a line"),
+        description=_l("A pair's, trio's, team's or player's name on each line."),
+        validators=[DataRequired(), Length(max=6000)],
+    )
+    boards_per_round = IntegerField(
+        _l("Boards per round"), default=2, validators=[InputRequired(), NumberRange(1, 8)]
+    )
+    rounds = IntegerField(
+        _l("Rounds (optional)"),
+        description=_l(
+            "Empty: the whole movement. Pairs: each round is a set of boards every pair plays "
+            "once, so fewer rounds mean fewer boards, each at several tables at once."
+        ),
+        validators=[Optional(), NumberRange(1, 60)],
+    )
+    seed = IntegerField(
+        _l("Seed of the boards (optional)"),
+        description=_l("Empty: a random seed. The same seed deals the same boards."),
+        validators=[Optional(), NumberRange(0, 2**48 - 1)],
+    )

@@ -1,0 +1,153 @@
+"""The duplicate pages of a club."""
+
+from __future__ import annotations
+
+from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from ..extensions import db
+from ..models import ROLE_RANK, Club, DuplicateEvent, Member
+from ..permissions import club_route, get_in_club_or_404
+from ..services import ServiceError
+from ..services.duplicate import events as svc
+from ..web import show_service_error
+from . import bp
+from .forms import KIND_LABELS, VARIANT_LABELS, DuplicateEventForm
+
+BASE = "/clubs/<slug>/duplicate"
+
+
+def _event(club: Club, did: int) -> DuplicateEvent:
+    return get_in_club_or_404(DuplicateEvent, club, did)
+
+
+def _index(
+    club: Club, me: Member, form: DuplicateEventForm, status: int = 200
+) -> ResponseReturnValue:
+    return render_template(
+        "duplicate/index.html",
+        club=club,
+        me=me,
+        events=svc.events_of(club),
+        form=form,
+        director=ROLE_RANK[me.role] >= ROLE_RANK["director"],
+        kind_labels=KIND_LABELS,
+        variant_labels=VARIANT_LABELS,
+    ), status
+
+
+@bp.get(BASE)
+@club_route("player")
+def index(club: Club, me: Member) -> ResponseReturnValue:
+    return _index(club, me, DuplicateEventForm(formdata=None))
+
+
+@bp.post(BASE)
+@club_route("director")
+def create(club: Club, me: Member) -> ResponseReturnValue:
+    form = DuplicateEventForm()
+    if form.validate_on_submit():
+        try:
+            ev = svc.create_event(
+                club,
+                me.user,
+                form.name.data or "",
+                form.variant.data or "",
+                form.kind.data or "",
+                form.entrants.data or "",
+                form.boards_per_round.data or 0,
+                form.seed.data,
+                form.rounds.data,
+            )
+        except ServiceError as e:
+            db.session.rollback()
+            show_service_error(form, e)
+        else:
+            db.session.commit()
+            flash(_("Duplicate event created: print the hand records and travellers."), "success")
+            return redirect(url_for("duplicate.event", slug=club.slug, did=ev.id), 303)
+    return _index(club, me, form, 422)
+
+
+@bp.get(BASE + "/<int:did>")
+@club_route("player")
+def event(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    ev = _event(club, did)
+    director = ROLE_RANK[me.role] >= ROLE_RANK["director"]
+    return render_template(
+        "duplicate/event.html",
+        club=club,
+        me=me,
+        ev=ev,
+        director=director,
+        kind_labels=KIND_LABELS,
+        variant_labels=VARIANT_LABELS,
+        **svc.standings_page(ev, director),
+    )
+
+
+def _board_page(
+    club: Club,
+    me: Member,
+    ev: DuplicateEvent,
+    board: int,
+    values: dict[str, str] | None,
+    status: int,
+) -> ResponseReturnValue:
+    m = svc.movement_of(ev)
+    if not 1 <= board <= m.boards:
+        abort(404)
+    return render_template(
+        "duplicate/board.html",
+        club=club,
+        me=me,
+        ev=ev,
+        board=board,
+        boards=m.boards,
+        rows=svc.board_sheet(ev, board, m),
+        values=values,
+        red_five=ev.variant == "red-five-5p",
+    ), status
+
+
+@bp.route(BASE + "/<int:did>/boards/<int:board>", methods=["GET", "POST"])
+@club_route("director")
+def board(club: Club, me: Member, did: int, board: int) -> ResponseReturnValue:
+    """A board's traveller: every table's result on it, typed in at once (all or nothing)."""
+    ev = _event(club, did)
+    if request.method == "GET":
+        return _board_page(club, me, ev, board, None, 200)
+    if not 1 <= board <= svc.movement_of(ev).boards:
+        abort(404)
+    try:
+        n = svc.save_board(ev, board, request.form)
+    except ServiceError as e:
+        db.session.rollback()
+        flash(e.message, "error")
+        return _board_page(club, me, ev, board, request.form.to_dict(), 422)
+    db.session.commit()
+    flash(_("Board %(b)d saved: %(n)d results.", b=board, n=n), "success")
+    return redirect(url_for("duplicate.event", slug=club.slug, did=ev.id), 303)
+
+
+def _pdf(data: bytes, name: str) -> Response:
+    r = Response(data, mimetype="application/pdf")
+    r.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    return r
+
+
+@bp.get(BASE + "/<int:did>/hand-records.pdf")
+@club_route("director")
+def hand_records(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    ev = _event(club, did)
+    results = request.args.get("results") == "1"
+    draws = request.args.get("draws") == "1"
+    return _pdf(svc.hand_records_pdf(ev, results, draws), f"hand-records-{ev.id}.pdf")
+
+
+@bp.get(BASE + "/<int:did>/travellers.pdf")
+@club_route("director")
+def travellers(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    ev = _event(club, did)
+    return _pdf(svc.travellers_pdf(ev), f"travellers-{ev.id}.pdf")

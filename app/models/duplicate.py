@@ -1,0 +1,73 @@
+"""Duplicate events (复式): the boards every table plays and the results typed from the
+travellers.
+
+An event stores what decides everything else: the variant, the kind (``pairs``: pairs or trios
+across the field in a Mitchell movement; ``teams``: teams of four in a round robin of team
+matches; ``individuals``: red five players), the entrants' names in order, the boards per round
+and the seed the boards are dealt from. The movement and the boards are derived from these
+(``app.competition.movements``, ``app.competition.boards``), and the standings from the results
+(``app.competition.duplicate_event``), never stored.
+
+A result is one table's result on one board: fixed sides, the declaring side and the attackers'
+total; red five, each seat's 积分 change.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import Base
+from ._common import utcnow
+
+DUPLICATE_KINDS: tuple[str, ...] = ("pairs", "teams", "individuals")
+
+
+class DuplicateEvent(Base):
+    __tablename__ = "duplicate_events"
+    __table_args__ = (UniqueConstraint("club_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    variant: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    kind: Mapped[str] = mapped_column(String(12))
+    entrants: Mapped[list[str]] = mapped_column(JSON, default=list)
+    boards_per_round: Mapped[int] = mapped_column()
+    # rounds to play (None: the movement's full cycle); pairs: also the number of board sets,
+    # each set then at several tables at once
+    rounds: Mapped[int | None] = mapped_column()
+    seed: Mapped[int] = mapped_column(BigInteger)
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    results: Mapped[list[DuplicateResult]] = relationship(
+        back_populates="event", cascade="all, delete-orphan"
+    )
+
+    def bump(self) -> None:
+        self.version = (self.version or 0) + 1
+
+
+class DuplicateResult(Base):
+    __tablename__ = "duplicate_results"
+    __table_args__ = (UniqueConstraint("event_id", "board", "round", "table_no"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(
+        ForeignKey("duplicate_events.id", ondelete="CASCADE"), index=True
+    )
+    board: Mapped[int] = mapped_column()
+    round: Mapped[int] = mapped_column()
+    table_no: Mapped[int] = mapped_column()
+    declarer: Mapped[int | None] = mapped_column()  # fixed sides: the declaring side
+    total: Mapped[int | None] = mapped_column()  # fixed sides: the attackers' total
+    scores: Mapped[list[int] | None] = mapped_column(JSON)  # red five: 积分 change per seat
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[DuplicateEvent] = relationship(back_populates="results")

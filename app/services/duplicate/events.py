@@ -1,0 +1,503 @@
+"""A duplicate event: creating it, its movement and boards (derived, never stored), a board's
+traveller typed in (every table's result on that board at once, all or nothing), the standings
+and the printed paper.
+
+No peeking: a board's results and comparisons count on the club's pages only once every table
+that plays the board has its result; directors see everything as it comes in.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from engine.variants import RED_FIVE, VARIANT_IDS, make_variant
+
+from ...competition.boards import Board, event_boards, paper_deal, par
+from ...competition.duplicate import value
+from ...competition.duplicate_event import (
+    TableResult,
+    board_scores,
+    field_standings,
+    match_scores,
+    team_standings,
+)
+from ...competition.movements import (
+    Movement,
+    MovementError,
+    Sitting,
+    mitchell,
+    red_five_movement,
+    team_movement,
+)
+from ...competition.names import normalize_name
+from ...extensions import db
+from ...models import Club, DuplicateEvent, DuplicateResult, User, utcnow
+from ...printing import (
+    BoardResult,
+    HandRecord,
+    HandRecords,
+    TravellerRow,
+    Travellers,
+    hand_records,
+    travellers,
+)
+from .. import ServiceError
+from ..text import clean_name
+
+MAX_ENTRANTS = {"pairs": 60, "teams": 20, "individuals": 40}
+MIN_ENTRANTS = {"pairs": 4, "teams": 2, "individuals": 5}
+MAX_BOARDS_PER_ROUND = 8
+SEED_BITS = 48
+
+
+def events_of(club: Club) -> list[DuplicateEvent]:
+    return list(
+        db.session.scalars(
+            select(DuplicateEvent)
+            .where(DuplicateEvent.club_id == club.id)
+            .order_by(DuplicateEvent.created_at.desc(), DuplicateEvent.id.desc())
+        )
+    )
+
+
+def _movement(kind: str, entrants: int, per_round: int, rounds: int | None = None) -> Movement:
+    """Teams: a round robin (``rounds`` of its cycle); red five: ``rounds`` of the schedule;
+    pairs: a Mitchell of ``rounds`` board sets (each played once by every pair; fewer sets than
+    tables put each set at several tables at once)."""
+    if kind == "teams":
+        return team_movement(entrants, per_round, rounds)
+    if kind == "individuals":
+        return red_five_movement(entrants, per_round, rounds)
+    return mitchell(entrants, per_round, rounds, sets=rounds)
+
+
+def movement_of(ev: DuplicateEvent) -> Movement:
+    return _movement(ev.kind, len(ev.entrants), ev.boards_per_round, ev.rounds)
+
+
+def boards_of(ev: DuplicateEvent, m: Movement | None = None) -> list[Board]:
+    m = m or movement_of(ev)
+    return event_boards(ev.variant, ev.options, ev.seed, m.boards)
+
+
+def entrant_label(ev: DuplicateEvent, e: int) -> str:
+    """The name of entrant ``e`` in the movement (teams: the team's half 1 or 2)."""
+    if ev.kind == "teams":
+        return f"{ev.entrants[e // 2]} · {e % 2 + 1}"
+    return ev.entrants[e]
+
+
+def create_event(
+    club: Club,
+    user: User | None,
+    name: str,
+    variant: str,
+    kind: str,
+    entrants_text: str,
+    boards_per_round: int,
+    seed: int | None = None,
+    rounds: int | None = None,
+) -> DuplicateEvent:
+    name = clean_name(name, "name", 120)
+    if db.session.scalar(
+        select(DuplicateEvent.id).where(
+            DuplicateEvent.club_id == club.id, DuplicateEvent.name == name
+        )
+    ):
+        raise ServiceError(_("The club already has a duplicate event of that name."), "name")
+    if variant not in VARIANT_IDS:
+        raise ServiceError(_("Choose one of the games."), "variant")
+    if kind not in MAX_ENTRANTS:
+        raise ServiceError(_("Choose how the event is played."), "kind")
+    if (variant == RED_FIVE) != (kind == "individuals"):
+        raise ServiceError(
+            _("Red five is played by individuals; 升级 and 120分 by pairs or trios, or teams."),
+            "kind",
+        )
+    names = [normalize_name(line) for line in (entrants_text or "").splitlines()]
+    names = [n for n in names if n]
+    for n in names:
+        clean_name(n, "entrants", 120)
+    if len(set(names)) != len(names):
+        raise ServiceError(_("Each entrant's name must be different."), "entrants")
+    low, high = MIN_ENTRANTS[kind], MAX_ENTRANTS[kind]
+    if not low <= len(names) <= high:
+        raise ServiceError(
+            _(
+                "Type between %(low)d and %(high)d entrants, one a line (you typed %(n)d).",
+                low=low,
+                high=high,
+                n=len(names),
+            ),
+            "entrants",
+        )
+    if not 1 <= boards_per_round <= MAX_BOARDS_PER_ROUND:
+        raise ServiceError(
+            _("Boards per round: from 1 to %(n)d.", n=MAX_BOARDS_PER_ROUND), "boards_per_round"
+        )
+    if seed is not None and not 0 <= seed < 2**SEED_BITS:
+        raise ServiceError(_("The seed must be a whole number from 0 to 2⁴⁸ − 1."), "seed")
+    try:
+        _movement(kind, len(names), boards_per_round)
+    except MovementError:
+        raise ServiceError(_("No movement fits that many entrants."), "entrants") from None
+    if rounds is not None:
+        try:
+            _movement(kind, len(names), boards_per_round, rounds)
+        except MovementError:
+            full = _movement(kind, len(names), boards_per_round).rounds
+            tables = (len(names) + 1) // 2
+            raise ServiceError(
+                _(
+                    "With %(t)d tables the pairs play a number of rounds that divides %(t)d "
+                    "(at most %(t)d), or leave it empty.",
+                    t=tables,
+                )
+                if kind == "pairs"
+                else _("At most %(n)d rounds, or leave it empty.", n=full),
+                "rounds",
+            ) from None
+    ev = DuplicateEvent(
+        club_id=club.id,
+        name=name,
+        variant=variant,
+        options={},
+        kind=kind,
+        entrants=names,
+        boards_per_round=boards_per_round,
+        rounds=rounds,
+        seed=secrets.randbits(SEED_BITS) if seed is None else seed,
+        version=1,
+        created_by_id=user.id if user else None,
+    )
+    db.session.add(ev)
+    db.session.flush()
+    return ev
+
+
+# --- results ------------------------------------------------------------------------------------
+
+
+def _rows(ev: DuplicateEvent) -> dict[tuple[int, int, int], DuplicateResult]:
+    return {(r.board, r.round, r.table_no): r for r in ev.results}
+
+
+def table_results(ev: DuplicateEvent, m: Movement | None = None) -> list[TableResult]:
+    """Every recorded result as ``app.competition`` data, in the movement's places."""
+    m = m or movement_of(ev)
+    v = make_variant(ev.variant, ev.options)
+    rows = _rows(ev)
+    out: list[TableResult] = []
+    for s in m.sittings:
+        for b in s.boards:
+            r = rows.get((b, s.round, s.table))
+            if r is None:
+                continue
+            if ev.variant == RED_FIVE:
+                out.append(TableResult(b, s.table, s.round, s.seats, scores=tuple(r.scores or ())))
+            else:
+                assert r.declarer is not None and r.total is not None
+                v0 = value(v, r.declarer, r.total)[0]
+                out.append(TableResult(b, s.table, s.round, s.seats, value0=v0, match=s.match))
+    return out
+
+
+def complete_boards(ev: DuplicateEvent, m: Movement | None = None) -> set[int]:
+    """The boards every scheduled table has a result on (their comparisons may be shown)."""
+    m = m or movement_of(ev)
+    rows = _rows(ev)
+    done: set[int] = set()
+    for b in range(1, m.boards + 1):
+        sittings = m.board_tables(b)
+        if sittings and all((b, s.round, s.table) in rows for s in sittings):
+            done.add(b)
+    return done
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One table's line of a board's traveller form."""
+
+    key: str  # the form fields' prefix
+    round: int
+    table: int
+    names: tuple[str, ...]
+    declarer: str
+    total: str
+    scores: tuple[str, ...]
+
+
+def _key(s: Sitting) -> str:
+    return f"r{s.round}t{s.table}"
+
+
+def board_sheet(ev: DuplicateEvent, board: int, m: Movement | None = None) -> list[SheetRow]:
+    m = m or movement_of(ev)
+    rows = _rows(ev)
+    out = []
+    for s in m.board_tables(board):
+        r = rows.get((board, s.round, s.table))
+        n = 5 if ev.variant == RED_FIVE else 0
+        out.append(
+            SheetRow(
+                _key(s),
+                s.round,
+                s.table,
+                tuple(entrant_label(ev, e) for e in s.seats),
+                "" if r is None or r.declarer is None else str(r.declarer),
+                "" if r is None or r.total is None else str(r.total),
+                tuple("" if r is None or r.scores is None else str(r.scores[i]) for i in range(n)),
+            )
+        )
+    return out
+
+
+def _int(text: str) -> int | None:
+    t = text.strip().replace("−", "-").replace("＋", "+")
+    if t.startswith("+"):
+        t = t[1:]
+    body = t[1:] if t.startswith("-") else t
+    if not body.isdigit() or not body.isascii() or len(body) > 6:
+        return None
+    return int(t)
+
+
+def save_board(ev: DuplicateEvent, board: int, form: Mapping[str, str]) -> int:
+    """Every table's result on ``board`` from the traveller form, checked in full before
+    anything is written (one bad line saves nothing). A line left empty has no result (an
+    earlier one is removed). Returns the number of results the board now has."""
+    m = movement_of(ev)
+    if not 1 <= board <= m.boards:
+        raise ServiceError(_("There is no board %(n)d in this event.", n=board))
+    v = make_variant(ev.variant, ev.options)
+    top = v.total_points * 4  # card points with the biggest kitty bonus and penalties
+    wanted: dict[tuple[int, int], Any] = {}
+    for s in m.board_tables(board):
+        k = _key(s)
+        if ev.variant == RED_FIVE:
+            texts = [str(form.get(f"{k}_s{i}", "")).strip() for i in range(5)]
+            if not any(texts):
+                wanted[(s.round, s.table)] = None
+                continue
+            nums = [_int(t) for t in texts]
+            if any(x is None or abs(x) > 99 for x in nums):
+                raise ServiceError(
+                    _(
+                        "Table %(t)d: type each seat's 积分 change as a whole number "
+                        "from −99 to 99.",
+                        t=s.table,
+                    )
+                )
+            scores = [x for x in nums if x is not None]
+            if sum(scores) != 0:
+                raise ServiceError(
+                    _("Table %(t)d: the five 积分 changes must add up to 0.", t=s.table)
+                )
+            wanted[(s.round, s.table)] = scores
+            continue
+        dec = str(form.get(f"{k}_declarer", "")).strip()
+        tot = str(form.get(f"{k}_total", "")).strip()
+        if not dec and not tot:
+            wanted[(s.round, s.table)] = None
+            continue
+        if dec not in ("0", "1") or not tot:
+            raise ServiceError(
+                _(
+                    "Table %(t)d: choose the declaring side and type the attackers' points, "
+                    "or leave both empty.",
+                    t=s.table,
+                )
+            )
+        total = _int(tot)
+        if total is None or not 0 <= total <= top or total % 5:
+            raise ServiceError(
+                _(
+                    "Table %(t)d: the attackers' points must be a multiple of 5 from 0 to %(top)d.",
+                    t=s.table,
+                    top=top,
+                )
+            )
+        wanted[(s.round, s.table)] = (int(dec), total)
+    rows = _rows(ev)
+    changed = False
+    for (rnd, tno), got in wanted.items():
+        row = rows.get((board, rnd, tno))
+        if got is None:
+            if row is not None:
+                db.session.delete(row)
+                ev.results.remove(row)
+                changed = True
+            continue
+        if row is None:
+            row = DuplicateResult(event_id=ev.id, board=board, round=rnd, table_no=tno)
+            ev.results.append(row)
+        new = (None, None, list(got)) if ev.variant == RED_FIVE else (got[0], got[1], None)
+        if (row.declarer, row.total, row.scores) != new:
+            row.declarer, row.total, row.scores = new
+            row.updated_at = utcnow()
+            changed = True
+    if changed:
+        ev.bump()
+    db.session.flush()
+    return sum(1 for got in wanted.values() if got is not None)
+
+
+# --- standings ----------------------------------------------------------------------------------
+
+
+def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
+    """What the event page shows: the movement, each board's state, and the standings over the
+    boards the viewer may see (directors: every result; others: complete boards only)."""
+    m = movement_of(ev)
+    done = complete_boards(ev, m)
+    results = table_results(ev, m)
+    shown = results if director else [x for x in results if x.board in done]
+    counts: dict[int, int] = {}
+    for x in results:
+        counts[x.board] = counts.get(x.board, 0) + 1
+    boards = [
+        {
+            "number": b,
+            "tables": len(m.board_tables(b)),
+            "results": counts.get(b, 0),
+            "complete": b in done,
+        }
+        for b in range(1, m.boards + 1)
+    ]
+    rounds = []
+    for r in range(1, m.rounds + 1):
+        rounds.append(
+            {
+                "number": r,
+                "tables": [
+                    {
+                        "table": s.table,
+                        "boards": s.boards,
+                        "names": [entrant_label(ev, e) for e in s.seats],
+                    }
+                    for s in m.round_sittings(r)
+                ],
+                "byes": [entrant_label(ev, e) for e in (m.byes[r - 1] if m.byes else ())],
+            }
+        )
+    page: dict[str, Any] = {
+        "movement": m,
+        "boards": boards,
+        "rounds": rounds,
+        "complete": len(done) == m.boards,
+        "shown_boards": sorted({r.board for r in shown}),
+    }
+    if ev.kind == "teams":
+        v = make_variant(ev.variant, ev.options)
+        rows = team_standings(v, shown, teams=range(len(ev.entrants)))
+        page["team_rows"] = [
+            {
+                "rank": row.rank,
+                "name": ev.entrants[row.team],
+                "vp": row.vp,
+                "won": row.imps_won,
+                "lost": row.imps_lost,
+                "quotient": row.quotient,
+                "matches": row.matches,
+            }
+            for row in rows
+        ]
+        page["matches"] = [
+            {
+                "round": ms.round,
+                "a": ev.entrants[ms.teams[0]],
+                "b": ev.entrants[ms.teams[1]],
+                "imps": ms.imps,
+                "vp": ms.vp,
+                "boards": ms.boards,
+            }
+            for ms in match_scores(v, shown)
+        ]
+    else:
+        page["field_rows"] = [
+            {
+                "rank": row.rank,
+                "name": entrant_label(ev, row.entrant),
+                "pct": row.pct,
+                "mp": row.mp,
+                "top": row.top,
+                "boards": row.boards,
+            }
+            for row in field_standings(shown)
+        ]
+    return page
+
+
+# --- paper --------------------------------------------------------------------------------------
+
+
+def hand_records_pdf(ev: DuplicateEvent, with_results: bool, draws: bool = False) -> bytes:
+    """The boards' hand records; ``with_results``: after the session, with every table's result,
+    its matchpoints and the bots' par."""
+    m = movement_of(ev)
+    results = table_results(ev, m) if with_results else []
+    scores = {(s.board, s.table): s for s in board_scores(results)} if results else {}
+    recs = []
+    for b in boards_of(ev, m):
+        pd = paper_deal(b)
+        pr = par(b) if with_results else None
+        res = []
+        for r in results:
+            if r.board != b.number:
+                continue
+            sc = scores.get((r.board, r.table))
+            names = tuple(entrant_label(ev, e) for e in r.seats)
+            if ev.variant == RED_FIVE:
+                note = "" if sc is None else " ".join(f"{p:.0f}%" for p in sc.pct)
+                res.append(BoardResult(r.table, names, scores=r.scores, note=note))
+            else:
+                row = next(
+                    x
+                    for x in ev.results
+                    if (x.board, x.round, x.table_no) == (b.number, r.round, r.table)
+                )
+                note = "" if sc is None else f"MP {sc.mp[0]}:{sc.mp[1]} · {sc.pct[0]:.2f}%"
+                res.append(
+                    BoardResult(
+                        r.table,
+                        names,
+                        declarer=row.declarer,
+                        total=row.total,
+                        value0=r.value0,
+                        note=note,
+                    )
+                )
+        recs.append(
+            HandRecord(
+                b.number,
+                pd.hands,
+                pd.kitty,
+                pd.first_drawer,
+                level=b.level,
+                cut_card=pd.cut_card,
+                draws=tuple(c for _, c in pd.draws),
+                par=None if pr is None else pr.value0,
+                par_scores=None if pr is None else pr.seat_scores,
+                par_plays=0 if pr is None else pr.plays,
+                results=tuple(res),
+            )
+        )
+    return hand_records(HandRecords(ev.name, ev.variant, tuple(recs), show_draws=draws))
+
+
+def travellers_pdf(ev: DuplicateEvent) -> bytes:
+    m = movement_of(ev)
+    boards = []
+    for b in range(1, m.boards + 1):
+        rows = tuple(
+            TravellerRow(s.table, s.round, tuple(entrant_label(ev, e) for e in s.seats))
+            for s in m.board_tables(b)
+        )
+        boards.append((b, rows))
+    return travellers(Travellers(ev.name, ev.variant, tuple(boards)))
