@@ -4,6 +4,7 @@ else."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -23,16 +24,24 @@ from ..services.tournaments.rows import deal_from_row, seat_names, variant_of
 from ..web import client_ip
 from . import bp
 from .actions import confirmed
-from .forms import NO_TRUMP, SUIT_LABELS, ConfirmForm, DealForm
+from .forms import (
+    NO_TRUMP,
+    PENALTY_LABELS,
+    ROLE_LABELS,
+    SUIT_LABELS,
+    ConfirmForm,
+    DealForm,
+)
 from .lookup import actor, current, round_, table, tournament
 
 SHEET_PAGE = "tournaments/sheet.html"
 
 
-def _deal_form(t: Tournament, tab: Table, formdata: bool) -> DealForm:
+def _deal_form(t: Tournament, tab: Table, formdata: bool, director: bool) -> DealForm:
+    """The deal form; a director's also records conduct warnings (警告)."""
     form = DealForm() if formdata else DealForm(formdata=None)
     sides, seats = seat_names(tab)
-    form.setup(variant_of(t), sides, seats)
+    form.setup(variant_of(t), sides, seats, warnings=director)
     return form
 
 
@@ -60,7 +69,7 @@ def _sheet_context(
     derived = sheets.sheet(t, tab)
     deals = [deal_from_row(d) for d in tab.deals]
     if form is None:
-        form = _deal_form(t, tab, formdata=False)
+        form = _deal_form(t, tab, formdata=False, director=who.director)
         if edit_index is not None:
             form.fill_from(deals[edit_index])
         else:
@@ -84,6 +93,9 @@ def _sheet_context(
         "may_edit": sheets.may_edit(tab.round, who) and tab.forfeit is None,
         "complete": derived.counts,
         "suit_labels": SUIT_LABELS,
+        "penalty_labels": PENALTY_LABELS,
+        "role_labels": ROLE_LABELS,
+        "any_penalties": any(d.penalties or d.warnings for d in deals),
         "no_trump": NO_TRUMP,
         "confirm_form": ConfirmForm(formdata=None),
         "relevant": set(form.relevant()),
@@ -134,6 +146,10 @@ def _show_errors(form: DealForm, t: Tournament, error: sheets.DealErrors) -> str
             target = "ft_declarer" if t.variant == "tractor-4p" else "ft_seat_0"
         elif name == "misplays":
             target = "misplays_0"
+        elif name == "penalties":
+            target = "pen_kind_0"
+        elif name == "warnings" and form.with_warnings:
+            target = "warn_seat_0"
         else:
             target = None
             form_error = message
@@ -156,12 +172,15 @@ def _sheet_response(
     if request.method == "GET":
         ctx = _sheet_context(t, tab, who, urls, edit_index=edit_index)
         return render_template(SHEET_PAGE, **page_ctx, **ctx)
-    form = _deal_form(t, tab, formdata=True)
+    form = _deal_form(t, tab, formdata=True, director=who.director)
     form_error = None
     if form.validate_relevant():
+        deal = form.to_deal()
+        if not form.with_warnings and edit_index is not None:  # a code keeps the warnings
+            deal = replace(deal, warnings=deal_from_row(tab.deals[edit_index]).warnings)
         try:
             sheets.record_deal(
-                t, tab, form.to_deal(), who, index=edit_index, expected_count=form.seen_count()
+                t, tab, deal, who, index=edit_index, expected_count=form.seen_count()
             )
         except sheets.DealErrors as error:
             db.session.rollback()
