@@ -199,6 +199,15 @@ class DealForm(FlaskForm):
     ft_attackers = IntegerField(
         _l("Failed throws by the attackers"), default=0, validators=[Optional()]
     )
+    # throw_penalty ten_per_card: the cards each failed throw took back, e.g. "2 3"
+    ftc_declarer = StringField(
+        _l("Failed throws (甩牌) by the declarers: cards taken back"),
+        description=_l("One number per failed throw, e.g. 2 3."),
+    )
+    ftc_attackers = StringField(
+        _l("Failed throws by the attackers: cards taken back"),
+        description=_l("One number per failed throw, e.g. 2 3."),
+    )
     ft_seat_0 = IntegerField(validators=[Optional()], default=0)
     ft_seat_1 = IntegerField(validators=[Optional()], default=0)
     ft_seat_2 = IntegerField(validators=[Optional()], default=0)
@@ -432,6 +441,34 @@ class DealForm(FlaskForm):
         if field.data is not None and not 0 <= field.data <= 20:
             raise ValidationError(_l("A count from 0 to 20, please."))
 
+    @property
+    def per_card(self) -> bool:
+        """tractor-4p with ``throw_penalty: ten_per_card``: each throw's cards are written."""
+        return self.variant.id == TRACTOR and (
+            self.variant.options.get("throw_penalty") == "ten_per_card"
+        )
+
+    @staticmethod
+    def card_counts(text: str | None) -> tuple[int, ...] | None:
+        """ "2 3" (or "2, 3") as (2, 3); None when it is not such a list."""
+        parts = (text or "").replace(",", " ").replace("，", " ").split()
+        if not all(p.isdigit() for p in parts):
+            return None
+        return tuple(int(p) for p in parts)
+
+    def _check_cards(self, field: StringField) -> None:
+        counts = self.card_counts(field.data)
+        if counts is None or not all(1 <= n <= 40 for n in counts) or len(counts) > 20:
+            raise ValidationError(
+                _l("One whole number from 1 to 40 per failed throw, e.g. 2 3, please.")
+            )
+
+    def validate_ftc_declarer(self, field: StringField) -> None:
+        self._check_cards(field)
+
+    def validate_ftc_attackers(self, field: StringField) -> None:
+        self._check_cards(field)
+
     def validate_ft_declarer(self, field: IntegerField) -> None:
         self._count(field)
 
@@ -489,7 +526,12 @@ class DealForm(FlaskForm):
                 *pens,
             ]
         if v == TRACTOR:
-            return ["declarer", *common, "ft_declarer", "ft_attackers", "level", *pens]
+            ft = (
+                ["ftc_declarer", "ftc_attackers"]
+                if self.per_card
+                else ["ft_declarer", "ft_attackers"]
+            )
+            return ["declarer", *common, *ft, "level", *pens]
         return ["declarer", *common, "misplays_0", "misplays_1", "level", *pens]
 
     def validate_relevant(self) -> bool:
@@ -515,7 +557,11 @@ class DealForm(FlaskForm):
         v = self.variant.id
         trump = self.trump.data
         ft: Any = None
-        if v == TRACTOR:
+        if v == TRACTOR and self.per_card:
+            dc = self.card_counts(self.ftc_declarer.data) or ()
+            ac = self.card_counts(self.ftc_attackers.data) or ()
+            ft = FailedThrows.per_card(dc, ac) if (dc or ac) else None
+        elif v == TRACTOR:
             a, b = self.ft_declarer.data or 0, self.ft_attackers.data or 0
             ft = FailedThrows(a, b) if (a or b) else None
         elif v == RED_FIVE:
@@ -557,6 +603,9 @@ class DealForm(FlaskForm):
         if hasattr(ft, "declarer"):
             self.ft_declarer.data = ft.declarer
             self.ft_attackers.data = ft.attackers
+            if ft.cards is not None:
+                self.ftc_declarer.data = " ".join(str(n) for n in ft.cards[0])
+                self.ftc_attackers.data = " ".join(str(n) for n in ft.cards[1])
         elif ft:
             for i in range(5):
                 getattr(self, f"ft_seat_{i}").data = list(ft).count(i)
@@ -571,3 +620,28 @@ class DealForm(FlaskForm):
             seat, reason = deal.warnings[i] if i < len(deal.warnings) else ("", "")
             self[f"warn_seat_{i}"].data = str(seat)
             self[f"warn_reason_{i}"].data = reason
+
+
+ONLINE_PENALTY_LABELS = {
+    "takeback": _l("Take-back (悔牌)"),
+    "warning": _l("Warning (警告), counts for nothing"),
+}
+
+
+class PenaltyForm(FlaskForm):
+    """A director's penalty or warning against a seat on a recorded deal of an online table."""
+
+    deal = SelectField(_l("Deal"), coerce=_int_or_none, validate_choice=False)
+    kind = SelectField(
+        _l("Penalty"), choices=choices(ONLINE_PENALTY_LABELS.items()), validate_choice=False
+    )
+    seat = SelectField(_l("Seat"), coerce=_int_or_none, validate_choice=False)
+    reason = StringField(
+        _l("Reason"),
+        validators=[Length(max=WARNING_REASON_MAX, message=TOO_LONG)],
+        description=_l("Needed for a warning."),
+    )
+
+    def setup(self, deals: int, seat_names: list[str]) -> None:
+        self.deal.choices = choices([(i, str(i)) for i in range(deals, 0, -1)])
+        self.seat.choices = choices([(i, f"{i + 1} · {n}") for i, n in enumerate(seat_names)])
