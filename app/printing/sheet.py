@@ -58,7 +58,7 @@ def _sheet_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
         ]
         cols += [_Col(f"s{i}", f"座{i + 1}", t.seats[i], 0.95) for i in range(5)]
         cols.append(_Col("throws", "甩牌失败", "Failed thr.", 0.95))
-        cols.append(_Col("pen", "罚则", "Penalties", 1.1, "座"))
+        cols.append(_Col("pen", "罚则", "Penalties", 1.2, "座"))
         return cols
     cols = [
         _Col("no", "局", "No.", 0.5),
@@ -74,7 +74,7 @@ def _sheet_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
     else:
         cols.append(_Col("misplays", "吃苍蝇", "Misplays", 1.0, "甲     乙"))
     cols += [
-        _Col("pen", "罚则", "Penalties", 1.1, "庄     闲"),
+        _Col("pen", "罚则", "Penalties", 1.2, "庄     闲"),
         _Col("total", "合计", "Total", 0.75),
         _Col("change", "升级", "Level change", 1.15),
         _Col("new0", "甲A 级", "new level", 0.75),

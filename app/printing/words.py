@@ -155,21 +155,18 @@ def _penalty_catalogue(variant: str, options: Mapping[str, Any]) -> list[str]:
 
 
 def _penalty_cell(penalties: Any, warnings: Any, fixed: bool) -> str:
-    """A deal's penalties and warnings in the sheet's penalties column, short and bilingual."""
+    """A deal's penalties and warnings in the sheet's penalties column, short enough for it:
+    the kind in two characters and who was at fault (庄 / 闲, or the seat), a warning 警 and the
+    seat ("出错庄 悔牌闲 警3"); the rules line names the kinds in full."""
     parts = []
     for kind, who in penalties:
-        whose = ("庄" if who == "declarer" else "闲") if fixed else f"座{who + 1}"
-        parts.append(f"{_PENALTY_SHORT[kind]} {whose}")
-    parts += [f"警告 座{seat + 1}" for seat in warnings]
-    return " · ".join(parts)
+        whose = ("庄" if who == "declarer" else "闲") if fixed else str(who + 1)
+        parts.append(f"{_PENALTY_SHORT[kind]}{whose}")
+    parts += [f"警{seat + 1}" for seat in warnings]
+    return " ".join(parts)
 
 
-_PENALTY_SHORT = {
-    "revoke": "出错牌 revoke",
-    "miscount": "多/少牌 miscount",
-    "wrong_kitty": "扣底错 kitty",
-    "takeback": "悔牌 take-back",
-}
+_PENALTY_SHORT = {"revoke": "出错", "miscount": "多少", "wrong_kitty": "扣底", "takeback": "悔牌"}
 PENALTY_KINDS = tuple(_PENALTY_SHORT)
 
 
