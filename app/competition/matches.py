@@ -95,6 +95,8 @@ MESSAGES: dict[str, str] = {
     "penalty_kitty_side": "a wrong kitty (扣底张数错) is the declarer side's: only it buries",
     "penalty_kitty_seat": "a wrong kitty is the dealer's: seat {value} did not bury",
     "penalty_no_kitty": "there is no kitty with {decks} decks, so no wrong kitty",
+    "warning_seat": "{value!r} is not the seat warned 0 … {last}",
+    "warning_reason": "a warning needs its reason, at most {most} characters",
     "struck_out": "side {side} lost the match by strikes in deal {deal}: the match was over",
     "forfeit_has_deals": "a forfeited table has no deals",
     "passed_a": "side {side} passed A in deal {deal}: the match was over",
@@ -234,7 +236,23 @@ def deal_issues(variant: Variant, deal: Deal) -> list[Issue]:
         _check_fixed_deal(variant, deal, errors)
     if deal.penalties:
         _check_penalties(variant, deal, errors)
+    if deal.warnings:
+        _check_warnings(variant, deal, errors)
     return list(errors.by_field.values())
+
+
+WARNING_REASON_MAX = 200
+
+
+def _check_warnings(variant: Variant, deal: Deal, errors: _Issues) -> None:
+    n = variant.players
+    for seat, reason in deal.warnings:
+        if not _is_int(seat) or not 0 <= seat < n:
+            errors.add("warnings", "warning_seat", value=seat, last=n - 1)
+            return
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > WARNING_REASON_MAX:
+            errors.add("warnings", "warning_reason", most=WARNING_REASON_MAX)
+            return
 
 
 def _check_penalties(variant: Variant, deal: Deal, errors: _Issues) -> None:

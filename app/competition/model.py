@@ -18,6 +18,7 @@ FORMAT_ID = "shengji-tournament/1"
 PAIRINGS = ("round-robin", "swiss", "reseat")
 MODES = ("paper", "online")
 TRUMPS = ("S", "H", "D", "C")
+WARNING = "warning"  # a conduct warning (警告) stored among a deal's penalties; it scores nothing
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ class Deal:
     misplay. ``level``: the level written on the sheet, if any. ``penalties``: the competition
     penalties of the deal (RULES §7) in the order they happened, each ``(kind, at_fault)``: the
     side at fault as ``"declarer"`` / ``"attackers"`` (fixed sides) or a seat (red five).
+    ``warnings``: the director's warnings for conduct (警告), each ``(seat, reason)``; they count
+    for nothing (RULES §7).
     """
 
     points: int
@@ -73,6 +76,11 @@ class Deal:
     misplays: tuple[int, ...] = ()
     level: str | None = None
     penalties: tuple[tuple[str, str | int], ...] = ()
+    warnings: tuple[tuple[int, str], ...] = ()
+
+    def warnings_json(self) -> list[dict[str, Any]]:
+        """The warnings as stored beside the penalties and written in the tournament file."""
+        return [{"kind": WARNING, "seat": seat, "reason": reason} for seat, reason in self.warnings]
 
     def engine_penalties(self) -> list[dict[str, Any]]:
         """The penalties in the engine's (and the tournament file's) JSON form."""

@@ -75,6 +75,7 @@ DEAL_KEYS = (
     "misplays",
     "level",
     "penalties",
+    "warnings",
 )
 PENALTY_KINDS = ("revoke", "miscount", "wrong_kitty", "takeback")
 SIDE_SIZE = {TRACTOR: 2, "one-twenty-6p": 3, RED_FIVE: 1}
@@ -663,6 +664,9 @@ class _Loader:
         penalties: tuple[tuple[str, str | int], ...] = ()
         if "penalties" in d:
             penalties = self.penalties(d["penalties"], _join(path, "penalties"), variant)
+        warnings: tuple[tuple[int, str], ...] = ()
+        if "warnings" in d:
+            warnings = self.warnings(d["warnings"], _join(path, "warnings"))
         if len(self.errors) > before or variant is None:
             return None
         mult = d.get("multiplier")
@@ -679,7 +683,30 @@ class _Loader:
             misplays=misplays,
             level=level,
             penalties=penalties,
+            warnings=warnings,
         )
+
+    def warnings(self, v: object, path: str) -> tuple[tuple[int, str], ...]:
+        """``[{"seat", "reason"}]``: the director's conduct warnings (警告), which count for
+        nothing; the seat is checked with the deal (``matches.deal_issues``)."""
+        arr = self.array(v, path, 'warnings such as {"seat": 2, "reason": "slow play"}')
+        if arr is None:
+            return ()
+        out: list[tuple[int, str]] = []
+        for i, item in enumerate(arr):
+            ipath = f"{path}[{i}]"
+            o = self.obj(item, ipath, "a warning: seat and reason")
+            if o is None:
+                continue
+            self.unknown(o, ("seat", "reason"), ipath)
+            seat, reason = o.get("seat"), o.get("reason")
+            if not _is_int(seat):
+                self.err(_join(ipath, "seat"), f"must be a seat number, not {_show(seat)}")
+            elif not isinstance(reason, str):
+                self.err(_join(ipath, "reason"), f"must be text, not {_show(reason)}")
+            else:
+                out.append((seat, reason))
+        return tuple(out)
 
     def penalties(
         self, v: object, path: str, variant: Variant | None
@@ -879,4 +906,6 @@ def dump_deal(d: Deal) -> dict[str, Any]:
         out["level"] = d.level
     if d.penalties:
         out["penalties"] = d.engine_penalties()
+    if d.warnings:
+        out["warnings"] = [{"seat": seat, "reason": reason} for seat, reason in d.warnings]
     return out

@@ -8,7 +8,7 @@ from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR
 
 from .layout import _clean
 from .model import SUITS, FixedDeal, PrintError, RedFiveDeal, ScoreSheet, SeatLink, TableCard
-from .words import _check_variant
+from .words import PENALTY_KINDS, _check_variant
 
 # --------------------------------------------------------------------------------------------
 # Validation of the input dataclasses
@@ -138,6 +138,20 @@ def _check_deal(deal: object, variant: str, i: int, where: str) -> None:
                 raise PrintError(f"{what}: levels must be the two sides' levels")
             for lv in deal.levels:
                 _check_level(lv, f"{what}: new level")
+    _check_penalties(deal, variant, what)
     _check_int(deal.points, f"{what}: points", 0)
     _check_int(deal.kitty, f"{what}: kitty", 0)
     _check_int(deal.multiplier, f"{what}: multiplier", 0)
+
+
+def _check_penalties(deal: FixedDeal | RedFiveDeal, variant: str, what: str) -> None:
+    seats = 4 if variant == RED_FIVE else 5
+    for item in deal.penalties:
+        if not isinstance(item, tuple) or len(item) != 2 or item[0] not in PENALTY_KINDS:
+            raise PrintError(f"{what}: a penalty is (kind, who), the kinds {PENALTY_KINDS}")
+        if variant == RED_FIVE:
+            _check_int(item[1], f"{what}: penalty seat", 0, 4)
+        elif item[1] not in ("declarer", "attackers"):
+            raise PrintError(f"{what}: a penalty's side is declarer or attackers, not {item[1]!r}")
+    for s in deal.warnings:
+        _check_int(s, f"{what}: warned seat", 0, seats)

@@ -40,6 +40,9 @@ class FixedDeal:
     gain: int | None = None  # levels the winner gained by the deal's own result
     levels: tuple[str, str] | None = None  # both sides' levels after the deal (misplays included)
     passed_a: bool = False  # the declarer side won at A: the match ends
+    # competition penalties (RULES §7) in order: (kind, "declarer" / "attackers")
+    penalties: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[int, ...] = ()  # the seats warned for conduct (警告)
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ class RedFiveDeal:
     dealer_side_won: bool | None = None
     units: int | None = None
     scores: tuple[int, ...] | None = None  # the five seats' 积分 changes, by seat
+    penalties: tuple[tuple[str, int], ...] = ()  # (kind, seat at fault), in order
+    warnings: tuple[int, ...] = ()  # the seats warned for conduct (警告)
 
 
 Deal = FixedDeal | RedFiveDeal

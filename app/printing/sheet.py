@@ -22,6 +22,8 @@ from .words import (
     _match_kind,
     _match_words,
     _option_words,
+    _penalty_catalogue,
+    _penalty_cell,
     _signed,
     _trump_text,
     _variant_label,
@@ -56,6 +58,7 @@ def _sheet_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
         ]
         cols += [_Col(f"s{i}", f"座{i + 1}", t.seats[i], 0.95) for i in range(5)]
         cols.append(_Col("throws", "甩牌失败", "Failed thr.", 0.95))
+        cols.append(_Col("pen", "罚则", "Penalties", 1.2, "座"))
         return cols
     cols = [
         _Col("no", "局", "No.", 0.5),
@@ -71,6 +74,7 @@ def _sheet_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
     else:
         cols.append(_Col("misplays", "吃苍蝇", "Misplays", 1.0, "甲     乙"))
     cols += [
+        _Col("pen", "罚则", "Penalties", 1.2, "庄     闲"),
         _Col("total", "合计", "Total", 0.75),
         _Col("change", "升级", "Level change", 1.15),
         _Col("new0", "甲A 级", "new level", 0.75),
@@ -91,6 +95,7 @@ def _fixed_cells(d: FixedDeal) -> dict[str, str]:
     dt, at = d.failed_throws
     cells["throws"] = f"{dt}  /  {at}" if dt or at else ""
     cells["misplays"] = " ".join(_SIDE[s] for s in d.misplays)
+    cells["pen"] = _penalty_cell(d.penalties, d.warnings, fixed=True)
     if d.winner is not None:
         change = _SIDE[d.winner]
         if d.winner != d.declarer:
@@ -115,6 +120,7 @@ def _red_five_cells(d: RedFiveDeal) -> dict[str, str]:
         "kitty": (f"{d.kitty} × {d.multiplier}" if d.multiplier else str(d.kitty)),
         "total": "" if d.total is None else str(d.total),
         "throws": ",".join(str(s + 1) for s in d.failed_throws),
+        "pen": _penalty_cell(d.penalties, d.warnings, fixed=False),
     }
     if d.friend_grabbed:
         cells["friend"] += " 抢伴"
@@ -124,6 +130,11 @@ def _red_five_cells(d: RedFiveDeal) -> dict[str, str]:
         for i, v in enumerate(d.scores):
             cells[f"s{i}"] = _signed(v)
     return cells
+
+
+def _rules_line(variant: str, options: Mapping[str, Any]) -> list[str]:
+    """The rules in force on the sheet: the options, then the penalty catalogue."""
+    return _option_words(variant, options) + _penalty_catalogue(variant, options)
 
 
 ROW_H = 20.0
@@ -148,7 +159,7 @@ class _SheetLayout:
         self.t = t
         self.fr = fr
         self.options = options
-        self.option_words = _option_words(t.variant, options)
+        self.option_words = _rules_line(t.variant, options)
         self.rules_lines = _wrap_items(self.option_words, fr.inner - 70, 7.2)
         self.title_h = 44.0
         self.info_h = 30.0

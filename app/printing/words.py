@@ -73,12 +73,18 @@ def _option_words(variant: str, options: Mapping[str, Any]) -> list[str]:
             }[value]
             words.append(f"抠底倍数 Kitty multiplier: {text}")
         elif name == "throw_penalty":
-            text = (
-                "每次罚 10 分，每方每局至多 3 次 10 points per failure, at most 3 per side"
-                if value == "ten_per_attempt"
-                else "不罚 no penalty"
-            )
+            text = {
+                "ten_per_attempt": (
+                    "每次罚 10 分，每方每局至多 3 次 10 points per failure, at most 3 per side"
+                ),
+                "ten_per_card": (
+                    "每张收回的牌罚 10 分，每方每局至多 3 次 "
+                    "10 × the cards taken back, at most 3 failures per side"
+                ),
+            }.get(value, "不罚 no penalty")
             words.append(f"甩牌失败 Failed throw: {text}")
+        elif name in _PENALTY_OPTIONS:
+            continue  # in the penalty catalogue (``_penalty_catalogue``)
         elif name == "no_call_trump":
             text = (
                 "翻底定主 turn the kitty over" if value == "kitty" else "黑桃为主 spades are trump"
@@ -104,6 +110,64 @@ def _option_words(variant: str, options: Mapping[str, Any]) -> list[str]:
         else:  # an option without printed words yet: never leave a rule in force off the sheet
             words.append(f"{name}: {value}")
     return words
+
+
+_PENALTY_OPTIONS = ("revoke_effect", "takeback_effect", "strikes_lose_match")
+
+
+def _penalty_catalogue(variant: str, options: Mapping[str, Any]) -> list[str]:
+    """The competition penalties (RULES §7) with this tournament's options, in bilingual words
+    for the rules line; the sheet's penalties column records them."""
+    takeback_level = options.get("takeback_effect", "level") == "level"
+    if variant == RED_FIVE:
+        kinds = "出错牌、多牌/少牌、扣底张数错" + ("、悔牌" if takeback_level else "")
+        words = [
+            f"罚则 Penalties: {kinds} revoke, miscount, wrong kitty"
+            + (", take-back" if takeback_level else "")
+            + "：犯规者 −4 积分，其余每人 +1 the seat at fault −4, each other seat +1"
+        ]
+        if not takeback_level:
+            words.append("悔牌只警告 Take-back: a warning only")
+    else:
+        ends = "本局结束：庄家方犯规闲家坐庄不升级，闲家犯规庄家方升 1 级 the deal ends: declarers at fault → attackers take over, no gain; attackers at fault → declarers +1"  # noqa: E501
+        if options.get("revoke_effect", "ends_deal") == "ends_deal":
+            revoke = ends
+        else:
+            revoke = "打完计分后对方多升 1 级 played out, then the other side gains one more level"
+        words = [
+            f"出错牌 Revoke: {revoke}",
+            f"多牌/少牌 Miscount: {ends}",
+        ]
+        if options.get("decks", 2) != 4:
+            words.append("扣底张数错 Wrong kitty (庄家方 declarers): 闲家坐庄 attackers take over")
+        words.append(
+            "悔牌 Take-back: 犯规方降 1 级 the side at fault goes down one level"
+            if takeback_level
+            else "悔牌只警告 Take-back: a warning only"
+        )
+        strikes = options.get("strikes_lose_match")
+        if strikes is not None:
+            words.append(
+                f"一场犯规满 {strikes} 次判负 {strikes} penalties in a match lose it (forfeit)"
+            )
+    words.append("警告不计分 Warnings (警告) count for nothing")
+    return words
+
+
+def _penalty_cell(penalties: Any, warnings: Any, fixed: bool) -> str:
+    """A deal's penalties and warnings in the sheet's penalties column, short enough for it:
+    the kind in two characters and who was at fault (庄 / 闲, or the seat), a warning 警 and the
+    seat ("出错庄 悔牌闲 警3"); the rules line names the kinds in full."""
+    parts = []
+    for kind, who in penalties:
+        whose = ("庄" if who == "declarer" else "闲") if fixed else str(who + 1)
+        parts.append(f"{_PENALTY_SHORT[kind]}{whose}")
+    parts += [f"警{seat + 1}" for seat in warnings]
+    return " ".join(parts)
+
+
+_PENALTY_SHORT = {"revoke": "出错", "miscount": "多少", "wrong_kitty": "扣底", "takeback": "悔牌"}
+PENALTY_KINDS = tuple(_PENALTY_SHORT)
 
 
 def _match_words(match: Mapping[str, Any]) -> str:

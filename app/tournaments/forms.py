@@ -17,7 +17,16 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from engine.scoring import allowed_multiplier_set, max_kitty_points
+from engine.errors import EngineError
+from engine.scoring import (
+    ATTACKERS,
+    DECLARER,
+    PENALTY_KINDS,
+    WRONG_KITTY,
+    allowed_multiplier_set,
+    ending_penalty,
+    max_kitty_points,
+)
 from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
 from ..forms_common import REQUIRED, TOO_LONG, choices
@@ -46,6 +55,17 @@ MATCH_VALUE_HINTS = {
 }
 SUIT_LABELS = {"S": _l("♠ Spades"), "H": _l("♥ Hearts"), "D": _l("♦ Diamonds"), "C": _l("♣ Clubs")}
 NO_TRUMP = "NT"
+# competition penalties (RULES §7): the words of each kind, in the reader's language
+PENALTY_LABELS = {
+    "revoke": _l("Revoke (出错牌)"),
+    "miscount": _l("Miscount (多牌/少牌)"),
+    "wrong_kitty": _l("Wrong kitty (扣底张数错)"),
+    "takeback": _l("Take-back (悔牌)"),
+}
+ROLE_LABELS = {DECLARER: _l("the declarer side (庄家方)"), ATTACKERS: _l("the attackers (闲家)")}
+PEN_SLOTS = 4  # penalties one deal's form can hold, in the order they happened
+WARN_SLOTS = 2  # conduct warnings (警告) per deal
+WARNING_REASON_MAX = 200
 
 
 class TournamentForm(FlaskForm):
@@ -168,7 +188,8 @@ class DealForm(FlaskForm):
     trump = SelectField(_l("Trump (主)"))
     points = IntegerField(
         _l("Attackers' points"),
-        validators=[InputRequired(_l("Please write the attackers' points."))],
+        validators=[lambda form, field: form.check_points(field)],
+        description=_l("Not needed when a penalty ended the deal."),
     )
     kitty = IntegerField(_l("Kitty points (底分)"), default=0, validators=[Optional()])
     multiplier = SelectField(_l("Kitty multiplier (抠底)"), coerce=_int_or_none, default=0)
@@ -178,6 +199,15 @@ class DealForm(FlaskForm):
     ft_attackers = IntegerField(
         _l("Failed throws by the attackers"), default=0, validators=[Optional()]
     )
+    # throw_penalty ten_per_card: the cards each failed throw took back, e.g. "2 3"
+    ftc_declarer = StringField(
+        _l("Failed throws (甩牌) by the declarers: cards taken back"),
+        description=_l("One number per failed throw, e.g. 2 3."),
+    )
+    ftc_attackers = StringField(
+        _l("Failed throws by the attackers: cards taken back"),
+        description=_l("One number per failed throw, e.g. 2 3."),
+    )
     ft_seat_0 = IntegerField(validators=[Optional()], default=0)
     ft_seat_1 = IntegerField(validators=[Optional()], default=0)
     ft_seat_2 = IntegerField(validators=[Optional()], default=0)
@@ -186,16 +216,39 @@ class DealForm(FlaskForm):
     misplays_0 = IntegerField(_l("Misplays (吃苍蝇) by side A"), default=0, validators=[Optional()])
     misplays_1 = IntegerField(_l("Misplays (吃苍蝇) by side B"), default=0, validators=[Optional()])
     level = SelectField(_l("Level (级) on the sheet"), default="")
+    # penalties in the order they happened: a kind and who was at fault (a side's role, or a
+    # red five seat); the choices are checked by hand so a refusal is a sentence of ours
+    pen_kind_0 = SelectField(_l("Penalty"), default="", validate_choice=False)
+    pen_who_0 = SelectField(_l("at fault"), validate_choice=False)
+    pen_kind_1 = SelectField(_l("Penalty"), default="", validate_choice=False)
+    pen_who_1 = SelectField(_l("at fault"), validate_choice=False)
+    pen_kind_2 = SelectField(_l("Penalty"), default="", validate_choice=False)
+    pen_who_2 = SelectField(_l("at fault"), validate_choice=False)
+    pen_kind_3 = SelectField(_l("Penalty"), default="", validate_choice=False)
+    pen_who_3 = SelectField(_l("at fault"), validate_choice=False)
+    warn_seat_0 = SelectField(_l("Warning (警告) to"), default="", validate_choice=False)
+    warn_reason_0 = StringField(_l("Reason"))
+    warn_seat_1 = SelectField(_l("Warning (警告) to"), default="", validate_choice=False)
+    warn_reason_1 = StringField(_l("Reason"))
     seen = HiddenField()  # deals on the sheet when the form was shown: a resubmission is refused
 
     variant: Variant
+    with_warnings: bool = False
     seat_names: list[str]
     side_names: list[str]
 
-    def setup(self, variant: Variant, side_names: list[str], seat_names: list[str]) -> None:
+    def setup(
+        self,
+        variant: Variant,
+        side_names: list[str],
+        seat_names: list[str],
+        warnings: bool = False,
+    ) -> None:
+        """``warnings``: the director's form, which records conduct warnings too."""
         self.variant = variant
         self.side_names = side_names
         self.seat_names = seat_names
+        self.with_warnings = warnings
         side_choices = [(i, f"{'AB'[i]} · {n}") for i, n in enumerate(side_names)]
         self.declarer.choices = choices(side_choices)
         seats = [(i, f"{i + 1} · {n}") for i, n in enumerate(seat_names)]
@@ -210,6 +263,146 @@ class DealForm(FlaskForm):
             [(0, _l("none (the declarers won the last trick)"))] + [(m, f"× {m}") for m in mults]
         )
         self.level.choices = choices([("", _l("not written"))] + [(lv, lv) for lv in LEVELS])
+        kinds = [("", _l("none"))] + [(k, PENALTY_LABELS[k]) for k in self.penalty_kinds()]
+        if variant.fixed_sides:
+            who: list[tuple[Any, Any]] = list(ROLE_LABELS.items())
+        else:
+            who = [(str(i), label) for i, label in seats]
+        for i in range(PEN_SLOTS):
+            self[f"pen_kind_{i}"].choices = choices(kinds)  # type: ignore[attr-defined]
+            self[f"pen_who_{i}"].choices = choices(who)  # type: ignore[attr-defined]
+        warned = [("", _l("nobody"))] + [(str(i), label) for i, label in seats]
+        for i in range(WARN_SLOTS):
+            self[f"warn_seat_{i}"].choices = choices(warned)  # type: ignore[attr-defined]
+
+    def penalty_kinds(self) -> list[str]:
+        """The penalties this game has: no wrong kitty without a kitty (4 decks)."""
+        return [k for k in PENALTY_KINDS if not (k == WRONG_KITTY and self.variant.kitty == 0)]
+
+    def penalties(self) -> tuple[tuple[str, str | int], ...]:
+        """The penalty slots that name a kind, in order (after validation)."""
+        out: list[tuple[str, str | int]] = []
+        for i in range(PEN_SLOTS):
+            kind = self[f"pen_kind_{i}"].data
+            who = self[f"pen_who_{i}"].data
+            if not kind:
+                continue
+            if self.variant.fixed_sides:
+                out.append((kind, str(who)))
+            else:
+                out.append((kind, int(who) if str(who).isdigit() else str(who)))
+        return tuple(out)
+
+    def warnings(self) -> tuple[tuple[int, str], ...]:
+        out: list[tuple[int, str]] = []
+        for i in range(WARN_SLOTS):
+            seat = self[f"warn_seat_{i}"].data
+            if seat not in (None, "") and str(seat).isdigit():
+                out.append((int(seat), (self[f"warn_reason_{i}"].data or "").strip()))
+        return tuple(out)
+
+    def ends_by_penalty(self) -> bool:
+        """A deal-ending penalty is chosen (the engine decides which do): its card points do
+        not count, so they need not be written."""
+        try:
+            return ending_penalty(self.variant, self._engine_penalties()) is not None
+        except EngineError:
+            return False
+
+    def _engine_penalties(self) -> list[dict[str, Any]]:
+        key = "side" if self.variant.fixed_sides else "seat"
+        return [{"kind": k, key: w} for k, w in self.penalties()]
+
+    def _check_penalty(self, i: int) -> None:
+        kind = self[f"pen_kind_{i}"].data
+        if not kind:
+            return
+        if kind not in self.penalty_kinds():
+            if kind == WRONG_KITTY:
+                raise ValidationError(_l("With 4 decks there is no kitty, so no wrong kitty."))
+            raise ValidationError(
+                _l(
+                    "Please choose a penalty: revoke (出错牌), miscount (多牌/少牌), "
+                    "wrong kitty (扣底张数错) or take-back (悔牌)."
+                )
+            )
+
+    def _check_who(self, i: int) -> None:
+        if not self[f"pen_kind_{i}"].data:
+            return
+        who = self[f"pen_who_{i}"].data
+        if self.variant.fixed_sides:
+            if who not in ROLE_LABELS:
+                raise ValidationError(
+                    _l("Please choose who was at fault: the declarer side or the attackers.")
+                )
+            if self[f"pen_kind_{i}"].data == WRONG_KITTY and who != DECLARER:
+                raise ValidationError(
+                    _l("Only the declarer side buries: a wrong kitty (扣底张数错) is theirs.")
+                )
+            return
+        n = self.variant.players
+        if not (isinstance(who, str) and who.isdigit() and 0 <= int(who) < n):
+            raise ValidationError(
+                _l("Please choose the seat at fault, 1 to %(n)d.", n=self.variant.players)
+            )
+        if self[f"pen_kind_{i}"].data == WRONG_KITTY and int(who) != self.dealer.data:
+            raise ValidationError(
+                _l("Only the dealer buries: a wrong kitty (扣底张数错) is the dealer's.")
+            )
+
+    def validate_pen_kind_0(self, field: SelectField) -> None:
+        self._check_penalty(0)
+
+    def validate_pen_kind_1(self, field: SelectField) -> None:
+        self._check_penalty(1)
+
+    def validate_pen_kind_2(self, field: SelectField) -> None:
+        self._check_penalty(2)
+
+    def validate_pen_kind_3(self, field: SelectField) -> None:
+        self._check_penalty(3)
+
+    def validate_pen_who_0(self, field: SelectField) -> None:
+        self._check_who(0)
+
+    def validate_pen_who_1(self, field: SelectField) -> None:
+        self._check_who(1)
+
+    def validate_pen_who_2(self, field: SelectField) -> None:
+        self._check_who(2)
+
+    def validate_pen_who_3(self, field: SelectField) -> None:
+        self._check_who(3)
+
+    def _check_warning(self, i: int) -> None:
+        seat = self[f"warn_seat_{i}"].data
+        reason = (self[f"warn_reason_{i}"].data or "").strip()
+        if seat in (None, ""):
+            if reason:
+                raise ValidationError(_l("Please choose the seat that is warned."))
+            return
+        if not (str(seat).isdigit() and 0 <= int(seat) < self.variant.players):
+            raise ValidationError(_l("Please choose the seat that is warned."))
+        if not reason:
+            raise ValidationError(_l("Please write the reason for the warning."))
+        if len(reason) > WARNING_REASON_MAX:
+            raise ValidationError(_l("At most %(n)d characters, please.", n=WARNING_REASON_MAX))
+
+    def validate_warn_seat_0(self, field: SelectField) -> None:
+        self._check_warning(0)
+
+    def validate_warn_seat_1(self, field: SelectField) -> None:
+        self._check_warning(1)
+
+    def check_points(self, field: IntegerField) -> None:
+        """The attackers' points are needed unless a penalty ended the deal."""
+        if not field.raw_data or not str(field.raw_data[0]).strip():
+            field.errors[:] = []  # type: ignore[index]
+            if self.ends_by_penalty():
+                field.data = None
+                raise StopValidation()
+            raise StopValidation(_l("Please write the attackers' points."))
 
     def validate_points(self, field: IntegerField) -> None:
         total = self.variant.total_points
@@ -247,6 +440,34 @@ class DealForm(FlaskForm):
     def _count(self, field: IntegerField) -> None:
         if field.data is not None and not 0 <= field.data <= 20:
             raise ValidationError(_l("A count from 0 to 20, please."))
+
+    @property
+    def per_card(self) -> bool:
+        """tractor-4p with ``throw_penalty: ten_per_card``: each throw's cards are written."""
+        return self.variant.id == TRACTOR and (
+            self.variant.options.get("throw_penalty") == "ten_per_card"
+        )
+
+    @staticmethod
+    def card_counts(text: str | None) -> tuple[int, ...] | None:
+        """ "2 3" (or "2, 3") as (2, 3); None when it is not such a list."""
+        parts = (text or "").replace(",", " ").replace("，", " ").split()
+        if not all(p.isdigit() for p in parts):
+            return None
+        return tuple(int(p) for p in parts)
+
+    def _check_cards(self, field: StringField) -> None:
+        counts = self.card_counts(field.data)
+        if counts is None or not all(1 <= n <= 40 for n in counts) or len(counts) > 20:
+            raise ValidationError(
+                _l("One whole number from 1 to 40 per failed throw, e.g. 2 3, please.")
+            )
+
+    def validate_ftc_declarer(self, field: StringField) -> None:
+        self._check_cards(field)
+
+    def validate_ftc_attackers(self, field: StringField) -> None:
+        self._check_cards(field)
 
     def validate_ft_declarer(self, field: IntegerField) -> None:
         self._count(field)
@@ -292,6 +513,9 @@ class DealForm(FlaskForm):
         """The field names this variant's sheet uses (others are ignored)."""
         v = self.variant.id
         common = ["trump", "points", "kitty", "multiplier"]
+        pens = [f"pen_{part}_{i}" for i in range(PEN_SLOTS) for part in ("kind", "who")]
+        if self.with_warnings:
+            pens += [f"warn_{part}_{i}" for i in range(WARN_SLOTS) for part in ("seat", "reason")]
         if v == RED_FIVE:
             return [
                 "dealer",
@@ -299,10 +523,16 @@ class DealForm(FlaskForm):
                 "friend_grabbed",
                 *common,
                 *[f"ft_seat_{i}" for i in range(5)],
+                *pens,
             ]
         if v == TRACTOR:
-            return ["declarer", *common, "ft_declarer", "ft_attackers", "level"]
-        return ["declarer", *common, "misplays_0", "misplays_1", "level"]
+            ft = (
+                ["ftc_declarer", "ftc_attackers"]
+                if self.per_card
+                else ["ft_declarer", "ft_attackers"]
+            )
+            return ["declarer", *common, *ft, "level", *pens]
+        return ["declarer", *common, "misplays_0", "misplays_1", "level", *pens]
 
     def validate_relevant(self) -> bool:
         """Validate only this variant's fields (and CSRF)."""
@@ -327,7 +557,11 @@ class DealForm(FlaskForm):
         v = self.variant.id
         trump = self.trump.data
         ft: Any = None
-        if v == TRACTOR:
+        if v == TRACTOR and self.per_card:
+            dc = self.card_counts(self.ftc_declarer.data) or ()
+            ac = self.card_counts(self.ftc_attackers.data) or ()
+            ft = FailedThrows.per_card(dc, ac) if (dc or ac) else None
+        elif v == TRACTOR:
             a, b = self.ft_declarer.data or 0, self.ft_attackers.data or 0
             ft = FailedThrows(a, b) if (a or b) else None
         elif v == RED_FIVE:
@@ -351,6 +585,8 @@ class DealForm(FlaskForm):
             friend_grabbed=bool(self.friend_grabbed.data) if red else False,
             misplays=misplays,
             level=(self.level.data or None) if not red else None,
+            penalties=self.penalties(),
+            warnings=self.warnings() if self.with_warnings else (),
         )
 
     def fill_from(self, deal: Any) -> None:
@@ -367,9 +603,45 @@ class DealForm(FlaskForm):
         if hasattr(ft, "declarer"):
             self.ft_declarer.data = ft.declarer
             self.ft_attackers.data = ft.attackers
+            if ft.cards is not None:
+                self.ftc_declarer.data = " ".join(str(n) for n in ft.cards[0])
+                self.ftc_attackers.data = " ".join(str(n) for n in ft.cards[1])
         elif ft:
             for i in range(5):
                 getattr(self, f"ft_seat_{i}").data = list(ft).count(i)
         self.misplays_0.data = list(deal.misplays).count(0)
         self.misplays_1.data = list(deal.misplays).count(1)
         self.level.data = deal.level or ""
+        for i in range(PEN_SLOTS):
+            kind, who = deal.penalties[i] if i < len(deal.penalties) else ("", "")
+            self[f"pen_kind_{i}"].data = kind
+            self[f"pen_who_{i}"].data = str(who) if kind else None
+        for i in range(WARN_SLOTS):
+            seat, reason = deal.warnings[i] if i < len(deal.warnings) else ("", "")
+            self[f"warn_seat_{i}"].data = str(seat)
+            self[f"warn_reason_{i}"].data = reason
+
+
+ONLINE_PENALTY_LABELS = {
+    "takeback": _l("Take-back (悔牌)"),
+    "warning": _l("Warning (警告), counts for nothing"),
+}
+
+
+class PenaltyForm(FlaskForm):
+    """A director's penalty or warning against a seat on a recorded deal of an online table."""
+
+    deal = SelectField(_l("Deal"), coerce=_int_or_none, validate_choice=False)
+    kind = SelectField(
+        _l("Penalty"), choices=choices(ONLINE_PENALTY_LABELS.items()), validate_choice=False
+    )
+    seat = SelectField(_l("Seat"), coerce=_int_or_none, validate_choice=False)
+    reason = StringField(
+        _l("Reason"),
+        validators=[Length(max=WARNING_REASON_MAX, message=TOO_LONG)],
+        description=_l("Needed for a warning."),
+    )
+
+    def setup(self, deals: int, seat_names: list[str]) -> None:
+        self.deal.choices = choices([(i, str(i)) for i in range(deals, 0, -1)])
+        self.seat.choices = choices([(i, f"{i + 1} · {n}") for i, n in enumerate(seat_names)])

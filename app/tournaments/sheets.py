@@ -4,6 +4,7 @@ else."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -23,16 +24,25 @@ from ..services.tournaments.rows import deal_from_row, seat_names, variant_of
 from ..web import client_ip
 from . import bp
 from .actions import confirmed
-from .forms import NO_TRUMP, SUIT_LABELS, ConfirmForm, DealForm
+from .forms import (
+    NO_TRUMP,
+    PENALTY_LABELS,
+    ROLE_LABELS,
+    SUIT_LABELS,
+    ConfirmForm,
+    DealForm,
+    PenaltyForm,
+)
 from .lookup import actor, current, round_, table, tournament
 
 SHEET_PAGE = "tournaments/sheet.html"
 
 
-def _deal_form(t: Tournament, tab: Table, formdata: bool) -> DealForm:
+def _deal_form(t: Tournament, tab: Table, formdata: bool, director: bool) -> DealForm:
+    """The deal form; a director's also records conduct warnings (警告)."""
     form = DealForm() if formdata else DealForm(formdata=None)
     sides, seats = seat_names(tab)
-    form.setup(variant_of(t), sides, seats)
+    form.setup(variant_of(t), sides, seats, warnings=director)
     return form
 
 
@@ -56,17 +66,21 @@ def _sheet_context(
     edit_index: int | None = None,
     form_error: str | None = None,
     status: str | None = None,
+    penalty_form: PenaltyForm | None = None,
 ) -> dict[str, Any]:
     derived = sheets.sheet(t, tab)
     deals = [deal_from_row(d) for d in tab.deals]
     if form is None:
-        form = _deal_form(t, tab, formdata=False)
+        form = _deal_form(t, tab, formdata=False, director=who.director)
         if edit_index is not None:
             form.fill_from(deals[edit_index])
         else:
             _defaults_for_next(form, derived)
     form.seen.data = str(len(tab.deals))
     sides, seats = seat_names(tab)
+    if penalty_form is None and who.director and tab.mode == "online" and tab.deals:
+        penalty_form = PenaltyForm(formdata=None)
+        penalty_form.setup(len(tab.deals), seats)
     return {
         "t": t,
         "tab": tab,
@@ -84,8 +98,12 @@ def _sheet_context(
         "may_edit": sheets.may_edit(tab.round, who) and tab.forfeit is None,
         "complete": derived.counts,
         "suit_labels": SUIT_LABELS,
+        "penalty_labels": PENALTY_LABELS,
+        "role_labels": ROLE_LABELS,
+        "any_penalties": any(d.penalties or d.warnings for d in deals),
         "no_trump": NO_TRUMP,
         "confirm_form": ConfirmForm(formdata=None),
+        "penalty_form": penalty_form,
         "relevant": set(form.relevant()),
         "variant_id": t.variant,
         "timed": "deals" not in t.match,
@@ -131,9 +149,15 @@ def _show_errors(form: DealForm, t: Tournament, error: sheets.DealErrors) -> str
         if name and name in form and name in form.relevant():
             target: str | None = name
         elif name == "failed_throws":
-            target = "ft_declarer" if t.variant == "tractor-4p" else "ft_seat_0"
+            target = "ft_seat_0"
+            if t.variant == "tractor-4p":
+                target = "ftc_declarer" if form.per_card else "ft_declarer"
         elif name == "misplays":
             target = "misplays_0"
+        elif name == "penalties":
+            target = "pen_kind_0"
+        elif name == "warnings" and form.with_warnings:
+            target = "warn_seat_0"
         else:
             target = None
             form_error = message
@@ -156,12 +180,15 @@ def _sheet_response(
     if request.method == "GET":
         ctx = _sheet_context(t, tab, who, urls, edit_index=edit_index)
         return render_template(SHEET_PAGE, **page_ctx, **ctx)
-    form = _deal_form(t, tab, formdata=True)
+    form = _deal_form(t, tab, formdata=True, director=who.director)
     form_error = None
     if form.validate_relevant():
+        deal = form.to_deal()
+        if not form.with_warnings and edit_index is not None:  # a code keeps the warnings
+            deal = replace(deal, warnings=deal_from_row(tab.deals[edit_index]).warnings)
         try:
             sheets.record_deal(
-                t, tab, form.to_deal(), who, index=edit_index, expected_count=form.seen_count()
+                t, tab, deal, who, index=edit_index, expected_count=form.seen_count()
             )
         except sheets.DealErrors as error:
             db.session.rollback()
@@ -213,6 +240,7 @@ def _director_urls(club: Club, t: Tournament, tab: Table) -> dict[str, str]:
         "undo": url_for("tournaments.undo_deal", **kw),
         "finish": url_for("tournaments.finish_table", **kw),
         "forfeit": url_for("tournaments.forfeit_table", **kw),
+        "penalty": url_for("tournaments.table_penalty", **kw),
         "pdf": url_for("tournaments.sheet_pdf", **kw),
         "round": url_for("tournaments.round_page", slug=club.slug, tid=t.id, n=n),
     }
@@ -281,6 +309,44 @@ def forfeit_table(club: Club, me: Member, tid: int, n: int, tno: int) -> Respons
         _director_urls(club, t, tab)["sheet"],
         _("Forfeit recorded.") if side is not None else _("Forfeit removed."),
     )
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/penalty")
+@club_route("director")
+def table_penalty(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """A conduct penalty or a warning against a seat, on a recorded deal of an online table."""
+    t, tab = _director_table(club, tid, n, tno, bye=False)
+    who = actor(me)
+    urls = _director_urls(club, t, tab)
+    form = PenaltyForm()
+    form.setup(len(tab.deals), seat_names(tab)[1])
+    if form.validate():
+        try:
+            sheets.add_penalty(
+                t,
+                tab,
+                form.deal.data or 0,
+                str(form.kind.data),
+                -1 if form.seat.data is None else form.seat.data,
+                form.reason.data or "",
+                who,
+            )
+        except sheets.DealErrors as error:
+            db.session.rollback()
+            for name, message in error.fields.items():
+                target = name if name in ("deal", "kind", "seat", "reason") else "kind"
+                form[target].errors = [*form[target].errors, message]  # type: ignore[list-item]
+        else:
+            db.session.commit()
+            flash(
+                _("Warning recorded.") if form.kind.data == "warning" else _("Penalty recorded."),
+                "success",
+            )
+            return redirect(urls["sheet"], 303)
+    db.session.refresh(tab)
+    page_ctx = {"club": club, "me": me, "director": True, "owner": me.role == "owner"}
+    ctx = _sheet_context(t, tab, who, urls, penalty_form=form)
+    return render_template(SHEET_PAGE, **page_ctx, **ctx), 422
 
 
 # --- a table's code: that one sheet and nothing else ----------------------------------------------

@@ -70,3 +70,34 @@ def test_the_audit_trail_words_penalties_in_both_languages(app):
             )
         with force_locale("zh"):
             assert _words("penalties", recorded, names) == "庄家方出错牌, 王五悔牌"
+
+
+def test_warnings_survive_the_database_and_bad_ones_are_named(runner, tmp_path):
+    deals = [fixed(0, 60), fixed(0, 40, ("takeback", "attackers"))]
+    deals[0]["warnings"] = [{"seat": 3, "reason": "slow play"}]
+    document = doc({}, deals, match=4)
+    _round_trip(runner, tmp_path, document)
+    out = json.loads(runner.invoke(args=["tournament", "export", document["name"]]).stdout)
+    kept = out["played"][0]["tables"][0]["deals"]
+    assert kept[0]["warnings"] == [{"seat": 3, "reason": "slow play"}]
+    assert "warnings" not in kept[1]
+    # a warning counts for nothing: the standings are those of the file without it
+    plain = json.loads(json.dumps(document))
+    del plain["played"][0]["tables"][0]["deals"][0]["warnings"]
+    assert tfile.standings_json(tfile.load(plain)) == tfile.standings_json(tfile.load(document))
+    # a reason that is not text, a field of its own; a seat that is not at the table
+    text = _errors(document, [{"seat": 1, "reason": 5}, {"seat": 1, "reason": "x", "points": 10}])
+    assert "deals[0].warnings[0].reason: must be text, not 5" in text, text
+    assert "deals[0].warnings[1].points: unknown field" in text, text
+    text = _errors(document, [{"seat": 7, "reason": "x"}])
+    assert "deals[0].warnings: 7 is not the seat warned 0 … 3" in text, text
+
+
+def _errors(document, warnings) -> str:
+    bad = json.loads(json.dumps(document))
+    bad["played"][0]["tables"][0]["deals"][0]["warnings"] = warnings
+    try:
+        tfile.load(bad)
+    except tfile.TournamentFileError as exc:
+        return str(exc)
+    raise AssertionError("bad warnings were read")

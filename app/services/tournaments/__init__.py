@@ -7,7 +7,8 @@ Each concept has its own module; this one only gathers their public names:
 * ``tournaments.audit``: who acts (``Actor``) and the audit trail (``tournaments.audit.audit``);
 * ``tournaments.setup``: creating a tournament, entrants, withdrawals;
 * ``tournaments.rounds``: seating, pairing again, swaps, closing, table codes;
-* ``tournaments.sheets``: recording and correcting deals, finishing and forfeiting tables;
+* ``tournaments.sheets``: recording and correcting deals (their penalties and warnings too),
+  finishing and forfeiting tables;
 * ``tournaments.standings``: what the public standings and history pages show;
 * ``tournaments.files`` (the JSON tournament file), ``tournaments.csv_export``, ``tournaments.printouts``
   (data for ``app.printing``).
@@ -30,6 +31,7 @@ _HOME = {
     "DealErrors": "sheets",
     "Loaded": "rows",
     "add_entrant": "setup",
+    "add_penalty": "sheets",
     "audit_trail": "audit",
     "close_round": "rounds",
     "create_tournament": "setup",

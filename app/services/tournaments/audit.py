@@ -122,6 +122,7 @@ KEY_LABELS: dict[str, Any] = {
     "failed_throws": _l("failed throws (甩牌)"),
     "misplays": _l("misplays (吃苍蝇)"),
     "penalties": _l("penalties"),
+    "warnings": _l("warnings (警告)"),
     "players": _l("players"),
     "sides": _l("sides"),
     "table": _l("Table"),
@@ -215,6 +216,8 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
         return SUIT_SYMBOLS.get(v, str(v)) if v is not None else _("No trump (无主)")
     if key == "penalties" and isinstance(v, list):
         return ", ".join(_penalty_words(p, side, seat) for p in v) or "—"
+    if key == "warnings" and isinstance(v, list):
+        return ", ".join(_penalty_words({"kind": "warning", **p}, side, seat) for p in v) or "—"
     if key == "failed_throws":
         if isinstance(v, dict):
             return _(
@@ -246,6 +249,12 @@ def _penalty_words(p: Any, side: Any, seat: Any) -> str:
     """One recorded penalty: its kind and who was at fault (a role, or a red five seat)."""
     if not isinstance(p, dict):
         return _words(None, p, None)
+    if p.get("kind") == "warning":
+        return _(
+            "warning (警告) to %(who)s: %(reason)s",
+            who=seat(p.get("seat")),
+            reason=p.get("reason") or "—",
+        )
     kind = PENALTY_WORDS.get(str(p.get("kind")), p.get("kind"))
     role = ROLE_WORDS.get(str(p.get("side")), p.get("side"))
     who = seat(p["seat"]) if "seat" in p else role

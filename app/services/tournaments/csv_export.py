@@ -9,7 +9,7 @@ import csv
 import io
 
 from ...competition import model as cm
-from ...competition.matches import FixedMatch
+from ...competition.matches import FixedMatch, FixedRow
 from ...competition.standings import FixedStanding, RedFiveStanding, derive_table
 from ...models import Tournament
 from .rows import load
@@ -104,6 +104,9 @@ def deals_csv(t: Tournament) -> str:
             "total",
             "winner",
             "levels_after",
+            "penalties",
+            "warnings",
+            "ended_by",
         ]
     ]
     for rnd in comp.played:
@@ -120,10 +123,12 @@ def deals_csv(t: Tournament) -> str:
                     if isinstance(ft, tuple)
                     else ""
                 )
-                total = winner = after = ""
+                total = winner = after = ended = ""
                 if i < len(derived.rows):
                     row = derived.rows[i]
-                    total = str(row.total)
+                    total = "" if row.total is None else str(row.total)
+                    if isinstance(row, FixedRow):
+                        ended = row.result.ended_by or ""
                     winner = row.winner
                     if isinstance(derived, FixedMatch):
                         after = "/".join(derived.rows[i].levels_after)
@@ -151,6 +156,9 @@ def deals_csv(t: Tournament) -> str:
                         total,
                         winner,
                         after,
+                        "; ".join(f"{kind} {who}" for kind, who in d.penalties),
+                        "; ".join(f"{seat}: {reason}" for seat, reason in d.warnings),
+                        ended,
                     ]
                 )
     return _csv(rows)

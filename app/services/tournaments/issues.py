@@ -72,6 +72,8 @@ TEXTS = {
     ),
     "penalty_kitty_seat": _l("Only the dealer buries: a wrong kitty (扣底张数错) is the dealer's."),
     "penalty_no_kitty": _l("With %(decks)s decks there is no kitty, so no wrong kitty."),
+    "warning_seat": _l("Please choose the seat that is warned."),
+    "warning_reason": _l("Please write the reason for the warning, at most %(most)s characters."),
     "struck_out": _l("The match is over: a side lost it by penalties (strikes)."),
     "forfeit_has_deals": _FORFEITED,
     "forfeited": _FORFEITED,

@@ -39,6 +39,8 @@ def _fixed_deals(m: FixedMatch, deals: list[cm.Deal]) -> tuple[pr.FixedDeal, ...
                 gain=row.gain,
                 levels=row.levels_after,
                 passed_a=row.passed,
+                penalties=tuple((k, str(w)) for k, w in d.penalties),
+                warnings=tuple(seat for seat, _reason in d.warnings),
             )
         )
     return tuple(out)
@@ -62,6 +64,8 @@ def _red_five_deals(m: RedFiveTable, deals: list[cm.Deal]) -> tuple[pr.RedFiveDe
                 dealer_side_won=row.winner == "declarer",
                 units=row.units,
                 scores=row.scores,
+                penalties=tuple((k, int(w)) for k, w in d.penalties),
+                warnings=tuple(seat for seat, _reason in d.warnings),
             )
         )
     return tuple(out)

@@ -94,19 +94,36 @@ def _ft_json(ft: cm.FailedThrows | tuple[int, ...] | None) -> Any:
     return list(ft) if ft else None
 
 
-def _penalties_from_json(raw: Any) -> tuple[tuple[str, str | int], ...]:
-    """A deal's stored penalties ([{"kind", "side"}] or [{"kind", "seat"}]) as model tuples."""
+Penalties = tuple[tuple[str, str | int], ...]
+Warnings = tuple[tuple[int, str], ...]
+
+
+def _penalties_from_json(raw: Any) -> tuple[Penalties, Warnings]:
+    """A deal's stored penalties ([{"kind", "side"}] or [{"kind", "seat"}]) as model tuples, and
+    the conduct warnings kept in the same list ({"kind": "warning", "seat", "reason"})."""
     if not isinstance(raw, list):
-        return ()
+        return (), ()
     out: list[tuple[str, str | int]] = []
+    warnings: list[tuple[int, str]] = []
     for p in raw:
-        if isinstance(p, dict):
-            who = p["seat"] if "seat" in p else p.get("side")
-            out.append((str(p.get("kind")), who if isinstance(who, int | str) else str(who)))
-    return tuple(out)
+        if not isinstance(p, dict):
+            continue
+        if p.get("kind") == cm.WARNING:
+            seat = p.get("seat")
+            if type(seat) is int:
+                warnings.append((seat, str(p.get("reason") or "")))
+            continue
+        who = p["seat"] if "seat" in p else p.get("side")
+        out.append((str(p.get("kind")), who if isinstance(who, int | str) else str(who)))
+    return tuple(out), tuple(warnings)
+
+
+def _penalties_json(d: cm.Deal) -> list[dict[str, Any]] | None:
+    return [*d.engine_penalties(), *d.warnings_json()] or None
 
 
 def deal_from_row(row: Deal) -> cm.Deal:
+    pens, warnings = _penalties_from_json(row.penalties)
     return cm.Deal(
         points=row.points,
         kitty=row.kitty,
@@ -119,7 +136,8 @@ def deal_from_row(row: Deal) -> cm.Deal:
         friend_grabbed=bool(row.friend_grabbed),
         misplays=tuple(row.misplays or ()),
         level=row.level,
-        penalties=_penalties_from_json(row.penalties),
+        penalties=pens,
+        warnings=warnings,
     )
 
 
@@ -137,7 +155,7 @@ def deal_columns(d: cm.Deal) -> dict[str, Any]:
         "friend_grabbed": d.friend_grabbed,
         "misplays": list(d.misplays) or None,
         "level": d.level,
-        "penalties": d.engine_penalties() or None,
+        "penalties": _penalties_json(d),
     }
 
 
@@ -309,7 +327,11 @@ def load_uncached(t: Tournament) -> Loaded:
     ft_text = cast(Deal.failed_throws, String)
     mis_text = cast(Deal.misplays, String)
     pen_text = cast(Deal.penalties, String)
-    pens: dict[str | None, tuple[tuple[str, str | int], ...]] = {None: (), "": (), "null": ()}
+    pens: dict[str | None, tuple[Penalties, Warnings]] = {
+        None: ((), ()),
+        "": ((), ()),
+        "null": ((), ()),
+    }
     fts: dict[str | None, cm.FailedThrows | tuple[int, ...] | None] = {
         None: None,
         "": None,
@@ -368,7 +390,7 @@ def load_uncached(t: Tournament) -> Loaded:
             bool(grabbed),
             miss[mis_raw],
             level,
-            pens[pen_raw],
+            *pens[pen_raw],
         )
         lst = deals.get(table_id)
         if lst is None:

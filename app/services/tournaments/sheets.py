@@ -6,7 +6,12 @@ take the same path, ``record_deal``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from flask_babel import gettext as _
+
+from engine.scoring import ATTACKERS, DECLARER, TAKEBACK
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch, RedFiveTable, deal_issues
@@ -121,9 +126,113 @@ def record_deal(
     _mark_started(t, tab)
     db.session.flush()
     if before != after:
-        action = "deal" if index is None else "correct_deal"
+        action = "deal" if index is None else _correction(before, after)
         audit(t, actor, action, _where(tab, pos), before, after)
     return row
+
+
+_PENALTY_KEYS = ("penalties", "warnings")
+
+
+def _correction(before: dict[str, Any] | None, after: dict[str, Any]) -> str:
+    """A correction that changed only the deal's penalties or warnings has words of its own."""
+    assert before is not None
+    rest = {k: v for k, v in before.items() if k not in _PENALTY_KEYS}
+    if rest == {k: v for k, v in after.items() if k not in _PENALTY_KEYS}:
+        return "correct_penalties"
+    return "correct_deal"
+
+
+# kinds a director may add to a recorded deal of an online table: the engine makes the others
+# impossible there (a revoke, a miscount, a wrong kitty), a take-back is conduct
+ONLINE_KINDS = (TAKEBACK, cm.WARNING)
+
+
+def add_penalty(
+    t: Tournament,
+    tab: Table,
+    number: int,
+    kind: str,
+    seat: int,
+    reason: str,
+    actor: Actor,
+) -> None:
+    """A director records a conduct penalty (a take-back) or a warning (警告) against a seat on
+    recorded deal ``number`` (1-based) of an online table. A penalty enters the result through
+    the same scoring as a paper row's; a warning counts for nothing. Refused, with nothing
+    saved, if the table would no longer derive, or (fixed sides) if it would change the levels
+    or the declarer of a deal that is already being played."""
+    lock_for_update(tab, "deals")
+    if tab.kind == "bye" or tab.forfeit is not None:
+        raise DealErrors({"": _("This table has no deals.")})
+    if not may_edit(tab.round, actor):
+        raise DealErrors({"": _("The round is closed: only the club's owner can correct it.")})
+    v = variant_of(t)
+    current = [deal_from_row(d) for d in tab.deals]
+    if not 1 <= number <= len(current):
+        raise DealErrors({"deal": _("There is no deal %(n)d at this table.", n=number)})
+    if kind not in ONLINE_KINDS:
+        raise DealErrors(
+            {"kind": _("Online, only a take-back (悔牌) or a warning (警告) can be recorded.")}
+        )
+    if not 0 <= seat < v.players:
+        raise DealErrors({"seat": _("Please choose one of the seats.")})
+    reason = reason.strip()
+    deal = current[number - 1]
+    if kind == cm.WARNING:
+        if not reason:
+            raise DealErrors({"reason": _("Please write the reason for the warning.")})
+        new = replace(deal, warnings=(*deal.warnings, (seat, reason)))
+    else:
+        who: str | int = seat
+        if v.fixed_sides:
+            who = DECLARER if seat % 2 == deal.declarer else ATTACKERS
+        new = replace(deal, penalties=(*deal.penalties, (kind, who)))
+    issues = deal_issues(v, new)
+    if issues:
+        raise DealErrors({"reason" if i.field == "warnings" else "": issue_text(i) for i in issues})
+    candidate = list(current)
+    candidate[number - 1] = new
+    old = derive_row_table(t, tab)
+    derived = derive_row_table(t, tab, candidate)
+    if derived.errors:
+        raise DealErrors({"": next(iter(_deal_issue_fields(derived, number - 1).values()))})
+    if (
+        isinstance(derived, FixedMatch)
+        and isinstance(old, FixedMatch)
+        and (derived.levels, derived.next_declarer) != (old.levels, old.next_declarer)
+        and _playing(tab)
+    ):
+        raise DealErrors(
+            {
+                "": _(
+                    "The next deal is already being played at the levels before this "
+                    "penalty: record it when that deal is over."
+                )
+            }
+        )
+    row = tab.deals[number - 1]
+    before = {"penalties": row.penalties or []}
+    row.penalties = deal_columns(new)["penalties"]
+    row.updated_at = utcnow()
+    t.bump()
+    db.session.flush()
+    audit(
+        t,
+        actor,
+        "warning" if kind == cm.WARNING else "penalty",
+        _where(tab, number - 1),
+        before,
+        {"penalties": row.penalties or []},
+    )
+
+
+def _playing(tab: Table) -> bool:
+    """An online deal is under way beyond the recorded ones."""
+    from ..online.guards import game_of  # the online package imports this module
+
+    game = game_of(tab)
+    return game is not None and game.in_progress
 
 
 def delete_last_deal(t: Tournament, tab: Table, actor: Actor) -> None:
