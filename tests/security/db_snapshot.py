@@ -43,3 +43,17 @@ def unchanged(skip: frozenset[str] = frozenset()) -> Iterator[None]:
     yield
     after = snapshot(skip)
     assert after == before, [name for name in before if before[name] != after[name]]
+
+
+def changes(
+    before: dict[str, list[tuple[Any, ...]]], skip: frozenset[str] = frozenset()
+) -> dict[str, tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]]:
+    """What changed since ``before``: per changed table, (rows removed, rows added); a row
+    updated in place is one of each."""
+    after = snapshot(skip)
+    out = {}
+    for name, rows in after.items():
+        old = before.get(name, [])
+        if rows != old:
+            out[name] = ([r for r in old if r not in rows], [r for r in rows if r not in old])
+    return out
