@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, redirect, render_template, send_from_directory, url_for
+from flask import Flask, abort, g, redirect, render_template, send_from_directory, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.security import safe_join
@@ -83,10 +83,14 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(OperationalError)
     @app.errorhandler(DBAPIError)
     def database_away(_e: Exception) -> ResponseReturnValue:
-        from .extensions import db
+        from .extensions import db, login_manager
 
         with contextlib.suppress(Exception):  # the connection is gone: nothing to roll back
             db.session.rollback()
+        if "_login_user" not in g:
+            # Flask-Login's template context loads the signed-in user from the database that
+            # just failed (an error inside this handler would be a 500): the page needs nobody
+            g._login_user = login_manager.anonymous_user()
         app.logger.warning("database unavailable: %s", type(_e).__name__)
         return render_template("errors/503.html"), 503, {"Retry-After": "5"}
 

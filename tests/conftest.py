@@ -167,6 +167,14 @@ class PgDatabases:
         self._conn.execute("SET lock_timeout = '10s'")
         self._conn.execute(self._empty)
 
+    def reconnect(self) -> None:
+        """New connections after the server was halted and resumed (``PgServer.halt``)."""
+        import psycopg
+
+        self.admin = psycopg.connect(_plain(self.server.url("postgres")), autocommit=True)
+        if self._conn is not None:
+            self._conn = psycopg.connect(_plain(self.url), autocommit=True)
+
     def new_database(self) -> str:
         self._count += 1
         name = f"empty_{self._count}"

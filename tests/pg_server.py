@@ -203,6 +203,31 @@ class PgServer:
         ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
         return ticks / os.sysconf("SC_CLK_TCK")
 
+    def halt(self) -> None:
+        """Stop the server as a database outage would (fast shutdown: every connection is
+        cut), keeping its data and port; ``resume()`` starts it again."""
+        done = self._run(
+            str(self.bindir / "pg_ctl"), "--pgdata", str(self.data), "-m", "fast", "--wait", "stop"
+        )
+        if done.returncode != 0:
+            raise PgStartFailed(f"pg_ctl stop failed:\n{done.stdout}{done.stderr}")
+
+    def resume(self) -> None:
+        """Start the halted server again on the same port (its settings are in the data)."""
+        done = self._run(
+            str(self.bindir / "pg_ctl"),
+            "--pgdata",
+            str(self.data),
+            "--log",
+            str(self.log),
+            "--wait",
+            "--timeout",
+            str(START_TIMEOUT_S),
+            "start",
+        )
+        if done.returncode != 0:
+            raise PgStartFailed(f"pg_ctl start failed:\n{done.stdout}{done.stderr}")
+
     def stop(self) -> None:
         if self.watchdog is not None:
             self.watchdog.terminate()

@@ -119,6 +119,45 @@ def test_database_away_answers_503_then_recovers_by_itself(tmp_path):
     assert r.status_code == 302  # back without a restart
 
 
+def test_a_logged_in_write_refused_by_a_locked_database_answers_503(tmp_path):
+    """SQLite: another process holds the write lock beyond the busy timeout. The signed-in
+    member's POST gets the 503 page too: rendering it must not load the member from the
+    database that just refused (it used to answer 500)."""
+    import sqlite3
+
+    from app.extensions import db
+    from app.models import User
+    from app.passwords import hash_password
+
+    path = tmp_path / "locked.db"
+    app = create_app(
+        app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}", SQLITE_BUSY_TIMEOUT_MS=100)
+    )
+    app.config["TESTING"] = False
+    with app.app_context():
+        db.create_all()
+        db.session.add(User(username="ann", display_name="Ann", password_hash=hash_password("x")))
+        db.session.commit()
+        db.engine.dispose()
+    client = app.test_client()
+    assert (
+        client.post("/account/login", data={"username": "ann", "password": "x"}).status_code == 302
+    )
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        r = client.post("/clubs/new", data={"name": "Locked Out Club"})
+        assert r.status_code == 503, r.get_data(as_text=True)[:500]
+        assert "cannot reach its database" in r.get_data(as_text=True)
+        assert r.headers["Retry-After"] == "5"
+        assert client.get("/account/password").status_code == 200  # reads go on (WAL)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    r = client.post("/clubs/new", data={"name": "Locked Out Club"})
+    assert r.status_code in (302, 303)
+
+
 def test_cookies_are_secure_when_served_over_https(tmp_path):
     app = create_app(
         app_config(

@@ -3,7 +3,7 @@ tests: club A (owner, director, player) and club B (owner, director), a user in 
 
 Each club has a tournament with four pair entrants, round 1 seated, one deal at table 1, an
 account-less member and an invitation; and a second tournament whose one table is played online
-by bots to its end, its round closed (so its deals can be replayed by the club's members). ``snapshot()`` reads every row of every table (but the
+by bots to its end, its round closed (so its deals can be replayed by the club's members). ``snapshot()`` (``db_snapshot.py``) reads every row of every table (but the
 login attempts and sessions) so a test can prove that a refused request changed nothing.
 """
 
@@ -33,6 +33,7 @@ from app.services.clubs import create_invite
 from app.services.duplicate.events import create_event
 from app.services.seasons.manage import create_season, set_night
 from tests.conftest import _login, _make_club, _make_member, _make_user
+from tests.security.db_snapshot import snapshot  # noqa: F401  (the tests import it here)
 from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
 
 
@@ -192,20 +193,6 @@ def build_world(app: Flask) -> SecurityWorld:
     _make_member(a.club, "Amy Player", role="player", user=users["a_player"])
     b = _club_objects(client, users["b_owner"], users["b_director"], "Club B", "Beta Cup")
     return SecurityWorld(users, a, b)
-
-
-def snapshot() -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table except the login attempts and sessions (which logging in itself
-    adds)."""
-    db.session.expire_all()
-    rows: dict[str, list[tuple[Any, ...]]] = {}
-    for table in db.metadata.sorted_tables:
-        if table.name in ("login_attempts", "user_sessions"):
-            continue
-        rows[table.name] = sorted(
-            (tuple(row) for row in db.session.execute(select(table)).all()), key=repr
-        )
-    return rows
 
 
 def logged_in(app: Flask, user: User | None) -> FlaskClient:

@@ -425,18 +425,6 @@ def test_owner_reaches_every_club_route(app: Flask, world: SecurityWorld) -> Non
             assert r.status_code == 200, (endpoint, r.status_code)
 
 
-def test_no_get_changes_anything(app: Flask, world: SecurityWorld) -> None:
-    """GET is never an action (a link or an <img> from another site cannot change data)."""
-    owner = logged_in(app, world.users["a_owner"])
-    anonymous = app.test_client()
-    before = snapshot()
-    for client in (owner, anonymous):
-        for _endpoint, method, url, _data in _requests(app, world.a, CLUB_ACCESS + ACCESS_OTHER):
-            if method == "GET":
-                client.get(url)
-    assert snapshot() == before
-
-
 def test_role_changes_take_effect_at_once(app: Flask, world: SecurityWorld) -> None:
     from app.extensions import db
     from app.models import Member

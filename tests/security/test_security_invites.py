@@ -12,6 +12,7 @@ from flask import Flask
 from app.extensions import db
 from app.models import Member
 from app.services.clubs import create_invite
+from tests.security.db_snapshot import unchanged
 from tests.security.security_world import logged_in
 
 
@@ -52,12 +53,13 @@ def test_player_link_cannot_claim_a_director_or_owner(
     page = client.get(f"/invite/{token}").get_data(as_text=True)
     assert "Paul Player" in page
     assert "Dana Director" not in page and "Otto Owner" not in page
-    for target in ("director", "boss"):
-        r = client.post(
-            f"/invite/{token}", data={"claim_member_id": w[target].id, "display_name": "x"}
-        )
-        assert r.status_code == 422, (target, r.status_code)
-        assert _member(w[target].id).user_id is None
+    with unchanged():
+        for target in ("director", "boss"):
+            r = client.post(
+                f"/invite/{token}", data={"claim_member_id": w[target].id, "display_name": "x"}
+            )
+            assert r.status_code == 422, (target, r.status_code)
+            assert _member(w[target].id).user_id is None
     # claiming a player with a player link is what open links are for
     r = client.post(f"/invite/{token}", data={"claim_member_id": w["player"].id})
     assert r.status_code == 302
@@ -70,8 +72,9 @@ def test_director_link_claims_up_to_director(
     w = _setup(make_user, make_club, make_member)
     token = _token(w["club"], w["owner"], "director")
     client = logged_in(app, w["newcomer"])
-    r = client.post(f"/invite/{token}", data={"claim_member_id": w["boss"].id})
-    assert r.status_code == 422 and _member(w["boss"].id).user_id is None
+    with unchanged():
+        r = client.post(f"/invite/{token}", data={"claim_member_id": w["boss"].id})
+        assert r.status_code == 422 and _member(w["boss"].id).user_id is None
     r = client.post(f"/invite/{token}", data={"claim_member_id": w["director"].id})
     assert r.status_code == 302 and _member(w["director"].id).user_id == w["newcomer"].id
 

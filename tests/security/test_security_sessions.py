@@ -1,6 +1,6 @@
 """Sessions and authentication: cookie flags, a fresh session on login (a planted cookie never
 becomes a logged-in one), logout and password changes end sessions, private pages are not kept
-in the browser's cache, ``next`` never leaves the site, the login limiter cannot be sidestepped,
+in the browser's cache, the login limiter cannot be sidestepped,
 and the answers do not tell which login names exist."""
 
 from __future__ import annotations
@@ -8,29 +8,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import DEFAULT_PASSWORD
-
-EVIL_TARGETS = [
-    "//evil.example",
-    "//evil.example/clubs",
-    "///evil.example",
-    "////evil.example",
-    "https://evil.example",
-    "https:/evil.example",
-    "https:evil.example",
-    "http://localhost@evil.example",
-    "/\\evil.example",
-    "\\\\evil.example",
-    "/\t/evil.example",
-    " //evil.example",
-    "%2F%2Fevil.example",
-    "javascript:alert(1)",
-    "data:text/html,<script>alert(1)</script>",
-]
 
 
 def _cookie(client: FlaskClient, name: str = "session") -> str | None:
@@ -131,48 +112,6 @@ def test_password_change_ends_every_other_session(app: Flask, make_user, login) 
     assert not _is_logged_in(thief)
     assert _login_post(app.test_client(), "eve").status_code == 422  # old password refused
     assert _login_post(app.test_client(), "eve", "a new secret 9").status_code == 302
-
-
-@pytest.mark.parametrize("target", EVIL_TARGETS)
-def test_next_never_leaves_the_site(app: Flask, make_user, target: str) -> None:
-    make_user("fay")
-    client = app.test_client()
-
-    def local(response: Any) -> None:
-        assert response.status_code in (302, 303), response.status_code
-        location = response.headers["Location"].removeprefix("http://localhost")
-        assert location.startswith("/") and not location.startswith("//"), (target, location)
-        assert "evil" not in location.split("?")[0], (target, location)
-
-    r = client.post(
-        "/account/login",
-        data={"username": "fay", "password": DEFAULT_PASSWORD, "next": target},
-    )
-    local(r)
-    local(client.get("/account/login", query_string={"next": target}))  # already logged in
-    local(client.post("/lang", data={"lang": "zh", "next": target}))
-    page = app.test_client().get("/account/login", query_string={"next": target})
-    assert 'value="' + target + '"' not in page.get_data(as_text=True)
-    r = app.test_client().post(
-        "/account/register",
-        data={
-            "username": "fay2" + str(abs(hash(target)) % 1000),
-            "display_name": "Fay",
-            "password": DEFAULT_PASSWORD,
-            "confirm": DEFAULT_PASSWORD,
-            "next": target,
-        },
-    )
-    local(r)
-
-
-def test_htmx_login_redirect_ignores_a_foreign_current_url(client: FlaskClient) -> None:
-    r = client.get(
-        "/clubs/new",
-        headers={"HX-Request": "true", "HX-Current-URL": "https://evil.example//evil.example/x"},
-    )
-    assert r.status_code == 401
-    assert "evil" not in r.headers["HX-Redirect"]
 
 
 def test_login_limiter_cannot_be_sidestepped(app: Flask, make_user) -> None:

@@ -1,7 +1,7 @@
 """Names are data, never markup: a club, a user, members, a tournament, entrants and guests named
 with script and attribute-breaking payloads appear escaped on every page and every htmx partial;
 no template marks user data safe; every HTML answer carries the Content-Security-Policy and the
-other headers; CSV downloads neutralise spreadsheet formulas."""
+other headers; CSV downloads neutralise spreadsheet formulas; PDFs print markup as typed."""
 
 from __future__ import annotations
 
@@ -333,3 +333,24 @@ def test_headers_on_errors_and_downloads(app: Flask, evil: tuple[FlaskClient, di
         _assert_headers(r, url)
     r = client.get("/static/style.css")
     assert r.headers.get("X-Content-Type-Options") == "nosniff"
+
+
+def test_pdfs_print_markup_as_typed(app: Flask, evil: tuple[FlaskClient, dict[str, Any]]) -> None:
+    """reportlab's paragraphs read a small markup language (``<b>``, ``<font>``, ``<img>``): a
+    name must be printed as the letters typed, never obeyed (nor crash the PDF)."""
+    import pypdf
+
+    client, p = evil
+    base = f"/clubs/{p['slug']}/tournaments/{p['tid']}"
+    for url in (
+        f"{base}/standings.pdf",
+        f"{base}/rounds/{p['n']}/tables/{p['tno']}/sheet.pdf",
+        f"{base}/rounds/{p['n']}/pack.pdf",
+    ):
+        r = client.get(url)
+        assert r.status_code == 200 and r.mimetype == "application/pdf", (url, r.status_code)
+        reader = pypdf.PdfReader(io.BytesIO(r.data))
+        text = "\n".join(page.extract_text() for page in reader.pages)
+        text = re.sub(r"\s+", " ", text)
+        assert "alert(1)" in text, url  # the payloads are there, as text
+        assert "<script>alert(1)</script>" in text or "<img src=x" in text, (url, text[:500])
