@@ -596,7 +596,10 @@ def _fixed_row(
         row = _plain_row(variant, deal, index, before, stops)
     if target != "A" and not row.passed and before[d] == target and row.winner == DECLARER:
         # the declaring side won at the match's target level: it has passed it, the match ends
-        row = replace(row, passed=True)
+        # (its level stays the target, as a passed A stays A)
+        after = list(row.levels_after)
+        after[d] = target
+        row = replace(row, passed=True, levels_after=(after[0], after[1]))
     return row
 
 

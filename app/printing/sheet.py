@@ -22,6 +22,7 @@ from .words import (
     _match_kind,
     _match_words,
     _option_words,
+    _preset_words,
     _signed,
     _trump_text,
     _variant_label,
@@ -144,11 +145,19 @@ class _SheetPlan:
 class _SheetLayout:
     """Geometry of one score sheet: heights of its parts for a page size."""
 
-    def __init__(self, t: _Table, fr: _Frame, options: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        t: _Table,
+        fr: _Frame,
+        options: Mapping[str, Any],
+        preset: str = "",
+        match: Mapping[str, Any] | None = None,
+    ) -> None:
         self.t = t
         self.fr = fr
         self.options = options
-        self.option_words = _option_words(t.variant, options)
+        extra = _preset_words(preset, match or {})
+        self.option_words = extra + _option_words(t.variant, options)
         self.rules_lines = _wrap_items(self.option_words, fr.inner - 70, 7.2)
         self.title_h = 44.0
         self.info_h = 30.0
@@ -214,6 +223,7 @@ class _Sheet:
     filled: bool
     entry_code: str
     finished: bool
+    preset: str = ""
 
 
 def _check_sheet(sheet: ScoreSheet, filled: bool) -> _Sheet:
@@ -243,13 +253,14 @@ def _check_sheet(sheet: ScoreSheet, filled: bool) -> _Sheet:
         filled,
         _clean(sheet.entry_code, f"{where}: entry code"),
         bool(sheet.finished),
+        _clean(sheet.preset, f"{where}: preset"),
     )
 
 
 def _draw_sheet(pen: _Pen, fr: _Frame, s: _Sheet) -> int:
     """Draw one score sheet (one or more pages, each ended); returns the number of pages."""
     t = s.t
-    layout = _SheetLayout(t, fr, s.options)
+    layout = _SheetLayout(t, fr, s.options, s.preset, s.match)
     cols = _sheet_columns(t, s.options)
     total_w = sum(col.weight for col in cols)
     widths = [fr.inner * col.weight / total_w for col in cols]

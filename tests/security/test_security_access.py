@@ -150,6 +150,7 @@ EXPECT: dict[str, Expect] = {
     "tournaments.undo_deal": Expect("director", POST),
     "tournaments.repair": Expect("director", POST),
     "tournaments.close": Expect("director", POST),
+    "tournaments.round_clock": Expect("director", POST),
     "tournaments.reopen": Expect("owner", POST),
     "tournaments.seat_round": Expect("director", POST),
     "online.table_page": Expect("director", BOTH),
