@@ -208,6 +208,7 @@ class Tournament:
     venue: str | None = None
     season: str | None = None  # the name of a season of the same club
     draw_seed: int | None = None  # the first round's random draw (see ``drawn_entrants``)
+    preset: str | None = None  # the rule preset the tournament started from (``presets``)
 
     @cached_property
     def drawn_entrants(self) -> tuple[Entrant, ...]:

@@ -39,6 +39,7 @@ from .model import (
     Tournament,
 )
 from .names import has_invisible, normalize_name
+from .presets import PRESETS
 from .standings import standings_json
 
 __all__ = ["FileError", "TournamentFileError", "dump", "load", "standings_json"]
@@ -56,6 +57,7 @@ TOP_KEYS = (
     "rounds",
     "match",
     "points",
+    "preset",
     "entrants",
     "played",
 )
@@ -260,6 +262,14 @@ class _Loader:
             if arr is not None and entrants is not None:
                 played = self.played(arr, variant, match, entrants, rounds)
         night = self.night(d)
+        preset = d.get("preset")
+        if "preset" in d:
+            fits = preset in PRESETS and (variant_id is None or PRESETS[preset].fits(variant_id))
+            if not fits:
+                known = ", ".join(
+                    p.id for p in PRESETS.values() if variant_id is None or p.fits(variant_id)
+                )
+                self.err("preset", f"{_show(preset)} is not a rule preset of this game ({known})")
         if self.errors:
             return None
         assert variant is not None and match is not None and entrants is not None
@@ -280,6 +290,7 @@ class _Loader:
             date=night.get("date"),
             venue=night.get("venue"),
             season=night.get("season"),
+            preset=preset if isinstance(preset, str) else None,
         )
 
     def night(self, d: Mapping[str, Any]) -> dict[str, str]:
@@ -867,6 +878,8 @@ def dump(t: Tournament) -> dict[str, Any]:
     if t.points.forfeit_level_diff != 3:
         points["forfeit_level_diff"] = t.points.forfeit_level_diff
     doc["points"] = points
+    if t.preset is not None:
+        doc["preset"] = t.preset
     doc["entrants"] = [_dump_entrant(e) for e in t.entrants]
     doc["played"] = [
         {"round": r.round, "tables": [_dump_table(tab) for tab in r.tables]} for r in t.played

@@ -427,6 +427,7 @@ def load_uncached(t: Tournament) -> Loaded:
         venue=t.venue or None,
         season=season_name(t),
         draw_seed=t.draw_seed,
+        preset=t.preset,
     )
     return Loaded(comp, t.version, entrant_ids, {n: st for _rid, n, st in rounds}, table_ids)
 
