@@ -133,6 +133,8 @@ def test_a_paper_sheet_refuses_a_deal_after_the_last_deal_call(client, app):
     _clock(client, w, t, rnd, "last_deal")
     db.session.expire_all()
     assert db.session.get(Table, tab.id).last_deal == 2  # type: ignore[union-attr]
+    page = client.get(url).get_data(as_text=True)
+    assert "Round 1 clock" in page and "this table plays 2 deals in all" in page
     # the deal being played when the call came is still written
     assert client.post(url, data=fixed_deal(1, 35)).status_code == 303
     r = client.post(url, data=fixed_deal(0, 35))
@@ -172,6 +174,7 @@ def test_on_stage_tie_break_wins_equal_levels(client, app):
     assert pos[names[1]] < pos[names[0]]
     history = client.get(f"/clubs/{w.club.slug}/tournaments/{t.id}").get_data(as_text=True)
     assert "equal levels: the side on stage" in history
+    assert "B wins the tie-break" in _round_page(client, w, t, rnd)
 
 
 def test_extra_deal_decides_a_match_by_deals(client, app):
