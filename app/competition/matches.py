@@ -12,7 +12,7 @@ error about the deal as a whole has the key ``""``. Nothing here raises for bad 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TypeGuard
 
@@ -101,6 +101,9 @@ MESSAGES: dict[str, str] = {
     "forfeit_has_deals": "a forfeited table has no deals",
     "passed_a": "side {side} passed A in deal {deal}: the match was over",
     "match_complete": "the match is {deals} deals; this is deal {number}",
+    "after_last_deal": (
+        "the director called the last deal: this table plays {deals} deals; this is deal {number}"
+    ),
     "table_complete": "the table plays {deals} deals; this is deal {number}",
     "level_mismatch": "the sheet says {written} but side {side} is at {level}",
     "no_such_deal": "there is no deal {number} at this table",
@@ -392,6 +395,10 @@ class FixedMatch:
     forfeit: int | None
     errors: tuple[DealIssue, ...]
     struck: int | None = None  # the side that lost the match by strikes (a forfeit loss)
+    # equal final levels decided by the tie-break (the side on stage, or the extra deal's winner)
+    tie_winner: int | None = None
+    extra_deal: bool = False  # the last row is the tie-break's extra deal
+    extra_due: bool = False  # levels are equal at the end: the tie-break's extra deal is to play
 
     @property
     def forfeit_loser(self) -> int | None:
@@ -400,10 +407,10 @@ class FixedMatch:
 
     @property
     def values(self) -> tuple[int, int]:
-        """Final levels as numbers (2 … 14, a passed A 15)."""
+        """Final levels as numbers (2 … 14, a passed A 15; a passed target level one more)."""
         return (
-            level_value(self.levels[0], self.passed_side == 0),
-            level_value(self.levels[1], self.passed_side == 1),
+            _value(self.levels[0], self.passed_side == 0),
+            _value(self.levels[1], self.passed_side == 1),
         )
 
     def level_diff(self, side: int, forfeit_level_diff: int = 3) -> int:
@@ -418,6 +425,8 @@ class FixedMatch:
         if loser is not None:
             return RESULT_LOSS if side == loser else RESULT_WIN
         d = self.level_diff(side)
+        if d == 0 and self.tie_winner is not None:
+            return RESULT_WIN if side == self.tie_winner else RESULT_LOSS
         return RESULT_WIN if d > 0 else RESULT_LOSS if d < 0 else RESULT_DRAW
 
     def match_points(self, side: int, points: PointsSpec) -> int:
@@ -428,14 +437,20 @@ class FixedMatch:
         return self.rows[-1].next_declarer if self.rows else None
 
 
+def _value(level: str, passed: bool) -> int:
+    return level_value(level) + 1 if passed else level_value(level)
+
+
 def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
     """The running sheet of a fixed-side table, its final levels and whether it counts."""
     errors: list[DealIssue] = []
     rows: list[FixedRow] = []
     levels = [START_LEVEL, START_LEVEL]
     passed_side: int | None = None
-    stops = _stops(variant.must_play_levels)
+    stops = _stops(_must_play(variant, spec))
     broken = False
+    extra = spec.tie_break == "extra_deal"
+    extra_played = False
     if table.forfeit is not None:
         if table.deals:
             errors.append(DealIssue.make(0, "", "forfeit_has_deals"))
@@ -459,11 +474,17 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
             errors.append(DealIssue.make(i, "", "struck_out", side=struck, deal=len(rows)))
             broken = True
             continue
-        if spec.deals is not None and i >= spec.deals:
-            errors.append(DealIssue.make(i, "", "match_complete", deals=spec.deals, number=i + 1))
-            broken = True
-            continue
-        row = _fixed_row(variant, deal, i, (levels[0], levels[1]), stops)
+        length = spec.deals if spec.deals is not None else table.last_deal
+        if length is not None and i >= length:
+            tied = levels[0] == levels[1]
+            if not (extra and i == length and tied):
+                code = "match_complete" if spec.deals is not None else "after_last_deal"
+                allowed = length + 1 if extra and extra_played else length
+                errors.append(DealIssue.make(i, "", code, deals=allowed, number=i + 1))
+                broken = True
+                continue
+            extra_played = True
+        row = _fixed_row(variant, deal, i, (levels[0], levels[1]), stops, spec.target)
         if deal.level is not None and deal.level != row.level:
             errors.append(
                 DealIssue.make(
@@ -484,17 +505,66 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
         if limit is not None and struck is None:
             struck = strike_out(deal, limit, strikes)
     counts = False
+    length = spec.deals if spec.deals is not None else table.last_deal
+    tied = levels[0] == levels[1] and passed_side is None
+    extra_due = (
+        not broken
+        and extra
+        and not extra_played
+        and struck is None
+        and length is not None
+        and len(rows) == length
+        and tied
+    )
     if not broken:
         if struck is not None:
             counts = True  # lost by strikes: the match ended there
+        elif extra_due:
+            counts = table.finished and spec.deals is None  # ended without the extra deal
+        elif extra_played:
+            counts = True
         elif spec.deals is not None:
             counts = len(rows) == spec.deals or passed_side is not None
         elif spec.to_a:
             counts = table.finished or passed_side is not None
         else:
-            counts = table.finished
+            counts = table.finished or (length is not None and len(rows) >= length)
+    tie_winner: int | None = None
+    if counts and tied and struck is None and rows:
+        if spec.tie_break == "on_stage":
+            tie_winner = rows[-1].declarer
+        elif extra_played:
+            tie_winner = rows[-1].winner_side
     return FixedMatch(
-        tuple(rows), (levels[0], levels[1]), passed_side, counts, None, tuple(errors), struck
+        tuple(rows),
+        (levels[0], levels[1]),
+        passed_side,
+        counts,
+        None,
+        tuple(errors),
+        struck,
+        tie_winner,
+        extra_played,
+        extra_due,
+    )
+
+
+def _must_play(variant: Variant, spec: MatchSpec) -> tuple[str, ...]:
+    """The variant's must-play levels, with a match's target level (a level no gain skips)."""
+    levels = variant.must_play_levels
+    if spec.target != "A" and spec.target not in levels:
+        levels = tuple(sorted((*levels, spec.target), key=_LEVEL_INDEX.__getitem__))
+    return levels
+
+
+def needs_full_derivation(spec: MatchSpec, table: Table) -> bool:
+    """A table ``fixed_final`` cannot score alone: a tie-break, a target below A, a last-deal call
+    or competition penalties (``derive_fixed`` decides them; they are rare)."""
+    return (
+        spec.tie_break != "draw"
+        or spec.target != "A"
+        or table.last_deal is not None
+        or has_penalties(table)
     )
 
 
@@ -529,12 +599,33 @@ def _advance(level: str, gain: int, stops: frozenset[int]) -> tuple[str, bool]:
 
 
 def _fixed_row(
-    variant: Variant, deal: Deal, index: int, before: tuple[str, str], stops: frozenset[int]
+    variant: Variant,
+    deal: Deal,
+    index: int,
+    before: tuple[str, str],
+    stops: frozenset[int],
+    target: str = "A",
 ) -> FixedRow:
     assert deal.declarer is not None
     d = deal.declarer
     if deal.penalties:
-        return _penalised_row(variant, deal, index, before)
+        row = _penalised_row(variant, deal, index, before, target)
+    else:
+        row = _plain_row(variant, deal, index, before, stops)
+    if target != "A" and not row.passed and before[d] == target and row.winner == DECLARER:
+        # the declaring side won at the match's target level: it has passed it, the match ends
+        # (its level stays the target, as a passed A stays A)
+        after = list(row.levels_after)
+        after[d] = target
+        row = replace(row, passed=True, levels_after=(after[0], after[1]))
+    return row
+
+
+def _plain_row(
+    variant: Variant, deal: Deal, index: int, before: tuple[str, str], stops: frozenset[int]
+) -> FixedRow:
+    assert deal.declarer is not None
+    d = deal.declarer
     # check_deal has already checked every number: score without checking again
     ft = deal.failed_throws
     result = fixed_result_prechecked(
@@ -574,7 +665,9 @@ def _fixed_row(
     )
 
 
-def _penalised_row(variant: Variant, deal: Deal, index: int, before: tuple[str, str]) -> FixedRow:
+def _penalised_row(
+    variant: Variant, deal: Deal, index: int, before: tuple[str, str], target: str = "A"
+) -> FixedRow:
     """A deal with competition penalties, scored by the engine exactly as an online table's
     (``engine.scoring.deal_result`` and ``next_levels``, RULES §7)."""
     assert deal.declarer is not None
@@ -589,7 +682,10 @@ def _penalised_row(variant: Variant, deal: Deal, index: int, before: tuple[str, 
     )
     assert result.levels is not None
     misplays = deal.misplays if variant.id == ONE_TWENTY else ()
-    change = next_levels(before, d, result, misplays, variant.must_play_levels)
+    must_play = variant.must_play_levels
+    if target != "A" and target not in must_play:
+        must_play = (*must_play, target)
+    change = next_levels(before, d, result, misplays, must_play)
     winner_side = d if result.winner == DECLARER else 1 - d
     return FixedRow(
         number=index + 1,
@@ -690,7 +786,7 @@ def has_penalties(table: Table) -> bool:
 def _fixed_final(ft: FixedTables, spec: MatchSpec, table: Table) -> tuple[int, int] | None:
     if table.forfeit is not None:
         raise ValueError("a forfeited table has no final levels")
-    if ft.variant is not None and has_penalties(table):
+    if ft.variant is not None and needs_full_derivation(spec, table):
         match = derive_fixed(ft.variant, spec, table)
         if match.struck is not None:
             raise ValueError("a match lost by strikes has no final levels")
@@ -895,9 +991,10 @@ def _red_five_final(
     n_max = spec.deals
     if n_max is not None and len(deals) > n_max:
         return None
-    if not (table.finished or (n_max is not None and len(deals) == n_max)):
+    called = table.last_deal is not None and len(deals) >= table.last_deal
+    if not (table.finished or called or (n_max is not None and len(deals) == n_max)):
         return None
-    if rt.variant is not None and has_penalties(table):
+    if rt.variant is not None and (has_penalties(table) or table.last_deal is not None):
         tab = derive_red_five(rt.variant, spec, table)
         return (tab.totals, tab.dealer_wins, tab.deals) if tab.counts else None
     n = rt.players
@@ -991,6 +1088,12 @@ def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveT
             errors.append(DealIssue.make(i, "", "table_complete", deals=spec.deals, number=i + 1))
             broken = True
             continue
+        if table.last_deal is not None and i >= table.last_deal:
+            errors.append(
+                DealIssue.make(i, "", "after_last_deal", deals=table.last_deal, number=i + 1)
+            )
+            broken = True
+            continue
         assert deal.dealer is not None
         r = deal_result(
             variant,
@@ -1023,7 +1126,8 @@ def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveT
                 deal.dealer,
             )
         )
-    counts = not broken and (table.finished or (spec.deals is not None and len(rows) == spec.deals))
+    length = spec.deals if spec.deals is not None else table.last_deal
+    counts = not broken and (table.finished or (length is not None and len(rows) >= length))
     return RedFiveTable(tuple(rows), tuple(totals), tuple(wins), counts, tuple(errors))
 
 
@@ -1046,6 +1150,7 @@ __all__ = [
     "fixed_final",
     "fixed_tables",
     "has_penalties",
+    "needs_full_derivation",
     "red_five_final",
     "strike_out",
     "red_five_tables",
@@ -1076,6 +1181,7 @@ def check_entry(
         players=table.players,
         finished=table.finished,
         deals=tuple(deals),
+        last_deal=table.last_deal,
     )
     if table.forfeit is not None:
         return {"": MESSAGES["forfeited"]}

@@ -17,6 +17,9 @@ from engine.variants import RED_FIVE, Variant, make_variant
 FORMAT_ID = "shengji-tournament/1"
 PAIRINGS = ("round-robin", "swiss", "reseat")
 MODES = ("paper", "online")
+# how a fixed-side match with equal final levels is decided: a draw, the side on stage (台上: the
+# declaring side of the last deal) wins, or one extra deal decides (its winner wins the match)
+TIE_BREAKS = ("draw", "on_stage", "extra_deal")
 TRUMPS = ("S", "H", "D", "C")
 WARNING = "warning"  # a conduct warning (警告) stored among a deal's penalties; it scores nothing
 
@@ -114,6 +117,9 @@ class Table:
     mode: str = "paper"
     finished: bool = False
     deals: tuple[Deal, ...] = ()
+    # a match by time after the director's last-deal call: the deals the table may play in all
+    # (the deal in progress at the call included; an extra deal may follow on equal levels)
+    last_deal: int | None = None
 
     @property
     def is_bye(self) -> bool:
@@ -154,18 +160,29 @@ class Entrant:
 
 @dataclass(frozen=True)
 class MatchSpec:
-    """Exactly one of: a number of deals, a time limit in minutes, or play until A is passed."""
+    """Exactly one of: a number of deals, a time limit in minutes, or play until a side passes
+    ``target`` (A; "first past 10" plays to 10). ``tie_break`` (``TIE_BREAKS``) decides a
+    fixed-side match whose final levels are equal."""
 
     deals: int | None = None
     minutes: int | None = None
     to_a: bool = False
+    tie_break: str = "draw"
+    target: str = "A"
 
     def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any]
         if self.deals is not None:
-            return {"deals": self.deals}
-        if self.minutes is not None:
-            return {"minutes": self.minutes}
-        return {"to_a": True}
+            out = {"deals": self.deals}
+        elif self.minutes is not None:
+            out = {"minutes": self.minutes}
+        else:
+            out = {"to_a": True}
+            if self.target != "A":
+                out["target"] = self.target
+        if self.tie_break != "draw":
+            out["tie_break"] = self.tie_break
+        return out
 
 
 @dataclass(frozen=True)
@@ -199,6 +216,7 @@ class Tournament:
     venue: str | None = None
     season: str | None = None  # the name of a season of the same club
     draw_seed: int | None = None  # the first round's random draw (see ``drawn_entrants``)
+    preset: str | None = None  # the rule preset the tournament started from (``presets``)
 
     @cached_property
     def drawn_entrants(self) -> tuple[Entrant, ...]:

@@ -23,7 +23,7 @@ from .matches import (
     derive_fixed,
     derive_red_five,
     fixed_tables,
-    has_penalties,
+    needs_full_derivation,
     red_five_tables,
 )
 from .model import MatchSpec, PointsSpec, Round, Table, Tournament
@@ -115,12 +115,13 @@ def fixed_standings(t: Tournament, through_round: int | None = None) -> list[Fix
             if sides is None:
                 continue
             if table.forfeit is not None:
-                _add_forfeit(derive_fixed(variant, spec, table), sides, row, pts)
+                _add_outcome(derive_fixed(variant, spec, table), sides, row, pts)
                 continue
-            if has_penalties(table):
+            if needs_full_derivation(spec, table):
                 m = derive_fixed(variant, spec, table)
-                if m.counts and m.struck is not None:
-                    _add_forfeit(m, sides, row, pts)  # lost by strikes: a forfeit loss
+                if m.counts and (m.struck is not None or m.tie_winner is not None):
+                    # lost by strikes (a forfeit loss), or equal levels decided by the tie-break
+                    _add_outcome(m, sides, row, pts)
                     continue
                 final = m.values if m.counts else None
             else:
@@ -163,7 +164,7 @@ def fixed_standings(t: Tournament, through_round: int | None = None) -> list[Fix
     return ordered
 
 
-def _add_forfeit(
+def _add_outcome(
     m: FixedMatch,
     sides: tuple[str, str],
     row: Callable[[str], FixedStanding],

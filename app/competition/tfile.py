@@ -28,6 +28,7 @@ from .model import (
     FORMAT_ID,
     MODES,
     PAIRINGS,
+    TIE_BREAKS,
     Deal,
     Entrant,
     FailedThrows,
@@ -38,6 +39,7 @@ from .model import (
     Tournament,
 )
 from .names import has_invisible, normalize_name
+from .presets import PRESETS
 from .standings import standings_json
 
 __all__ = ["FileError", "TournamentFileError", "dump", "load", "standings_json"]
@@ -55,13 +57,26 @@ TOP_KEYS = (
     "rounds",
     "match",
     "points",
+    "preset",
     "entrants",
     "played",
 )
 POINTS_KEYS = ("win", "draw", "loss", "bye", "forfeit_level_diff")
 ENTRANT_KEYS = ("name", "players", "withdrawn_after")
 ROUND_KEYS = ("round", "tables")
-TABLE_KEYS = ("table", "sides", "players", "bye", "forfeit", "mode", "finished", "deals")
+TABLE_KEYS = (
+    "table",
+    "sides",
+    "players",
+    "bye",
+    "forfeit",
+    "mode",
+    "finished",
+    "last_deal",
+    "deals",
+)
+# a match to a level: the level whose passing ends it (A, or lower for "first past 10")
+TARGET_LEVELS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 DEAL_KEYS = (
     "declarer",
     "dealer",
@@ -248,6 +263,14 @@ class _Loader:
             if arr is not None and entrants is not None:
                 played = self.played(arr, variant, match, entrants, rounds)
         night = self.night(d)
+        preset = d.get("preset")
+        if "preset" in d:
+            fits = preset in PRESETS and (variant_id is None or PRESETS[preset].fits(variant_id))
+            if not fits:
+                known = ", ".join(
+                    p.id for p in PRESETS.values() if variant_id is None or p.fits(variant_id)
+                )
+                self.err("preset", f"{_show(preset)} is not a rule preset of this game ({known})")
         if self.errors:
             return None
         assert variant is not None and match is not None and entrants is not None
@@ -268,6 +291,7 @@ class _Loader:
             date=night.get("date"),
             venue=night.get("venue"),
             season=night.get("season"),
+            preset=preset if isinstance(preset, str) else None,
         )
 
     def night(self, d: Mapping[str, Any]) -> dict[str, str]:
@@ -308,13 +332,23 @@ class _Loader:
         m = self.obj(v, "match", '{"deals": n}, {"minutes": n} or {"to_a": true}')
         if m is None:
             return None
-        self.unknown(m, ("deals", "minutes", "to_a"), "match")
+        self.unknown(m, ("deals", "minutes", "to_a", "tie_break", "target"), "match")
         given = [k for k in ("deals", "minutes", "to_a") if k in m]
         if len(given) != 1:
             self.err("match", 'must hold exactly one of "deals", "minutes" or "to_a"')
             return None
         key = given[0]
         value = m[key]
+        tie = m.get("tie_break", "draw")
+        if tie not in TIE_BREAKS:
+            self.err("match.tie_break", f"must be one of {', '.join(TIE_BREAKS)}, not {_show(tie)}")
+            return None
+        if tie != "draw" and variant_id == RED_FIVE:
+            self.err("match.tie_break", "red five has no tie-break: its seats score 积分 alone")
+            return None
+        if "target" in m and key != "to_a":
+            self.err("match.target", "belongs to a match to a level (to_a)")
+            return None
         if key == "to_a":
             if value is not True:
                 self.err("match.to_a", f"must be true, not {_show(value)}")
@@ -322,11 +356,19 @@ class _Loader:
             if variant_id == RED_FIVE:
                 self.err("match.to_a", "red five stays at level 2: use deals or minutes")
                 return None
-            return MatchSpec(to_a=True)
+            target = m.get("target", "A")
+            if target not in TARGET_LEVELS:
+                self.err(
+                    "match.target", f"must be a level 3 … 10, J, Q, K or A, not {_show(target)}"
+                )
+                return None
+            return MatchSpec(to_a=True, tie_break=tie, target=target)
         if not _is_int(value) or value < 1:
             self.err(_join("match", key), f"must be a whole number 1 or more, not {_show(value)}")
             return None
-        return MatchSpec(deals=value) if key == "deals" else MatchSpec(minutes=value)
+        if key == "deals":
+            return MatchSpec(deals=value, tie_break=tie)
+        return MatchSpec(minutes=value, tie_break=tie)
 
     def points(self, v: object) -> PointsSpec:
         p = self.obj(v, "points", "match points: win, draw, loss")
@@ -577,6 +619,17 @@ class _Loader:
         if not isinstance(finished, bool):
             self.err(_join(path, "finished"), f"must be true or false, not {_show(finished)}")
             ok = False
+        last_deal = t.get("last_deal")
+        if "last_deal" in t:
+            if match is not None and match.minutes is None:
+                self.err(_join(path, "last_deal"), "belongs to a match by time (minutes)")
+                ok = False
+            elif not _is_int(last_deal) or last_deal < 1:
+                self.err(
+                    _join(path, "last_deal"),
+                    f"must be a number of deals 1 or more, not {_show(last_deal)}",
+                )
+                ok = False
         deals_v = t.get("deals", [])
         deals_arr = self.array(deals_v, _join(path, "deals"), "the deals")
         if deals_arr is None:
@@ -590,7 +643,12 @@ class _Loader:
         # value checks and the level derivation: up to the first deal that could not be read
         first_bad = next((i for i, d in enumerate(parsed) if d is None), len(parsed))
         prefix = tuple(d for d in parsed[:first_bad] if d is not None)
-        probe = Table(number, finished=bool(finished), deals=prefix)
+        probe = Table(
+            number,
+            finished=bool(finished),
+            deals=prefix,
+            last_deal=last_deal if _is_int(last_deal) else None,
+        )
         issues: list[DealIssue] = []
         if forfeit is None or not ok:  # a valid forfeit has no deals to derive
             if fixed:
@@ -614,6 +672,7 @@ class _Loader:
             mode=mode,
             finished=finished,
             deals=prefix,
+            last_deal=last_deal,
         )
 
     def deal(self, v: object, path: str, variant: Variant | None) -> Deal | None:
@@ -846,6 +905,8 @@ def dump(t: Tournament) -> dict[str, Any]:
     if t.points.forfeit_level_diff != 3:
         points["forfeit_level_diff"] = t.points.forfeit_level_diff
     doc["points"] = points
+    if t.preset is not None:
+        doc["preset"] = t.preset
     doc["entrants"] = [_dump_entrant(e) for e in t.entrants]
     doc["played"] = [
         {"round": r.round, "tables": [_dump_table(tab) for tab in r.tables]} for r in t.played
@@ -875,6 +936,8 @@ def _dump_table(tab: Table) -> dict[str, Any]:
         out["mode"] = tab.mode
     if tab.finished:
         out["finished"] = True
+    if tab.last_deal is not None:
+        out["last_deal"] = tab.last_deal
     if tab.forfeit is None:
         out["deals"] = [dump_deal(d) for d in tab.deals]
     return out

@@ -65,6 +65,8 @@ class Tournament(Base):
     # the seed of the first round's random draw (the entrants' order for pairing, shown so the
     # draw can be checked and repeated); None: the order the entrants were entered in
     draw_seed: Mapped[int | None] = mapped_column(BigInteger)
+    # the rule preset the director started from (app.competition.presets), shown on the sheet
+    preset: Mapped[str | None] = mapped_column(String(30))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 
@@ -135,6 +137,13 @@ class Round(Base):
     )
     number: Mapped[int] = mapped_column()
     status: Mapped[str] = mapped_column(String(10), default="seated")
+    # a match by time: the round's clock (server time, naive UTC), the same for every table.
+    # Remaining = minutes - (now or paused_at - started_at - paused_seconds).
+    clock_started_at: Mapped[datetime | None] = mapped_column()
+    clock_paused_at: Mapped[datetime | None] = mapped_column()
+    clock_paused_seconds: Mapped[int] = mapped_column(default=0, server_default="0")
+    # the director's last-deal call (the tables finish the deal in progress, no new one starts)
+    last_deal_at: Mapped[datetime | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     tournament: Mapped[Tournament] = relationship(back_populates="rounds_played")
@@ -168,6 +177,9 @@ class Table(Base):
     paused: Mapped[bool] = mapped_column(
         default=False, server_default=false()
     )  # online: the director paused play
+    # after the last-deal call: the deals this table may play in all (the one in progress
+    # included); an extra deal may follow on equal levels (tie-break ``extra_deal``)
+    last_deal: Mapped[int | None] = mapped_column()
 
     round: Mapped[Round] = relationship(back_populates="tables")
     seats: Mapped[list[TableSeat]] = relationship(

@@ -120,6 +120,7 @@ class ScoreSheet:
     entry_code: str = ""  # the table's score-entry code, printed for the players if given
     finished: bool = False  # a minutes / to-A match is over (a deals match knows by its count)
     links: tuple[SeatLink, ...] = ()  # an online table's seat links (on its table card)
+    preset: str = ""  # the rule preset's bilingual name, first on the rules line
 
     def card(self) -> TableCard:
         return TableCard(

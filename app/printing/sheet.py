@@ -24,6 +24,7 @@ from .words import (
     _option_words,
     _penalty_catalogue,
     _penalty_cell,
+    _preset_words,
     _signed,
     _trump_text,
     _variant_label,
@@ -155,11 +156,18 @@ class _SheetPlan:
 class _SheetLayout:
     """Geometry of one score sheet: heights of its parts for a page size."""
 
-    def __init__(self, t: _Table, fr: _Frame, options: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        t: _Table,
+        fr: _Frame,
+        options: Mapping[str, Any],
+        preset: str = "",
+        match: Mapping[str, Any] | None = None,
+    ) -> None:
         self.t = t
         self.fr = fr
         self.options = options
-        self.option_words = _rules_line(t.variant, options)
+        self.option_words = _preset_words(preset, match or {}) + _rules_line(t.variant, options)
         self.rules_lines = _wrap_items(self.option_words, fr.inner - 70, 7.2)
         self.title_h = 44.0
         self.info_h = 30.0
@@ -225,6 +233,7 @@ class _Sheet:
     filled: bool
     entry_code: str
     finished: bool
+    preset: str = ""
 
 
 def _check_sheet(sheet: ScoreSheet, filled: bool) -> _Sheet:
@@ -254,13 +263,14 @@ def _check_sheet(sheet: ScoreSheet, filled: bool) -> _Sheet:
         filled,
         _clean(sheet.entry_code, f"{where}: entry code"),
         bool(sheet.finished),
+        _clean(sheet.preset, f"{where}: preset"),
     )
 
 
 def _draw_sheet(pen: _Pen, fr: _Frame, s: _Sheet) -> int:
     """Draw one score sheet (one or more pages, each ended); returns the number of pages."""
     t = s.t
-    layout = _SheetLayout(t, fr, s.options)
+    layout = _SheetLayout(t, fr, s.options, s.preset, s.match)
     cols = _sheet_columns(t, s.options)
     total_w = sum(col.weight for col in cols)
     widths = [fr.inner * col.weight / total_w for col in cols]

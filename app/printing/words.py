@@ -170,21 +170,49 @@ _PENALTY_SHORT = {"revoke": "出错", "miscount": "多少", "wrong_kitty": "扣�
 PENALTY_KINDS = tuple(_PENALTY_SHORT)
 
 
+_TIE_BREAK_WORDS = {
+    "on_stage": "平级台上方胜 equal levels: the side on stage wins",
+    "extra_deal": "平级加赛一局 equal levels: one extra deal decides",
+}
+
+
 def _match_words(match: Mapping[str, Any]) -> str:
     kind = _match_kind(match)
     if kind[0] == "deals":
-        return f"{kind[1]} 局 deals"
-    if kind[0] == "minutes":
-        return f"{kind[1]} 分钟 minutes"
-    return "打过A to A"
+        text = f"{kind[1]} 局 deals"
+    elif kind[0] == "minutes":
+        text = f"{kind[1]} 分钟 minutes"
+    elif match.get("target", "A") != "A":
+        text = f"打过{match['target']} to {match['target']}"
+    else:
+        text = "打过A to A"
+    return text
+
+
+def _preset_words(preset: str, match: Mapping[str, Any]) -> list[str]:
+    """The rule preset the tournament started from and the match's tie-break, first on the
+    rules line (none of them: nothing)."""
+    words = [f"规则预设 Rule preset: {preset}"] if preset else []
+    tie = match.get("tie_break", "draw")
+    if tie in _TIE_BREAK_WORDS:
+        words.append(_TIE_BREAK_WORDS[tie])
+    return words
+
+
+_MATCH_EXTRAS = ("tie_break", "target")
 
 
 def _match_kind(match: object) -> tuple[str, int]:
-    if not isinstance(match, Mapping) or len(match) != 1:
+    kinds = (
+        {k: v for k, v in match.items() if k not in _MATCH_EXTRAS}
+        if isinstance(match, Mapping)
+        else None
+    )
+    if kinds is None or len(kinds) != 1:
         raise PrintError(
             f'match must be one of {{"deals": n}}, {{"minutes": n}}, {{"to_a": true}}, not {match!r}'
         )
-    ((key, value),) = match.items()
+    ((key, value),) = kinds.items()
     if key in ("deals", "minutes"):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise PrintError(f"match {key} must be a whole number ≥ 1, not {value!r}")

@@ -29,6 +29,7 @@ from engine.scoring import (
 )
 from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
+from ..competition.presets import PRESETS
 from ..forms_common import REQUIRED, TOO_LONG, choices
 
 VARIANT_LABELS = {
@@ -53,6 +54,14 @@ MATCH_VALUE_HINTS = {
     "minutes": _l("Minutes of play; the director ends each match when time is up."),
     "to_a": _l("A match ends when a side passes A (or when the director ends it)."),
 }
+# a fixed-side match whose final levels are equal (app.competition.model.TIE_BREAKS)
+TIE_BREAK_LABELS = {
+    "draw": _l("a draw"),
+    "on_stage": _l("the side on stage (台上: the declaring side of the last deal) wins"),
+    "extra_deal": _l("one extra deal decides (its winner wins the match)"),
+}
+# a match to a level: the level whose passing ends it
+TARGET_LABELS = {lv: lv for lv in LEVELS[1:]}
 SUIT_LABELS = {"S": _l("♠ Spades"), "H": _l("♥ Hearts"), "D": _l("♦ Diamonds"), "C": _l("♣ Clubs")}
 NO_TRUMP = "NT"
 # competition penalties (RULES §7): the words of each kind, in the reader's language
@@ -116,7 +125,37 @@ class TournamentForm(FlaskForm):
         default=3,
         validators=[InputRequired(REQUIRED), NumberRange(0, 14)],
     )
+    tie_break = SelectField(
+        _l("Equal levels at the end of a match"),
+        choices=choices(TIE_BREAK_LABELS.items()),
+        default="draw",
+        validate_choice=False,
+        validators=[lambda form, field: form.check_choice(field, TIE_BREAK_LABELS)],
+        description=_l("Fixed sides only; red five has no tie-break."),
+    )
+    target = SelectField(
+        _l("Play to level"),
+        choices=choices(TARGET_LABELS.items()),
+        default="A",
+        validate_choice=False,
+        validators=[lambda form, field: form.check_choice(field, TARGET_LABELS)],
+        description=_l("The first side to win a deal as declarer at this level wins the match."),
+    )
+    preset = HiddenField(
+        default="club",
+        validators=[lambda form, field: form.check_preset(field)],
+    )  # the rule preset the form was filled from (app.competition.presets)
     options_variant = StringField()  # which variant's option fields were shown
+
+    def check_choice(self, field: SelectField, labels: dict[str, Any]) -> None:
+        if field.data not in labels:
+            raise StopValidation(_l("Please choose one of the listed values."))
+
+    def check_preset(self, field: HiddenField) -> None:
+        if not field.data:
+            field.data = "club"
+        if field.data not in PRESETS or not PRESETS[field.data].fits(self.variant.data or ""):
+            raise StopValidation(_l("This rule preset does not exist for this game."))
 
     def follow_match_kind(self, kind: str | None = None) -> str:
         """Word the number field after the chosen match length; returns the kind."""

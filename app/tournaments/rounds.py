@@ -14,6 +14,7 @@ from ..forms_common import choices
 from ..models import Club, Member, Round, Tournament
 from ..permissions import club_route
 from ..services.online import guards
+from ..services.tournaments import clock as clocks
 from ..services.tournaments import rounds as rounds
 from ..services.tournaments.audit import Actor
 from ..services.tournaments.rows import rounds_of
@@ -88,6 +89,8 @@ def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[st
         "is_last": rnd.number == len(rounds_of(t)),
         "confirm_form": ConfirmForm(formdata=None),
         "swap_form": swap_form,
+        "clock": clocks.state(t, rnd),
+        "clock_round": rnd.number,
     }
 
 
@@ -153,4 +156,41 @@ def swap(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
     ok, _none = attempt(lambda: rounds.swap_entrants(t, rnd, a, b, actor(me)))
     if ok:
         flash(_("Entrants swapped."), "success")
+    return redirect(round_url(club, t, n), 303)
+
+
+CLOCK_ACTIONS: dict[str, Callable[[Tournament, Round, Actor], None]] = {
+    "start": clocks.start,
+    "pause": clocks.pause,
+    "resume": clocks.resume,
+    "last_deal": clocks.call_last_deal,
+}
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/clock")
+@club_route("director")
+def round_clock(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
+    """The round clock of a match by time: start, pause, resume, or call the last deal."""
+    t = tournament(club, tid)
+    rnd = round_(t, n)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    action = CLOCK_ACTIONS.get(request.form.get("action", ""))
+    if action is None:
+        flash(
+            _("Please choose what to do with the clock: start, pause, resume or last deal."),
+            "error",
+        )
+        return redirect(round_url(club, t, n), 303)
+    messages = {
+        "start": _("The clock of round %(n)d runs.", n=n),
+        "pause": _("The clock of round %(n)d is paused.", n=n),
+        "resume": _("The clock of round %(n)d runs again.", n=n),
+        "last_deal": _(
+            "Last deal called: every table finishes the deal in progress and starts no new one."
+        ),
+    }
+    ok, _none = attempt(lambda: action(t, rnd, actor(me)))
+    if ok:
+        flash(messages[request.form["action"]], "success")
     return redirect(round_url(club, t, n), 303)

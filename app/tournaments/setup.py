@@ -8,11 +8,13 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from engine.variants import RED_FIVE, default_options
 
 from ..competition import model as cm
+from ..competition import presets
 from ..extensions import db, htmx
 from ..models import Club, Entrant, Member, Tournament
 from ..permissions import club_route
@@ -27,6 +29,7 @@ from . import bp
 from .actions import confirmed
 from .forms import (
     MATCH_LABELS,
+    TIE_BREAK_LABELS,
     VARIANT_LABELS,
     ConfirmForm,
     EntrantForm,
@@ -39,10 +42,17 @@ from .options import option_fields, option_summary, parse_options
 
 def match_text(match: dict[str, Any]) -> str:
     if "deals" in match:
-        return _("%(n)d deals", n=match["deals"])
-    if "minutes" in match:
-        return _("%(n)d minutes", n=match["minutes"])
-    return _("play to A")
+        text = _("%(n)d deals", n=match["deals"])
+    elif "minutes" in match:
+        text = _("%(n)d minutes", n=match["minutes"])
+    elif match.get("target", "A") != "A":
+        text = _("play to %(level)s", level=match["target"])
+    else:
+        text = _("play to A")
+    tie = match.get("tie_break", "draw")
+    if tie != "draw" and tie in TIE_BREAK_LABELS:
+        text = _("%(match)s; equal levels: %(tie)s", match=text, tie=TIE_BREAK_LABELS[tie])
+    return text
 
 
 def tournament_status(t: Tournament) -> tuple[str, str]:
@@ -90,6 +100,10 @@ def _settings(form: TournamentForm) -> tuple[dict[str, Any], dict[str, Any]]:
     """The match length and match points typed in the form, as the tournament stores them."""
     kind = form.match_kind.data or "deals"
     match: dict[str, Any] = {"to_a": True} if kind == "to_a" else {kind: form.match_value.data}
+    if kind == "to_a" and form.target.data != "A":
+        match["target"] = form.target.data
+    if form.tie_break.data != "draw":
+        match["tie_break"] = form.tie_break.data
     points = rows.points_json(
         cm.PointsSpec(
             win=form.win.data,  # type: ignore[arg-type]
@@ -107,13 +121,20 @@ def _settings(form: TournamentForm) -> tuple[dict[str, Any], dict[str, Any]]:
 def new(club: Club, me: Member) -> ResponseReturnValue:
     form = TournamentForm()
     variant = form.variant.data if form.variant.data in VARIANT_LABELS else "tractor-4p"
+    option_defaults = default_options(variant)
     if request.method == "GET":
         variant = request.args.get("variant", variant)
         if variant not in VARIANT_LABELS:
             variant = "tractor-4p"
+        chosen = presets.preset(request.args.get("preset"))
+        if chosen is not None and chosen.variant is not None:
+            variant = chosen.variant
         form.variant.data = variant
         if variant == RED_FIVE:
             form.pairing.data = "reseat"
+        option_defaults = default_options(variant)
+        if chosen is not None:
+            option_defaults = _apply_preset(form, chosen, option_defaults)
         # the match length chosen (htmx swaps its number field in from this page)
         if request.args.get("match_kind") in MATCH_LABELS:
             form.match_kind.data = request.args["match_kind"]
@@ -141,6 +162,7 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
                     form.rounds.data or 0,
                     match,
                     points,
+                    preset=form.preset.data or "club",
                 )
             except ServiceError as error:
                 db.session.rollback()
@@ -157,10 +179,29 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
         form=form,
         match_kind=form.follow_match_kind(),
         variant=variant,
-        options=option_fields(variant, form_data, default_options(variant)),
+        options=option_fields(variant, form_data, option_defaults),
         option_errors=option_errors,
+        presets=presets.presets_for(variant),
+        chosen_preset=presets.preset(form.preset.data) or presets.PRESETS["club"],
+        locale=str(get_locale() or "en"),
         **labels(),
     ), status
+
+
+def _apply_preset(
+    form: TournamentForm, chosen: presets.Preset, defaults: dict[str, Any]
+) -> dict[str, Any]:
+    """Fill the set-up form from a rule preset (then every field stays editable); returns the
+    rule options the option fields start from."""
+    form.preset.data = chosen.id
+    match = dict(chosen.match)
+    kind = next((k for k in ("deals", "minutes", "to_a") if k in match), "deals")
+    form.match_kind.data = kind
+    if kind != "to_a":
+        form.match_value.data = int(match[kind])
+    form.target.data = str(match.get("target", "A"))
+    form.tie_break.data = str(match.get("tie_break", "draw"))
+    return {**defaults, **dict(chosen.options)}
 
 
 @bp.get("/clubs/<slug>/tournaments/new/options")

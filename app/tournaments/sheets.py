@@ -17,6 +17,7 @@ from ..models import Club, Member, Table, Tournament
 from ..permissions import check_code_guessing, club_route, record_code_failure
 from ..services.online import guards
 from ..services.online import pages as online_pages
+from ..services.tournaments import clock as clocks
 from ..services.tournaments import sheets as sheets
 from ..services.tournaments.audit import Actor
 from ..services.tournaments.rounds import table_by_code
@@ -85,6 +86,8 @@ def _sheet_context(
         "t": t,
         "tab": tab,
         "rnd": tab.round,
+        "clock": clocks.state(t, tab.round),
+        "clock_round": tab.round.number,
         "derived": derived,
         "fixed": isinstance(derived, FixedMatch),
         "deals": deals,

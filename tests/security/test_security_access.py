@@ -153,6 +153,7 @@ EXPECT: dict[str, Expect] = {
     ),
     "tournaments.repair": Expect("director", POST),
     "tournaments.close": Expect("director", POST),
+    "tournaments.round_clock": Expect("director", POST),
     "tournaments.reopen": Expect("owner", POST),
     "tournaments.seat_round": Expect("director", POST),
     "online.table_page": Expect("director", BOTH),

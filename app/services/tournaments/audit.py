@@ -136,6 +136,10 @@ KEY_LABELS: dict[str, Any] = {
     "mode": _l("Mode of play"),
     "online_log": _l("Online game"),
     "member": _l("played by"),
+    "clock_started_at": _l("clock started at"),
+    "clock_paused_at": _l("clock paused at"),
+    "clock_paused_seconds": _l("seconds paused"),
+    "last_deal_at": _l("last deal called at"),
 }
 # The audit data key under which a discarded online game's whole log is kept (each deal's seed,
 # setup and action records: ``online.guards.replay`` reads it back).

@@ -66,6 +66,7 @@ def plan_import(comp: cm.Tournament) -> ImportPlan:
                         "mode": tab.mode,
                         "forfeit": tab.forfeit,
                         "finished": tab.finished,
+                        "last_deal": tab.last_deal,
                         "code": None if kind == "bye" else next(codes),
                     },
                 )
@@ -112,6 +113,7 @@ def import_tournament(
         rounds=comp.rounds,
         match=comp.match.as_json(),
         points=points_json(comp.points),
+        preset=comp.preset,
     )
     _night_of(t, club, comp)
     members = member_ids(club)

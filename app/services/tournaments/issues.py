@@ -80,6 +80,10 @@ TEXTS = {
     "passed_a": _l("The match is over: a side passed A."),
     "match_complete": _COMPLETE,
     "table_complete": _COMPLETE,
+    "after_last_deal": _l(
+        "Time is up: the director called the last deal, so this table plays %(deals)s deals "
+        "and no further deal may start."
+    ),
     "level_mismatch": _l("The sheet says %(written)s, but this side is at level %(level)s."),
     "no_such_deal": _l("There is no deal %(number)s at this table."),
 }

@@ -10,6 +10,7 @@ from flask import current_app, has_request_context
 
 from ... import printing as pr
 from ...competition import model as cm
+from ...competition import presets
 from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
 from ...models import Club, Member, Round, Table, Tournament
@@ -112,7 +113,14 @@ def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = Tru
         entry_code=(tab.code or "") if with_code else "",
         finished=tab.finished,
         links=seat_links(t, tab),
+        preset=preset_name(t),
     )
+
+
+def preset_name(t: Tournament) -> str:
+    """The bilingual name of the rule preset the tournament started from ("" for none)."""
+    chosen = presets.preset(t.preset)
+    return chosen.printed if chosen is not None else ""
 
 
 def round_pack(t: Tournament, rnd: Round, club_name: str) -> pr.RoundPack:

@@ -36,11 +36,12 @@ from ...models import (
 
 
 def match_spec(match: dict[str, Any]) -> cm.MatchSpec:
+    tie = str(match.get("tie_break", "draw"))
     if "deals" in match:
-        return cm.MatchSpec(deals=int(match["deals"]))
+        return cm.MatchSpec(deals=int(match["deals"]), tie_break=tie)
     if "minutes" in match:
-        return cm.MatchSpec(minutes=int(match["minutes"]))
-    return cm.MatchSpec(to_a=True)
+        return cm.MatchSpec(minutes=int(match["minutes"]), tie_break=tie)
+    return cm.MatchSpec(to_a=True, tie_break=tie, target=str(match.get("target", "A")))
 
 
 def points_spec(points: dict[str, Any]) -> cm.PointsSpec:
@@ -204,9 +205,15 @@ def comp_table(tab: Table, deals: list[cm.Deal] | None = None) -> cm.Table:
             mode=tab.mode,
             finished=tab.finished,
             deals=tuple(rows),
+            last_deal=tab.last_deal,
         )
     return cm.Table(
-        tab.number, players=tuple(names), mode=tab.mode, finished=tab.finished, deals=tuple(rows)
+        tab.number,
+        players=tuple(names),
+        mode=tab.mode,
+        finished=tab.finished,
+        deals=tuple(rows),
+        last_deal=tab.last_deal,
     )
 
 
@@ -301,6 +308,7 @@ def load_uncached(t: Tournament) -> Loaded:
             Table.mode,
             Table.forfeit,
             Table.finished,
+            Table.last_deal,
         )
         .join(Round, Round.id == Table.round_id)
         .where(Round.tournament_id == t.id)
@@ -400,7 +408,7 @@ def load_uncached(t: Tournament) -> Loaded:
     by_round: dict[int, list[cm.Table]] = {}
     table_ids: dict[tuple[int, int], int] = {}
     number_of = {rid: n for rid, n, _s in rounds}
-    for tid, rid, number, kind, mode, forfeit, finished in tables:
+    for tid, rid, number, kind, mode, forfeit, finished, last_deal in tables:
         names = seats.get(tid, [])
         if kind == "bye":
             tab = cm.Table(number, bye=names[0] if names else "")
@@ -412,6 +420,7 @@ def load_uncached(t: Tournament) -> Loaded:
                 mode=mode,
                 finished=finished,
                 deals=tuple(deals.get(tid, ())),
+                last_deal=last_deal,
             )
         else:
             tab = cm.Table(
@@ -420,6 +429,7 @@ def load_uncached(t: Tournament) -> Loaded:
                 mode=mode,
                 finished=finished,
                 deals=tuple(deals.get(tid, ())),
+                last_deal=last_deal,
             )
         by_round.setdefault(rid, []).append(tab)
         table_ids[(number_of[rid], number)] = tid
@@ -439,6 +449,7 @@ def load_uncached(t: Tournament) -> Loaded:
         venue=t.venue or None,
         season=season_name(t),
         draw_seed=t.draw_seed,
+        preset=t.preset,
     )
     return Loaded(comp, t.version, entrant_ids, {n: st for _rid, n, st in rounds}, table_ids)
 

@@ -11,7 +11,9 @@ from sqlalchemy import select
 
 from engine.variants import RED_FIVE, make_variant
 
-from ...competition.tfile import SIDE_SIZE
+from ...competition.model import TIE_BREAKS
+from ...competition.presets import PRESETS
+from ...competition.tfile import SIDE_SIZE, TARGET_LEVELS
 from ...extensions import db
 from ...models import Club, Entrant, EntrantPlayer, Member, Tournament, User
 from .. import ServiceError
@@ -60,6 +62,7 @@ def create_tournament(
     rounds: int,
     match: dict[str, Any],
     points: dict[str, Any],
+    preset: str | None = None,
 ) -> Tournament:
     clean = clean_name(name, "name", 120)
     if find_by_name(clean) is not None:
@@ -74,6 +77,18 @@ def create_tournament(
         raise ServiceError(
             _("Red five stays at level 2: play a number of deals or minutes."), "match_kind"
         )
+    tie = match.get("tie_break", "draw")
+    if tie not in TIE_BREAKS:
+        raise ServiceError(_("Please choose one of the listed values."), "tie_break")
+    if variant == RED_FIVE and tie != "draw":
+        raise ServiceError(
+            _("Red five has no tie-break: each seat scores its own 积分. Choose a draw."),
+            "tie_break",
+        )
+    if match.get("target", "A") not in TARGET_LEVELS:
+        raise ServiceError(_("Please choose one of the listed values."), "target")
+    if preset is not None and (preset not in PRESETS or not PRESETS[preset].fits(variant)):
+        raise ServiceError(_("This rule preset does not exist for this game."), "preset")
     if not 1 <= rounds <= 50:
         raise ServiceError(_("Between 1 and 50 rounds, please."), "rounds")
     try:
@@ -90,6 +105,7 @@ def create_tournament(
         rounds=rounds,
         match=dict(match),
         points=dict(points),
+        preset=preset,
     )
     audit(
         t,

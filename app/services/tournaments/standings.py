@@ -25,7 +25,19 @@ def standings_page(t: Tournament) -> dict[str, Any]:
         "rows": loaded.standings,
         "fixed": loaded.tournament.fixed_sides,
         "rounds_status": sorted(loaded.round_status.items()),
+        **current_clock(t),
     }
+
+
+def current_clock(t: Tournament) -> dict[str, Any]:
+    """The clock of the round in play (a match by time), for the standings and the projector."""
+    from . import clock
+
+    open_rounds = [r for r in t.rounds_played if r.status != "closed"]
+    if not open_rounds or clock.minutes_of(t) is None:
+        return {"clock": None, "clock_round": None}
+    rnd = open_rounds[-1]
+    return {"clock": clock.state(t, rnd), "clock_round": rnd.number}
 
 
 @dataclass(frozen=True)

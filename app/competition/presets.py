@@ -1,0 +1,112 @@
+"""Rule presets: named starting points for a tournament's set-up (its game, rule options, match
+length and tie-break). A director picks one and may then change any option; the tournament keeps
+the preset's name, which its printed score sheet shows. Data only: the words are in both
+languages here because the printed sheet is bilingual; pages show the reader's one.
+
+``variant`` None: the preset fits every game (it keeps the game chosen on the form).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name_en: str
+    name_zh: str
+    words_en: str
+    words_zh: str
+    variant: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    match: Mapping[str, Any] = field(default_factory=lambda: {"deals": 8})
+
+    def name(self, locale: str) -> str:
+        return self.name_zh if locale.startswith("zh") else self.name_en
+
+    def words(self, locale: str) -> str:
+        return self.words_zh if locale.startswith("zh") else self.words_en
+
+    @property
+    def printed(self) -> str:
+        """The name as the bilingual score sheet prints it."""
+        return f"{self.name_zh} {self.name_en}"
+
+    def fits(self, variant: str) -> bool:
+        return self.variant is None or self.variant == variant
+
+
+PRESETS: dict[str, Preset] = {
+    p.id: p
+    for p in (
+        Preset(
+            "club",
+            "Club default",
+            "俱乐部默认",
+            "The rules of RULES.md as they stand, 8 deals a match, equal levels a draw.",
+            "按规则书的默认规则，每场 8 局，级数相同为平局。",
+        ),
+        Preset(
+            "competition-tractor",
+            "Competition 升级",
+            "升级比赛",
+            "10 points per card a failed throw takes back, a revoke ends the deal, three "
+            "penalties lose the match; 90-minute rounds, equal levels won by the side on stage.",
+            "甩牌失败每张罚 10 分，出错牌本局结束，三次犯规判负；每轮 90 分钟定时，"
+            "级数相同台上方胜。",
+            TRACTOR,
+            {
+                "throw_penalty": "ten_per_card",
+                "revoke_effect": "ends_deal",
+                "strikes_lose_match": 3,
+            },
+            {"minutes": 90, "tie_break": "on_stage"},
+        ),
+        Preset(
+            "first-past-10",
+            "First past 10",
+            "打过 10",
+            "A match to level 10, which no gain may skip: the first side to win a deal as "
+            "declarer at 10 wins, as local knockout events play it.",
+            "打到 10 级为止，10 为必打级：先在 10 级坐庄获胜的一方胜出（地方淘汰赛打法）。",
+            TRACTOR,
+            {"must_play_levels": ["10", "A"]},
+            {"to_a": True, "target": "10"},
+        ),
+        Preset(
+            "competition-red-five",
+            "Competition 红五",
+            "红五比赛",
+            "10 deals at each table, so every seat deals twice; a take-back costs 4 积分.",
+            "每桌 10 局，每位轮流坐庄两次；悔牌罚 4 积分。",
+            RED_FIVE,
+            {"takeback_effect": "level"},
+            {"deals": 10},
+        ),
+        Preset(
+            "competition-one-twenty",
+            "Competition 120分",
+            "120分比赛",
+            "A revoke gives the other side one level more, three penalties lose the match; "
+            "60-minute rounds, equal levels decided by one extra deal.",
+            "出错牌对方多升一级，三次犯规判负；每轮 60 分钟定时，级数相同加赛一局定胜负。",
+            ONE_TWENTY,
+            {"revoke_effect": "extra_level", "strikes_lose_match": 3},
+            {"minutes": 60, "tie_break": "extra_deal"},
+        ),
+    )
+}
+
+
+def presets_for(variant: str) -> list[Preset]:
+    """The presets a tournament of this game may start from, in order."""
+    return [p for p in PRESETS.values() if p.fits(variant)]
+
+
+def preset(preset_id: str | None) -> Preset | None:
+    return PRESETS.get(preset_id) if preset_id else None
