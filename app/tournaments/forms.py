@@ -21,6 +21,7 @@ from engine.scoring import allowed_multiplier_set, max_kitty_points
 from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
 from ..forms_common import REQUIRED, TOO_LONG, choices
+from ..services.visibility import VISIBILITY_LABELS
 
 VARIANT_LABELS = {
     TRACTOR: _l("升级 Tractor (4 players, pairs)"),
@@ -140,6 +141,14 @@ class ForfeitForm(FlaskForm):
 
 class ConfirmForm(FlaskForm):
     """A button that posts with the CSRF token."""
+
+
+class VisibilityForm(FlaskForm):
+    visibility = SelectField(
+        _l("Who may see the standings"),
+        choices=choices(VISIBILITY_LABELS.items()),
+        validators=[InputRequired()],
+    )
 
 
 class ImportForm(FlaskForm):

@@ -31,6 +31,7 @@ from app.models import (
 )
 from app.services.clubs import create_invite
 from app.services.seasons.manage import create_season, set_night
+from app.services.visibility import set_visibility
 from tests.conftest import _login, _make_club, _make_member, _make_user
 from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
 
@@ -72,6 +73,8 @@ class ClubObjects:
             "filename": "style.css",
             "digest": _digest("style.css"),
             "sid": self.season.id,
+            "link": self.tournament.public_token,
+            "season_link": self.season.public_token,
         }
 
 
@@ -106,6 +109,10 @@ def _club_objects(
     with current_app.test_request_context():
         season = create_season(club, f"{name} League")
         set_night(t, season)
+        # both public, so their links (/p/<link>, /league/<season_link>) open; the id pages
+        # stay the club's
+        set_visibility(t, "public")
+        set_visibility(season, "public")
     db.session.commit()
     return ClubObjects(
         club,
