@@ -1,4 +1,4 @@
-"""Benchmark: the public standings page of a 200-entrant, 9-round Swiss tractor-4p tournament
+"""Benchmark: the public standings page (its public link) of a 200-entrant, 9-round Swiss tractor-4p tournament
 with 8 deals per match, rendered through the Flask test client from a SQLite database, and
 seating its next round through the app's service (pairing + writing the round).
 
@@ -24,6 +24,7 @@ from app import create_app  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import Tournament  # noqa: E402
 from app.services import tournaments as svc  # noqa: E402
+from app.services.visibility import set_visibility  # noqa: E402
 
 
 def main() -> None:
@@ -50,8 +51,9 @@ def main() -> None:
             db.create_all()
             with app.test_request_context():
                 t = svc.import_tournament(comp)
+                set_visibility(t, "public")  # the public link's page, as a phone opens it
                 db.session.commit()
-            tid = t.id
+            tid, link = t.id, t.public_token
             print(
                 f"tournament: {args.entrants} entrants × {args.rounds} rounds, {n_deals} deals "
                 "in the database"
@@ -59,7 +61,7 @@ def main() -> None:
             client = app.test_client()
 
             def page() -> None:
-                r = client.get(f"/standings/{tid}")
+                r = client.get(f"/p/{link}")
                 assert r.status_code == 200, r.status_code
 
             def cold() -> None:
@@ -72,7 +74,7 @@ def main() -> None:
             version = db.session.get(Tournament, tid).version  # type: ignore[union-attr]
 
             def poll() -> None:
-                r = client.get(f"/standings/{tid}/live?v={version}")
+                r = client.get(f"/p/{link}/live?v={version}")
                 assert r.status_code in (200, 204)
 
             page()

@@ -20,7 +20,7 @@ never go down.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from openskill.models import PlackettLuce
 
@@ -69,10 +69,17 @@ def display(mu: float, sigma: float) -> int:
     return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
 
 
-def rate(games: Sequence[Game]) -> dict[str, PlayerRating]:
-    """Every player's rating after ``games`` (applied in time order, stable for equal times)."""
+def rate(
+    games: Sequence[Game], start: Mapping[str, PlayerRating] | None = None
+) -> dict[str, PlayerRating]:
+    """Every player's rating after ``games`` (applied in time order, stable for equal times),
+    from ``start`` (the ratings after earlier games, left unchanged; none: everyone new). Rating
+    the games of two nights one after the other from the first's result gives the same as
+    rating them together, so a change on the last night re-rates that night only."""
     model = PlackettLuce()
-    ratings: dict[str, PlayerRating] = {}
+    ratings: dict[str, PlayerRating] = {
+        name: replace(r, history=list(r.history)) for name, r in (start or {}).items()
+    }
     ordered = sorted(enumerate(games), key=lambda ig: (ig[1].when, ig[0]))
 
     def get(name: str) -> PlayerRating:

@@ -1,4 +1,6 @@
-"""Table cards, with a QR code per seat for an online table."""
+"""Table cards, with a QR code per seat for an online table, and for a paper table one QR code of
+its score-entry page (the table-code page), so the players at the table enter their deals from a
+phone without typing the code."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from .words import _SIDE_LONG
 
 def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -> None:
     """One table card in the box from ``y_top`` down ``h`` points (a page or half a page). An
-    online table's card also has a QR code per seat, under the seat diagram."""
+    online table's card also has a QR code per seat, under the seat diagram; a paper table's,
+    the QR code of its score-entry page."""
     full = h > (fr.top - fr.bottom) * 0.75
     s = 1.0 if full else 0.72
     x, w = fr.left, fr.inner
@@ -32,7 +35,8 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
     if t.date:
         pen.text(x + w - 14, y_top - 50 * s, t.date, 8 * s, align="right", color=GREY)
     # the number, as large as the box allows (smaller when the seats' QR codes need room)
-    big = (210.0 if full else 105.0) * ((0.62 if full else 0.45) if t.links else 1.0)
+    n_codes = len(t.links) or (1 if t.entry_url else 0)
+    big = (210.0 if full else 105.0) * ((0.62 if full else 0.45) if n_codes else 1.0)
     label_y = y_top - (64 if full else 36)
     pen.text(x + w / 2, label_y, "桌号 Table", 18 * s, align="center", color=GREY)
     pen.fit(x + 20, label_y - 8 - big * 0.74, w - 40, str(t.table), big, bold=True, align="center")
@@ -40,8 +44,8 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
     sides_h = (58 * s) if t.fixed else 0.0
     room = y - (y_top - h) - sides_h - 12 * s
     codes = None
-    if t.links:  # the codes take what they need, up to about half the room
-        codes = _plan_codes(t.players, w - 28, room * (0.52 if full else 0.45) - 10 * s, s)
+    if n_codes:  # the codes take what they need, up to about half the room
+        codes = _plan_codes(n_codes, w - 28, room * (0.52 if full else 0.45) - 10 * s, s)
         room -= codes.height + 10 * s
     dw = w - 30
     dh = min(room, dw * (0.7 if full else 0.42))
@@ -55,8 +59,10 @@ def _draw_table_card(pen: _Pen, fr: _Frame, t: _Table, y_top: float, h: float) -
         scale=1.75 if full else 1.15,
         box_w=96 if full else 90,
     )
-    if codes is not None:
+    if codes is not None and t.links:
         _seat_codes(pen, t, codes, x + 14, y - room - 10 * s, w - 28, s)
+    elif codes is not None:
+        _entry_code(pen, t.entry_url, codes, x + 14, y - room - 10 * s, w - 28, s)
     y = (y_top - h) + sides_h + 6 * s
     if t.fixed:
         for side in (0, 1):
@@ -121,6 +127,19 @@ def _seat_codes(
         )
         note = f"登录 log in: {link.member}" if link.member else "扫码入座 scan to play"
         pen.fit(qx - gap / 2, qy - 20 * s, side + gap, note, 6.5 * s, align="center", color=GREY)
+
+
+def _entry_code(
+    pen: _Pen, url: str, plan: _CodesPlan, x: float, y_top: float, w: float, s: float
+) -> None:
+    """A paper table's one QR code, of its score-entry page, centred in ``w`` from ``y_top``
+    down, with what it is for in both languages."""
+    side = plan.side
+    qx, qy = x + (w - side) / 2, y_top - side
+    pen.qr(url, qx, qy, side)
+    label = "扫码记分 Scan to enter this table's scores"
+    pen.fit(x, qy - 10 * s, w, label, 8 * s, bold=True, align="center")
+    pen.fit(x, qy - 20 * s, w, url, 6.5 * s, align="center", color=GREY)
 
 
 def table_cards(

@@ -46,6 +46,7 @@ class _Table:
     sides: tuple[str, ...]
     date: str
     links: tuple[SeatLink, ...] = ()
+    entry_url: str = ""
 
     @property
     def players(self) -> int:
@@ -82,7 +83,16 @@ def _check_table(src: TableCard | ScoreSheet, where: str) -> _Table:
         sides,
         _clean(src.date, f"{where}: date"),
         _check_links(src.links, n, where),
+        _check_url(getattr(src, "entry_url", ""), f"{where}: score-entry page"),
     )
+
+
+def _check_url(url: object, what: str) -> str:
+    """A web address, or "" for none."""
+    text = _clean(url, what)
+    if text and (not text.startswith(("https://", "http://")) or len(text) > 500):
+        raise PrintError(f"{what} must be a web address, not {text!r}")
+    return text
 
 
 def _check_links(links: object, n: int, where: str) -> tuple[SeatLink, ...]:
@@ -92,9 +102,9 @@ def _check_links(links: object, n: int, where: str) -> tuple[SeatLink, ...]:
     for i, link in enumerate(links):
         if not isinstance(link, SeatLink):
             raise PrintError(f"{where}: seat {i + 1}'s link must be a SeatLink, not {link!r}")
-        url = _clean(link.url, f"{where}: seat {i + 1}'s link")
-        if not url.startswith(("https://", "http://")) or len(url) > 500:
-            raise PrintError(f"{where}: seat {i + 1}'s link must be a web address, not {url!r}")
+        url = _check_url(link.url, f"{where}: seat {i + 1}'s link")
+        if not url:
+            raise PrintError(f"{where}: seat {i + 1}'s link must be a web address, not ''")
         out.append(SeatLink(url, _clean(link.member, f"{where}: seat {i + 1}'s member")))
     return tuple(out)
 

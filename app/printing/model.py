@@ -83,7 +83,8 @@ class SeatLink:
 @dataclass(frozen=True)
 class TableCard:
     """Who sits where at one table in one round (``links``: an online table's seat links, one
-    per seat, printed as QR codes)."""
+    per seat, printed as QR codes; ``entry_url``: a paper table's score-entry page, the
+    table-code page, printed as one QR code)."""
 
     tournament: str
     round: int
@@ -94,6 +95,7 @@ class TableCard:
     club: str = ""
     date: str = ""
     links: tuple[SeatLink, ...] = ()
+    entry_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ class ScoreSheet:
     finished: bool = False  # a minutes / to-A match is over (a deals match knows by its count)
     links: tuple[SeatLink, ...] = ()  # an online table's seat links (on its table card)
     preset: str = ""  # the rule preset's bilingual name, first on the rules line
+    entry_url: str = ""  # a paper table's score-entry page (a QR code on its table card)
 
     def card(self) -> TableCard:
         return TableCard(
@@ -133,6 +136,7 @@ class ScoreSheet:
             self.club,
             self.date,
             self.links,
+            self.entry_url,
         )
 
 

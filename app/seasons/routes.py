@@ -1,5 +1,7 @@
 """The season pages of a club: the list (and creating one), a season's standings under its rule
-(switchable, always re-derived), its nights, divisions and ratings, and a projector view."""
+(switchable, always re-derived), its nights, divisions and ratings, and a projector view with a
+QR code; who sees the standings (the club only, or anyone with the public link ``/league/<season_link>``,
+which has its own page and projector view)."""
 
 from __future__ import annotations
 
@@ -17,10 +19,11 @@ from ..forms_common import choices
 from ..models import Club, Division, Member, Season, Tournament
 from ..permissions import club_route, get_in_club_or_404
 from ..services import ServiceError
+from ..services import visibility as vis
 from ..services.ratings.club import club_ratings
 from ..services.seasons import manage
 from ..services.seasons.standings import nights_of, over_nights, rule_of, standings
-from ..tournaments.forms import ConfirmForm
+from ..tournaments.forms import ConfirmForm, VisibilityForm
 from ..web import show_service_error
 from . import bp
 from .forms import RULE_LABELS, DivisionForm, MovementForm, NightForm, RuleForm, SeasonForm
@@ -70,8 +73,9 @@ def create(club: Club, me: Member) -> ResponseReturnValue:
     return _index(club, me, form, 422)
 
 
-def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any]:
-    rule_text = request.args.get("rule") or None
+def _tables(season: Season, rule_text: str | None) -> dict[str, Any]:
+    """What the club's season page and its public link both show: the standings under the rule
+    asked for (or the season's own, with a sentence why), per division, and the chart."""
     error = None
     try:
         rule = rule_of(season, rule_text)
@@ -87,7 +91,30 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
             builders.totals_chart(_("The season night by night"), labels, totals, final)
         )
     divisions = season.divisions
-    by_division = [(d, standings(season, rule, d.id)) for d in divisions]
+    return {
+        "season": season,
+        "rule": rule,
+        "rule_error": error,
+        "rows": rows,
+        "nights": nights,
+        "divisions": divisions,
+        "by_division": [(d, standings(season, rule, d.id)) for d in divisions],
+        "rule_labels": RULE_LABELS,
+        "chart": chart,
+    }
+
+
+def follow_url(season: Season, club: Club) -> str:
+    """The season's address a viewer can open (its QR code on the projector): the public link
+    while the season is public, else the club's page (members log in)."""
+    if vis.is_public(season):
+        return url_for("seasons.public_season", season_link=season.public_token, _external=True)
+    return url_for("seasons.season", slug=club.slug, sid=season.id, _external=True)
+
+
+def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any]:
+    tables = _tables(season, request.args.get("rule") or None)
+    rows, nights, divisions = tables["rows"], tables["nights"], tables["divisions"]
     players = {r.player for r in rows}
     ratings = [r for r in club_ratings(club) if r.player in players]
     in_season = {t.id for t in nights}
@@ -113,25 +140,20 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
         [(s.id, s.name) for s in manage.seasons_of(club) if s.id != season.id]
     )
     return {
+        **tables,
         "club": club,
         "me": me,
-        "season": season,
-        "rule": rule,
-        "rule_error": error,
-        "rows": rows,
-        "nights": nights,
-        "divisions": divisions,
-        "by_division": by_division,
         "ratings": ratings,
         "candidates": candidates,
-        "rule_labels": RULE_LABELS,
         "rule_form": rule_form,
         "night_form": night_form,
         "division_form": forms.get("division_form") or DivisionForm(formdata=None),
         "movement_form": movement_form,
         "confirm_form": ConfirmForm(formdata=None),
         "projector": request.args.get("view") == "projector",
-        "chart": chart,
+        "follow_url": follow_url(season, club),
+        "public": vis.is_public(season),
+        "share": vis.share_of(season, follow_url(season, club)),
     }
 
 
@@ -142,8 +164,8 @@ def season(club: Club, me: Member, sid: int) -> ResponseReturnValue:
     return render_template("seasons/season.html", **_page(club, me, s))
 
 
-def _back(club: Club, s: Season) -> ResponseReturnValue:
-    return redirect(url_for("seasons.season", slug=club.slug, sid=s.id), 303)
+def _back(club: Club, s: Season, anchor: str = "") -> ResponseReturnValue:
+    return redirect(url_for("seasons.season", slug=club.slug, sid=s.id) + anchor, 303)
 
 
 @bp.post(BASE + "/<int:sid>/rule")
@@ -262,3 +284,60 @@ def movement(club: Club, me: Member, sid: int) -> ResponseReturnValue:
             )
             return redirect(url_for("seasons.season", slug=club.slug, sid=nxt.id), 303)
     return render_template("seasons/season.html", **_page(club, me, s, movement_form=form)), 422
+
+
+# --- who sees the season's standings: the club only, or anyone with the public link -------------
+
+
+@bp.get("/league/<season_link>")
+def public_season(season_link: str) -> ResponseReturnValue:
+    """A public season's standings (and, with ``?projector=1``, the projector view with the
+    link's QR code), without logging in; a 404 for a club-only season or a renewed link."""
+    s = vis.season_by_token(season_link)
+    if s is None:
+        abort(404)
+    club = db.session.get(Club, s.club_id)
+    assert club is not None
+    url = url_for("seasons.public_season", season_link=season_link, _external=True)
+    public_nights = {t.id: t.public_token for t in nights_of(s) if vis.is_public(t)}
+    return render_template(
+        "seasons/public.html",
+        club_name=club.name,
+        projector=request.args.get("projector") == "1",
+        follow_url=url,
+        public_nights=public_nights,
+        **_tables(s, request.args.get("rule") or None),
+    )
+
+
+@bp.post(BASE + "/<int:sid>/visibility")
+@club_route("owner")
+def set_visibility(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    form = VisibilityForm()
+    try:
+        if not form.validate_on_submit():
+            raise ServiceError(_("Choose who may see the standings."), "visibility")
+        vis.set_visibility(s, form.visibility.data or "")
+    except ServiceError as e:
+        db.session.rollback()
+        flash(e.message, "error")
+        return _back(club, s, "#visibility")
+    db.session.commit()
+    if vis.is_public(s):
+        flash(_("The standings are public now: anyone with the link can open them."), "success")
+    else:
+        flash(_("The standings are for the club's members only now."), "success")
+    return _back(club, s, "#visibility")
+
+
+@bp.post(BASE + "/<int:sid>/public-link")
+@club_route("owner")
+def renew_link(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    vis.renew_token(s)
+    db.session.commit()
+    flash(_("A new public link is made: the old one no longer opens anything."), "success")
+    return _back(club, s, "#visibility")

@@ -1,5 +1,6 @@
 """Demo tournaments for ``flask demo``: one per variant in the demo club, round 1 seated and a
-few deals entered, so the standings page shows something."""
+few deals entered, so the standings page shows something; they are public, so their standings'
+links open without logging in."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from flask import current_app, has_request_context
 from ..competition.model import Deal, FailedThrows
 from ..demo import DemoData, demo_step
 from ..services import tournaments as svc
+from ..services.visibility import set_visibility
 
 WIN_DRAW_LOSS = {"win": 2, "draw": 1, "loss": 0}
 
@@ -96,3 +98,6 @@ def _build(data: DemoData) -> None:
         Deal(points=130, kitty=0, trump=None, declarer=0, misplays=(0,)),
     ):
         svc.record_deal(t6, tab6, d, actor)
+    # the demo's nights are public, so their standings open by their link without logging in
+    for night in (t, t5, t6):
+        set_visibility(night, "public")

@@ -31,6 +31,7 @@ from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
 from ..competition.presets import PRESETS
 from ..forms_common import REQUIRED, TOO_LONG, choices
+from ..services.visibility import VISIBILITY_LABELS
 
 VARIANT_LABELS = {
     TRACTOR: _l("升级 Tractor (4 players, pairs)"),
@@ -199,6 +200,14 @@ class ForfeitForm(FlaskForm):
 
 class ConfirmForm(FlaskForm):
     """A button that posts with the CSRF token."""
+
+
+class VisibilityForm(FlaskForm):
+    visibility = SelectField(
+        _l("Who may see the standings"),
+        choices=choices(VISIBILITY_LABELS.items()),
+        validators=[InputRequired()],
+    )
 
 
 class ImportForm(FlaskForm):

@@ -19,6 +19,7 @@ from ..extensions import db, htmx
 from ..models import Club, Entrant, Member, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
+from ..services import visibility as vis
 from ..services.tournaments import audit as audits
 from ..services.tournaments import rows as rows
 from ..services.tournaments import setup as setup
@@ -38,6 +39,7 @@ from .forms import (
 )
 from .lookup import actor, current, entrant, labels, tournament
 from .options import option_fields, option_summary, parse_options
+from .standings import standings_url
 
 
 def match_text(match: dict[str, Any]) -> str:
@@ -234,6 +236,7 @@ def _show_context(club: Club, me: Member, t: Tournament, **extra: Any) -> dict[s
         "side_size": side_size(t),
         "members": [m.display_name for m in club.members],
         "director": me.role in ("owner", "director"),
+        "share": vis.share_of(t, standings_url(t, external=True)),
         **labels(),
     }
     ctx.update(extra)

@@ -1,40 +1,110 @@
-"""Public standings (no login): the standings page, its live partial (204 when the version is
-unchanged, so polling costs almost nothing), and each entrant's history."""
+"""The standings pages (the standings, their live partial — 204 when the version is unchanged, so
+polling costs almost nothing — the projector view and each entrant's history), at two kinds of
+address:
+
+* ``/standings/<id>…`` for the club's members, logged in; anyone else gets a plain 404, so
+  counting ids reveals no names;
+* ``/p/<link>…``, the tournament's public link, for anyone who has it, only while the
+  tournament is public (``app.services.visibility``).
+
+Directors switch between the two and renew the link on the tournament page."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, abort, render_template, request
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_login import current_user
-from sqlalchemy import select
 
 from ..charts import builders, svg
 from ..extensions import db
-from ..models import Club, Tournament
-from ..permissions import can_view
+from ..models import Club, Member, Tournament
+from ..permissions import club_route
+from ..services import ServiceError
+from ..services import visibility as vis
 from ..services.tournaments import standings as views
+from ..services.tournaments.audit import audit
 from . import bp
-from .forms import SUIT_LABELS
-from .lookup import entrant, public_tournament
+from .forms import SUIT_LABELS, ConfirmForm, VisibilityForm
+from .lookup import actor, entrant, tournament
 
 
-def member_links(t: Tournament) -> dict[str, Any]:
-    """The club's slug for a signed-in member of the tournament's club, so the public pages link
-    back to the tournament page; anyone else gets no link (the club's pages are private: a link
-    would only lead to a login or a 404). The pages themselves stay public."""
-    if not current_user.is_authenticated:
-        return {"member_club_slug": None}
+@dataclass(frozen=True)
+class Links:
+    """Where the standings pages link to: the public link's pages (``token``) or the members'
+    id pages."""
+
+    tid: int
+    token: str | None = None
+
+    def page(self, **args: Any) -> str:
+        if self.token:
+            return url_for("tournaments.public_standings", link=self.token, **args)
+        return url_for("tournaments.standings", tid=self.tid, **args)
+
+    def live(self, version: int) -> str:
+        if self.token:
+            return url_for("tournaments.public_live", link=self.token, v=version)
+        return url_for("tournaments.standings_live", tid=self.tid, v=version)
+
+    def history(self, eid: int) -> str:
+        if self.token:
+            return url_for("tournaments.public_history", link=self.token, eid=eid)
+        return url_for("tournaments.history", tid=self.tid, eid=eid)
+
+
+def standings_url(t: Tournament, external: bool = False, **args: Any) -> str:
+    """The standings address a viewer can open: the public link while the tournament is public,
+    else the members' page (a QR code on the projector or a link on a score sheet uses this)."""
+    if vis.is_public(t):
+        return url_for(
+            "tournaments.public_standings", link=t.public_token, _external=external, **args
+        )
+    return url_for("tournaments.standings", tid=t.id, _external=external, **args)
+
+
+bp.add_app_template_global(standings_url, "standings_url")
+
+
+def _member_club(t: Tournament) -> Club | None:
+    """The tournament's club if the current user is one of its members."""
     club = db.session.get(Club, t.club_id)
-    ok = club is not None and can_view(current_user, club)
-    return {"member_club_slug": club.slug if ok and club is not None else None}
+    if club is None or not vis.member_sees(current_user, t):
+        return None
+    return club
 
 
-@bp.get("/standings/<int:tid>")
-def standings(tid: int) -> ResponseReturnValue:
-    t = public_tournament(tid)
+def _member_tournament(tid: int) -> Tournament:
+    """The tournament for one of its club's members; a 404 to everyone else."""
+    t = db.session.get(Tournament, tid)
+    if t is None or not current_user.is_authenticated or _member_club(t) is None:
+        abort(404)
+    return t
+
+
+def _public_tournament(token: str) -> Tournament:
+    t = vis.tournament_by_token(token)
+    if t is None:
+        abort(404)
+    return t
+
+
+def _context(t: Tournament, links: Links) -> dict[str, Any]:
+    """What every standings page shows beside its data: the links, and the club's slug for a
+    signed-in member so the pages link back to the tournament page."""
+    club = _member_club(t) if current_user.is_authenticated else None
+    return {
+        "links": links,
+        "member_club_slug": club.slug if club is not None else None,
+        "follow_url": standings_url(t, external=True),
+        "public": vis.is_public(t),
+    }
+
+
+def _standings(t: Tournament, links: Links) -> ResponseReturnValue:
     page = views.standings_page(t)
     chart = None
     labels, ranks, final = views.ranks_over_rounds(page["loaded"])
@@ -44,31 +114,101 @@ def standings(tid: int) -> ResponseReturnValue:
         "tournaments/standings.html",
         projector=request.args.get("projector") == "1",
         chart=chart,
-        **member_links(t),
+        **_context(t, links),
         **page,
     )
 
 
-@bp.get("/standings/<int:tid>/live")
-def standings_live(tid: int) -> ResponseReturnValue:
+def _live(t: Tournament, links: Links) -> ResponseReturnValue:
     """The standings partial, or 204 (no body, no render) when the version is unchanged."""
-    version = db.session.scalar(select(Tournament.version).where(Tournament.id == tid))
-    if version is None:
-        abort(404)
-    if request.args.get("v") == str(version):
+    if request.args.get("v") == str(t.version):
         return Response(status=204)
-    t = public_tournament(tid)
-    return render_template("tournaments/_standings.html", **views.standings_page(t))
+    return render_template("tournaments/_standings.html", links=links, **views.standings_page(t))
 
 
-@bp.get("/standings/<int:tid>/entrants/<int:eid>")
-def history(tid: int, eid: int) -> ResponseReturnValue:
-    t = public_tournament(tid)
+def _history(t: Tournament, links: Links, eid: int) -> ResponseReturnValue:
     e = entrant(t, eid)
     return render_template(
         "tournaments/history.html",
         e=e,
         suit_labels=SUIT_LABELS,
-        **member_links(t),
+        **_context(t, links),
         **views.history_page(t, e.name),
     )
+
+
+@bp.get("/standings/<int:tid>")
+def standings(tid: int) -> ResponseReturnValue:
+    return _standings(_member_tournament(tid), Links(tid))
+
+
+@bp.get("/standings/<int:tid>/live")
+def standings_live(tid: int) -> ResponseReturnValue:
+    return _live(_member_tournament(tid), Links(tid))
+
+
+@bp.get("/standings/<int:tid>/entrants/<int:eid>")
+def history(tid: int, eid: int) -> ResponseReturnValue:
+    return _history(_member_tournament(tid), Links(tid), eid)
+
+
+@bp.get("/p/<link>")
+def public_standings(link: str) -> ResponseReturnValue:
+    t = _public_tournament(link)
+    return _standings(t, Links(t.id, link))
+
+
+@bp.get("/p/<link>/live")
+def public_live(link: str) -> ResponseReturnValue:
+    t = _public_tournament(link)
+    return _live(t, Links(t.id, link))
+
+
+@bp.get("/p/<link>/entrants/<int:eid>")
+def public_history(link: str, eid: int) -> ResponseReturnValue:
+    t = _public_tournament(link)
+    return _history(t, Links(t.id, link), eid)
+
+
+# --- who sees the standings (directors) -----------------------------------------------------------
+
+
+def _show(club: Club, t: Tournament) -> ResponseReturnValue:
+    return redirect(url_for("tournaments.show", slug=club.slug, tid=t.id) + "#visibility", 303)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/visibility")
+@club_route("director")
+def set_visibility(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    form = VisibilityForm()
+    if not form.validate_on_submit():
+        flash(_("Choose who may see the standings."), "error")
+        return _show(club, t)
+    before = t.visibility
+    try:
+        vis.set_visibility(t, form.visibility.data or "")
+    except ServiceError as e:
+        db.session.rollback()
+        flash(e.message, "error")
+        return _show(club, t)
+    audit(t, actor(me), "visibility", "", {"visibility": before}, {"visibility": t.visibility})
+    db.session.commit()
+    if vis.is_public(t):
+        flash(_("The standings are public now: anyone with the link can open them."), "success")
+    else:
+        flash(_("The standings are for the club's members only now."), "success")
+    return _show(club, t)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/public-link")
+@club_route("director")
+def renew_link(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    t = tournament(club, tid)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    vis.renew_token(t)
+    audit(t, actor(me), "public_link", "", None, None)
+    db.session.commit()
+    flash(_("A new public link is made: the old one no longer opens anything."), "success")
+    return _show(club, t)

@@ -69,6 +69,8 @@ def real_values(app: Flask, client: Any) -> dict[str, str]:
         "seat_id": "1",
         "deal_id": "1",
         "seat_token": "no-such-seat",
+        "link": "no-such-public-link",
+        "season_link": "no-such-public-link",
         "digest": "0" * 16,
         "filename": "style.css",
     }

@@ -40,6 +40,7 @@ def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
             load_demo(if_empty=True)
         club = db.session.scalars(select(Club)).one()
         tids = {t.variant: t.id for t in db.session.scalars(select(Tournament))}
+        links = {t.variant: t.public_token for t in db.session.scalars(select(Tournament))}
         code = db.session.scalars(select(Table.code).where(Table.code.is_not(None))).first()
         slug = club.slug
     server = make_server("127.0.0.1", 0, application, threaded=True)
@@ -52,11 +53,12 @@ def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         t = f"/clubs/{slug}/tournaments/{tid}"
         t_pages += [t, f"{t}/rounds/1"]
     sheets = [f"/clubs/{slug}/tournaments/{tid}/rounds/1/tables/1" for tid in tids.values()]
-    public = [f"/standings/{tid}" for tid in tids.values()] + ["/table", f"/table/{code}"]
+    public = [f"/p/{link}" for link in links.values()] + ["/table", f"/table/{code}"]
     try:
         yield {
             "base": base,
             "tids": tids,
+            "links": links,
             "director": ["/", *club_pages, f"/clubs/{slug}/tournaments/new", *t_pages, *sheets]
             + [f"/clubs/{slug}/tournaments/{tids['tractor-4p']}/audit"],
             "player": ["/", *club_pages, *t_pages],
@@ -123,8 +125,8 @@ def test_projector_standings_fit_one_screen_in_big_type(
 ) -> None:
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="zh-CN")
     page = context.new_page()
-    tid = demo_site["tids"]["red-five-5p"]  # ten players
-    page.goto(f"{demo_site['base']}/standings/{tid}?projector=1")
+    link = demo_site["links"]["red-five-5p"]  # ten players, on the public link
+    page.goto(f"{demo_site['base']}/p/{link}?projector=1")
     expect(page.locator("table.standings tbody tr")).to_have_count(10)
     expect(page.locator(".topbar")).to_be_hidden()
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080
@@ -133,5 +135,5 @@ def test_projector_standings_fit_one_screen_in_big_type(
     assert size >= 30, size
     # the polling element is there (htmx refresh) and phones get the address
     expect(page.locator("#standings-live[hx-trigger]")).to_have_count(1)
-    expect(page.locator(".follow")).to_contain_text(f"/standings/{tid}")
+    expect(page.locator(".follow")).to_contain_text(f"/p/{link}")
     context.close()

@@ -32,6 +32,7 @@ from app.models import (
 from app.services.clubs import create_invite
 from app.services.duplicate.events import create_event
 from app.services.seasons.manage import create_season, set_night
+from app.services.visibility import set_visibility
 from tests.conftest import _login, _make_club, _make_member, _make_user
 from tests.security.db_snapshot import snapshot  # noqa: F401  (the tests import it here)
 from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
@@ -77,6 +78,8 @@ class ClubObjects:
             "sid": self.season.id,
             "did": self.duplicate,
             "board": 1,
+            "link": self.tournament.public_token,
+            "season_link": self.season.public_token,
         }
 
 
@@ -114,6 +117,10 @@ def _club_objects(
         duplicate = create_event(
             club, owner, f"{tname} Pairs", "tractor-4p", "pairs", "P1\nP2\nP3\nP4", 1, 5
         ).id
+        # both public, so their links (/p/<link>, /league/<season_link>) open; the id pages
+        # stay the club's
+        set_visibility(t, "public")
+        set_visibility(season, "public")
     db.session.commit()
     return ClubObjects(
         club,

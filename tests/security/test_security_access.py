@@ -4,10 +4,13 @@
 sends. A new route without a line here fails ``test_every_route_has_a_decision``.
 
 Access rules:
-* ``public``  – anyone (home, login, standings …);
+* ``public``  – anyone (home, login, a public link's standings …);
+* ``member``  – a club's page addressed by a global id, not by the club's slug (the standings at
+  ``/standings/<id>``): members of the club see it; to anyone else, logged in or not, it is a
+  404 (no login redirect: the address names no club);
 * ``login``   – any signed-in user (a new club, the password form);
-* ``code`` / ``invite`` / ``seat`` – a capability in the URL (table code, invitation token, an
-  online table's seat link);
+* ``code`` / ``invite`` / ``seat`` / ``link`` – a capability in the URL (table code, invitation
+  token, an online table's seat link, a public tournament's or season's link);
 * ``player`` / ``director`` / ``owner`` – the least role in the club named by ``<slug>``;
 * ``bound``   – a club route for the one member an online seat is bound to (the owner, in this
   world): anyone else of the club gets the same 404 as an outsider.
@@ -46,7 +49,7 @@ RANK = {"player": 0, "director": 1, "owner": 2}
 CLUB_ROLES = tuple(RANK)
 BOUND = "bound"
 CLUB_ACCESS = (*CLUB_ROLES, BOUND)  # routes under /clubs/<slug>/
-ACCESS_OTHER = ("public", "login", "code", "invite", "seat")
+ACCESS_OTHER = ("public", "login", "code", "invite", "seat", "link", "member")
 
 
 def _tournament_form(_o: ClubObjects) -> dict[str, Any]:
@@ -97,9 +100,13 @@ EXPECT: dict[str, Expect] = {
     "auth.login": Expect("public", BOTH),
     "auth.register_view": Expect("public", BOTH),
     "auth.logout": Expect("public", POST),
-    "tournaments.standings": Expect("public", GET),
-    "tournaments.standings_live": Expect("public", GET),
-    "tournaments.history": Expect("public", GET),
+    "tournaments.standings": Expect("member", GET),
+    "tournaments.standings_live": Expect("member", GET),
+    "tournaments.history": Expect("member", GET),
+    "tournaments.public_standings": Expect("link", GET),
+    "tournaments.public_live": Expect("link", GET),
+    "tournaments.public_history": Expect("link", GET),
+    "seasons.public_season": Expect("link", GET),
     "tournaments.table_code": Expect("public", BOTH),
     # capabilities in the URL
     "tournaments.code_sheet": Expect("code", BOTH, lambda _o: fixed_deal(1, 40)),
@@ -179,6 +186,10 @@ EXPECT: dict[str, Expect] = {
     "seasons.remove_night": Expect("director", POST),
     "seasons.add_division": Expect("owner", POST, lambda _o: {"name": "甲级", "players": "X"}),
     "seasons.movement": Expect("owner", POST, lambda o: {"k": 1, "next_season": o.season.id}),
+    "seasons.set_visibility": Expect("owner", POST, lambda _o: {"visibility": "club"}),
+    "seasons.renew_link": Expect("owner", POST),
+    "tournaments.set_visibility": Expect("director", POST, lambda _o: {"visibility": "club"}),
+    "tournaments.renew_link": Expect("director", POST),
     "online.bind": Expect("director", POST, lambda _o: {"seat": "0", "member": ""}),
     "online.rotate": Expect("director", POST, lambda _o: {"seat": "0"}),
     "online.my_seat": Expect(BOUND, BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
@@ -294,7 +305,7 @@ def test_anonymous_is_sent_to_login_and_changes_nothing(app: Flask, world: Secur
 def test_anonymous_reaches_the_public_pages(app: Flask, world: SecurityWorld) -> None:
     client = app.test_client()
     for endpoint, method, url, _data in _requests(
-        app, world.a, ("public", "code", "invite", "seat")
+        app, world.a, ("public", "code", "invite", "seat", "link")
     ):
         if method != "GET":
             continue
@@ -313,6 +324,25 @@ def test_non_members_get_404_and_change_nothing(app: Flask, world: SecurityWorld
         hx = _open(client, method, url, data, headers={"HX-Request": "true"})
         assert hx.status_code == 404, (who, endpoint, method, "htmx")
     assert snapshot() == before
+
+
+@pytest.mark.parametrize("who", ["anonymous", "stranger", "b_owner", "b_director", "a_player"])
+def test_member_pages_by_id_are_404_outside_the_club(
+    app: Flask, world: SecurityWorld, who: str
+) -> None:
+    """The standings by id: a plain 404 to anyone outside club A, logged in or not (counting
+    ids reveals no names); club A's members see them."""
+    client = app.test_client() if who == "anonymous" else logged_in(app, world.users[who])
+    seen = 0
+    for endpoint, _method, url, _data in _requests(app, world.a, ("member",)):
+        r = client.get(url)
+        if who == "a_player":
+            assert r.status_code == 200, (who, endpoint, r.status_code)
+        else:
+            assert r.status_code == 404, (who, endpoint, r.status_code)
+            assert b"Alpha Cup" not in r.data, (who, endpoint)
+        seen += 1
+    assert seen == 3
 
 
 @pytest.mark.parametrize("who", ["a_player", "a_director"])
@@ -407,6 +437,12 @@ def test_guessed_ids_on_public_pages(app: Flask, world: SecurityWorld) -> None:
         "/table/ABCDEFGHJK/deals/1",
         f"/table/{a.table.code}/deals/99",
         "/invite/not-a-token",
+        "/p/not-a-public-link",
+        "/p/not-a-public-link/live",
+        f"/p/{a.tournament.public_token}/entrants/{b.entrants[0]}",
+        f"/p/{a.tournament.public_token}/entrants/999999",
+        "/league/not-a-public-link",
+        f"/league/{a.tournament.public_token}",  # a tournament's link names no season
         "/play/not-a-seat-link",
         "/play/not-a-seat-link/poll",
         "/play/not-a-seat-link/replays",

@@ -62,7 +62,7 @@ def test_huge_ids_are_not_found(app: Flask, world: SecurityWorld, value: str) ->
             checked += 1
     assert checked > 30
     assert snapshot() == before
-    # anonymous visitors get the same plain 404 on the public standings
+    # anonymous visitors get the same plain 404 on the members' standings
     anonymous = app.test_client()
     for path in (
         f"/standings/{value}",
@@ -77,7 +77,8 @@ def test_real_ids_still_open(app: Flask, world: SecurityWorld) -> None:
     owner = logged_in(app, world.users["a_owner"])
     a = world.a
     assert owner.get(f"/clubs/{a.club.slug}/tournaments/{a.tournament.id}").status_code == 200
-    assert app.test_client().get(f"/standings/{a.tournament.id}").status_code == 200
+    assert owner.get(f"/standings/{a.tournament.id}").status_code == 200
+    assert app.test_client().get(f"/p/{a.tournament.public_token}").status_code == 200
     sheet = f"/clubs/{a.club.slug}/tournaments/{a.tournament.id}/rounds/1/tables/{a.table.number}"
     assert owner.get(sheet).status_code == 200
     assert owner.get(sheet + "/deals/1").status_code == 200

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Club, Member, OnlineDeal, OnlineSeat, Table, Tournament, User
+from app.models import Club, Member, OnlineDeal, OnlineSeat, Season, Table, Tournament, User
 from tests.conftest import DEFAULT_PASSWORD
 from tests.security.test_security_access import EXPECT, _url
 from tests.tournaments.tournament_helpers import create, fixed_deal, seat
@@ -105,6 +105,15 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
     r = client.post(online_url + "/seats", data={"seat": "1", "member": owner.id})
     assert r.status_code == 303
     replayed, replayed_seat, replayed_bound = _replayed_deal(client, club)
+    # both public: their links' pages show the same names to anyone
+    r = client.post(
+        f"/clubs/{club.slug}/tournaments/{t.id}/visibility", data={"visibility": "public"}
+    )
+    assert r.status_code == 303
+    r = client.post(
+        f"/clubs/{club.slug}/seasons/{season_id}/visibility", data={"visibility": "public"}
+    )
+    assert r.status_code == 303
     db.session.expire_all()
     user = db.session.scalar(select(User).where(User.username == "mallory"))
     member = db.session.scalar(select(Member).where(Member.display_name == f"Mem {SCRIPT}"))
@@ -129,6 +138,8 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         "sid": season_id,
         "did": duplicate_id,
         "board": 1,
+        "link": t2.public_token,
+        "season_link": db.session.get(Season, season_id).public_token,
         "deal_id": replayed,
         "number": 1,
     }

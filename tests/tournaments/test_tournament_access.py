@@ -141,11 +141,18 @@ def test_guessed_ids_from_another_club(client, setup):
         assert client.get(url).status_code == 404, url
 
 
-def test_public_standings_need_no_login(client, setup):
+def test_standings_are_the_clubs_until_made_public(client, setup):
     w, t, tab, base, sheet, eid = setup
-    assert client.get(f"/standings/{t.id}").status_code == 200
-    assert client.get(f"/standings/{t.id}?projector=1").status_code == 200
-    assert client.get(f"/standings/{t.id}/entrants/{eid}").status_code == 200
+    pages = (
+        f"/standings/{t.id}",
+        f"/standings/{t.id}?projector=1",
+        f"/standings/{t.id}/entrants/{eid}",
+    )
+    for url in pages:  # club only (the default): nothing to see for anyone outside
+        assert client.get(url).status_code == 404, url
+    login(client, w.player)
+    for url in pages:
+        assert client.get(url).status_code == 200, url
 
 
 def test_table_code_grants_that_sheet_only(client, setup):

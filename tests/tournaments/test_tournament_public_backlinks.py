@@ -1,5 +1,5 @@
-"""Public standings and entrant history link back to the tournament page for the club's members;
-anyone else sees the same public page without that link."""
+"""The standings and entrant history link back to the tournament page for the club's members;
+outside the club the id pages do not exist, and the public link's pages carry no such link."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from tournament_helpers import add_entrants, create, login, world
 
 from app.extensions import db
 from app.models import Tournament
+from app.services.visibility import set_visibility
 
 
 def _back_links(html: str) -> list[str]:
@@ -25,7 +26,7 @@ def test_members_get_a_link_back_others_do_not(client):
     pages = [f"/standings/{t.id}", f"/standings/{t.id}/entrants/{t.entrants[0].id}"]
 
     for who in (w.director, w.player):
-        client.post("/logout")
+        client.post("/account/logout")
         login(client, who)
         for url in pages:
             r = client.get(url)
@@ -33,19 +34,24 @@ def test_members_get_a_link_back_others_do_not(client):
             assert _back_links(r.get_data(as_text=True)) == [tournament_page], (who, url)
         assert client.get(tournament_page).status_code == 200
 
-    client.post("/logout")
+    client.post("/account/logout")
     login(client, w.outsider)  # a director of another club
     for url in pages:
-        r = client.get(url)
-        assert r.status_code == 200 and _back_links(r.get_data(as_text=True)) == []
+        assert client.get(url).status_code == 404, url
 
-    client.post("/logout")
-    for url in pages:  # anonymous: still public, no link
+    client.post("/account/logout")
+    for url in pages:  # anonymous: a plain not-found
+        assert client.get(url).status_code == 404, url
+
+    set_visibility(t, "public")
+    db.session.commit()
+    public = [f"/p/{t.public_token}", f"/p/{t.public_token}/entrants/{t.entrants[0].id}"]
+    for url in public:  # anonymous on the public link: the page, no link into the club
         r = client.get(url)
         assert r.status_code == 200
         html = r.get_data(as_text=True)
         assert _back_links(html) == [] and f"/clubs/{w.club.slug}" not in html
-        assert t.name in html
+        assert t.name in html and f"/standings/{t.id}" not in html
 
 
 def test_projector_view_has_no_back_link(client):

@@ -73,9 +73,13 @@ def test_tie_breaks_cli_and_page(runner, client, tmp_path):
 
     from app.extensions import db
     from app.models import Tournament
+    from app.services.visibility import set_visibility
 
-    tid = db.session.scalar(select(Tournament.id).where(Tournament.name == "Tie Cup"))
-    html = client.get(f"/standings/{tid}").get_data(as_text=True)
+    t = db.session.scalar(select(Tournament).where(Tournament.name == "Tie Cup"))
+    assert t is not None
+    set_visibility(t, "public")  # an imported night is the club's until made public
+    db.session.commit()
+    html = client.get(f"/p/{t.public_token}").get_data(as_text=True)
     names = re.findall(r'/entrants/\d+">([A-F])</a>', html)
     assert names == [g[0] for g in got]
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from sqlalchemy import or_, select
 
-from ...competition.ratings import PlayerRating, rate
+from ...competition.ratings import PlayerRating
 from ...extensions import db
 from ...models import Club, Entrant, EntrantPlayer, Member, Season, Tournament
-from ..ratings.club import club_games, night_key
+from ..ratings.club import night_key, rated
 from ..seasons.standings import standings as season_standings
 from ..tournaments.rows import load
 from ..tournaments.standings import HistoryMatch, entrant_matches
@@ -87,7 +87,7 @@ def player_page(club: Club, member: Member) -> PlayerPage:
         mine = next((r for r in rows if r.player == name), None)
         if mine is not None:
             page.seasons.append((season, mine.rank, len(rows)))
-    page.rating = rate(club_games(club)).get(name)
+    page.rating = rated(club).get(name)
     return page
 
 

@@ -1,7 +1,15 @@
-"""A season's standings, always re-derived from its nights' recorded deals (nothing stored)."""
+"""A season's standings, always re-derived from its nights' recorded deals (nothing stored).
+
+Each process keeps copies of what it derived, checked against the database on every use: a
+night's season lines by the night's id, ``version`` (every change bumps it) and the club's member
+names; the table after each night (for the chart) by the same of every night before it, the rule
+and the points carried in. After a deal is recorded on the last night, only that night's lines
+and the table after it are derived again."""
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -33,8 +41,35 @@ def member_names(t: Tournament) -> dict[str, str]:
     return {name: member for name, member in rows}
 
 
-def lines_of(t: Tournament) -> list[NightLine]:
-    return night_lines(load(t).tournament, member_names(t))
+def members_stamp(club_id: int) -> str:
+    """A digest of the club's member names (one small query): the ratings and season lines
+    name linked players by their member's name, so a rename makes them stale."""
+    rows = db.session.execute(
+        select(Member.id, Member.display_name).where(Member.club_id == club_id).order_by(Member.id)
+    )
+    return hashlib.sha256(repr(list(rows)).encode()).hexdigest()
+
+
+def _night_id(t: Tournament) -> tuple[int, int, str]:
+    return (t.id, t.version, str(t.created_at))  # ids are reused after a delete
+
+
+_LINES: dict[tuple[str, int], tuple[tuple[int, int, str], str, list[NightLine]]] = {}
+_MAX_NIGHTS = 512
+
+
+def lines_of(t: Tournament, stamp: str | None = None) -> list[NightLine]:
+    """The night's season lines (``stamp``: the club's ``members_stamp``, if the caller has it)."""
+    stamp = stamp if stamp is not None else members_stamp(t.club_id)
+    key = (str(db.engine.url), t.id)
+    hit = _LINES.get(key)
+    if hit is not None and hit[0] == _night_id(t) and hit[1] == stamp:
+        return hit[2]
+    lines = night_lines(load(t).tournament, member_names(t))
+    if len(_LINES) >= _MAX_NIGHTS:
+        _LINES.clear()
+    _LINES[key] = (_night_id(t), stamp, lines)
+    return lines
 
 
 def rule_of(season: Season, text: str | None = None, places: list[int] | None = None) -> Rule:
@@ -48,7 +83,8 @@ def standings(
     season: Season, rule: Rule | None = None, division_id: int | None = None
 ) -> list[SeasonRow]:
     chosen = rule or rule_of(season)
-    nights = [lines_of(t) for t in nights_of(season, division_id)]
+    stamp = members_stamp(season.club_id)
+    nights = [lines_of(t, stamp) for t in nights_of(season, division_id)]
     return derive(nights, chosen, carried_into(season, division_id))
 
 
@@ -63,6 +99,45 @@ def standings_json(season: Season, rule: Rule | None = None) -> list[dict[str, A
     return [r.as_json() for r in standings(season, rule)]
 
 
+@dataclass
+class _Prefixes:
+    """The season table after each of the first nights, and what it was derived from."""
+
+    basis: tuple[Any, ...]
+    nights: list[tuple[int, int, str]] = field(default_factory=list)
+    rows: list[list[SeasonRow]] = field(default_factory=list)  # after night 1, 2, …
+
+
+_PREFIXES: dict[tuple[str, int], _Prefixes] = {}
+_MAX_SEASONS = 64
+
+
+def _tables_after_each_night(
+    season: Season, rule: Rule, nights: list[Tournament]
+) -> list[list[SeasonRow]]:
+    """The rule applied to the first k nights, for each k; reused up to the first night that
+    changed since the last call (with the same rule, member names and carried points)."""
+    stamp = members_stamp(season.club_id)
+    carried = carried_into(season)
+    basis = (rule, stamp, tuple(sorted(carried.items())))
+    key = (str(db.engine.url), season.id)
+    hit = _PREFIXES.get(key)
+    ids = [_night_id(t) for t in nights]
+    same = 0
+    if hit is not None and hit.basis == basis:
+        while same < min(len(hit.nights), len(ids)) and hit.nights[same] == ids[same]:
+            same += 1
+    done = _Prefixes(basis, ids[:same], hit.rows[:same] if hit is not None else [])
+    lines = [lines_of(t, stamp) for t in nights]
+    for k in range(same + 1, len(nights) + 1):
+        done.nights.append(ids[k - 1])
+        done.rows.append(derive(lines[:k], rule, carried))
+    if len(_PREFIXES) >= _MAX_SEASONS and key not in _PREFIXES:
+        _PREFIXES.clear()
+    _PREFIXES[key] = done
+    return done.rows
+
+
 def over_nights(
     season: Season, rule: Rule | None = None
 ) -> tuple[list[str], dict[str, list[float]], list[str]]:
@@ -70,12 +145,9 @@ def over_nights(
     night labels, scores by player, and the final order."""
     chosen = rule or rule_of(season)
     nights = nights_of(season)
-    lines = [lines_of(t) for t in nights]
-    carried = carried_into(season)
     by_player: dict[str, list[float]] = {}
     final: list[str] = []
-    for k in range(1, len(lines) + 1):
-        rows = derive(lines[:k], chosen, carried)
+    for k, rows in enumerate(_tables_after_each_night(season, chosen, nights), start=1):
         for r in rows:
             by_player.setdefault(r.player, [0.0] * (k - 1)).append(float(r.score))
         for series in by_player.values():

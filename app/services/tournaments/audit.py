@@ -140,6 +140,7 @@ KEY_LABELS: dict[str, Any] = {
     "clock_paused_at": _l("clock paused at"),
     "clock_paused_seconds": _l("seconds paused"),
     "last_deal_at": _l("last deal called at"),
+    "visibility": _l("Standings seen by"),
 }
 # The audit data key under which a discarded online game's whole log is kept (each deal's seed,
 # setup and action records: ``online.guards.replay`` reads it back).
@@ -216,6 +217,8 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
         return str(BOT_LEVEL_LABELS[v])
     if key == "member":  # an online seat's member, or none: a guest's link
         return _("guest (link)") if v is None else str(v)
+    if key == "visibility" and v in ("club", "public"):  # who sees the standings
+        return _("club only") if v == "club" else _("public link")
     if key == "trump":
         return SUIT_SYMBOLS.get(v, str(v)) if v is not None else _("No trump (无主)")
     if key == "penalties" and isinstance(v, list):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, has_request_context
+from flask import current_app, has_request_context, url_for
 
 from ... import printing as pr
 from ...competition import model as cm
@@ -90,6 +90,16 @@ def seat_links(t: Tournament, tab: Table) -> tuple[pr.SeatLink, ...]:
     return tuple(out)
 
 
+def entry_url(tab: Table) -> str:
+    """A paper table's score-entry page (its table-code page), for the QR code on its card; ""
+    for an online table, a table without a code, or where no address can be built."""
+    if tab.mode == "online" or not tab.code:
+        return ""
+    if not (has_request_context() or current_app.config["SERVER_NAME"]):
+        return ""
+    return url_for("tournaments.code_sheet", code=tab.code, _external=True)
+
+
 def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = True) -> pr.ScoreSheet:
     sides, seats = seat_names(tab)
     deals = [deal_from_row(d) for d in tab.deals]
@@ -114,6 +124,7 @@ def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = Tru
         finished=tab.finished,
         links=seat_links(t, tab),
         preset=preset_name(t),
+        entry_url=entry_url(tab) if with_code else "",
     )
 
 
