@@ -12,13 +12,16 @@ seat's moves, nothing else. A seat marked ``bot`` is played by the server.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Base
 from ._common import utcnow
+
+if TYPE_CHECKING:
+    from .tournaments import Table
 
 
 class OnlineSeat(Base):
@@ -38,6 +41,10 @@ class OnlineSeat(Base):
     member_id: Mapped[int | None] = mapped_column(
         ForeignKey("members.id", ondelete="SET NULL"), index=True
     )
+
+    # read only: a seat's page loads its table (with its round and tournament) in the seat's
+    # own query (``seats.seat_by_token``), instead of one query each
+    table: Mapped[Table] = relationship(viewonly=True)
 
 
 class OnlineDeal(Base):

@@ -264,23 +264,59 @@ def load(tab: Table) -> Live | None:
     page, a poll, the answer to a move once written) it is the cached deal itself, only to be
     read; otherwise a copy of the request's own, to act on. One query: the latest deal row
     with the seats (who is human, the bots' strengths)."""
-    latest = (
-        select(OnlineDeal.id)
-        .where(OnlineDeal.table_id == tab.id)
-        .order_by(OnlineDeal.number.desc())
-        .limit(1)
-        .scalar_subquery()
-    )
-    got = db.session.execute(
-        select(OnlineDeal, OnlineSeat.seat, OnlineSeat.bot, OnlineSeat.bot_level)
-        .outerjoin(OnlineSeat, OnlineSeat.table_id == OnlineDeal.table_id)
-        .where(OnlineDeal.id == latest)
-    ).all()
+    got = latest(tab)
+    return None if got is None else load_row(*got)
+
+
+def load_row(row: OnlineDeal, humans: frozenset[int], levels: dict[int, str]) -> Live:
+    """``load`` of a deal row already read (``latest``)."""
+    return _load(row, humans, levels, private=not reads_only())
+
+
+def latest(tab: Table) -> tuple[OnlineDeal, frozenset[int], dict[int, str]] | None:
+    """The table's latest deal row, its human seats and its bot seats' strengths, in one query
+    (no deal rebuilt); None before the first deal."""
+    got = db.session.execute(_deal_queries()[0], {"table": tab.id}).all()
     if not got:
         return None
     humans = frozenset(seat for _row, seat, bot, _lv in got if seat is not None and not bot)
     levels = {seat: lv for _row, seat, _bot, lv in got if seat is not None}
-    return _load(got[0][0], humans, levels, private=not reads_only())
+    return got[0][0], humans, levels
+
+
+@functools.cache
+def _deal_queries() -> tuple[
+    Select[OnlineDeal, int, bool, str], Select[OnlineDeal, str, bool, str, int, bool]
+]:
+    """``latest``'s and ``_check_unchanged``'s queries, built once (a move runs both)."""
+    newest = (
+        select(OnlineDeal.id)
+        .where(OnlineDeal.table_id == bindparam("table"))
+        .order_by(OnlineDeal.number.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    latest = (
+        select(OnlineDeal, OnlineSeat.seat, OnlineSeat.bot, OnlineSeat.bot_level)
+        .outerjoin(OnlineSeat, OnlineSeat.table_id == OnlineDeal.table_id)
+        .where(OnlineDeal.id == newest)
+    )
+    unchanged = (
+        select(
+            OnlineDeal, Table.mode, Table.finished, Round.status, OnlineSeat.seat, OnlineSeat.bot
+        )
+        .join(Table, Table.id == OnlineDeal.table_id)
+        .join(Round, Round.id == Table.round_id)
+        .join(OnlineSeat, OnlineSeat.table_id == Table.id)
+        .where(OnlineDeal.id == bindparam("deal"))
+    )
+    return latest, unchanged
+
+
+def token_of(tab: Table, row: OnlineDeal | None) -> str:
+    """``state_token`` of a table whose latest deal row is ``row`` (already read: no query)."""
+    token = "0.0" if row is None else f"{row.number}.{row.version}"
+    return token + "p" if tab.paused else token
 
 
 # --- the director's side ----------------------------------------------------------------------
@@ -533,11 +569,11 @@ def _save(live: Live) -> None:
     computed in a read transaction, this is where the write lock is taken. The saved deal goes
     to the cache as it is (once committed): ``live`` is not to be acted on any more."""
     row = live.row
-    start = row.version
+    start, deal_id = row.version, row.id
     if not live.new and row.outcome == live.deal.outcome:
         return
     if begin_write(db.session()):
-        _check_unchanged(live, start)
+        _check_unchanged(live, deal_id, start)
     rows = [
         {"deal_id": row.id, "seq": start + i + 1, "record": entry, "actor": actor}
         for i, (entry, actor) in enumerate(live.new)
@@ -555,21 +591,15 @@ def _save(live: Live) -> None:
     live.cached = True
 
 
-def _check_unchanged(live: Live, start: int) -> None:
+def _check_unchanged(live: Live, deal_id: int, start: int) -> None:
     """Under the write lock, fresh from the database: the deal is still at the version the
-    move was computed on, the same seats are human, and the table still plays (two queries:
-    the deal row, which the write needs anyway, and the table's state with its seats)."""
-    row = live.row
-    if row.version != start:
+    move was computed on, the same seats are human, and the table still plays (one query: the
+    deal row, which the write needs anyway, with the table's state and its seats)."""
+    seats = db.session.execute(_deal_queries()[1], {"deal": deal_id}).all()
+    if live.row.version != start:  # the row was read again just above (it was expired)
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
-    seats = db.session.execute(
-        select(Table.mode, Table.finished, Round.status, OnlineSeat.seat, OnlineSeat.bot)
-        .join(Round, Round.id == Table.round_id)
-        .join(OnlineSeat, OnlineSeat.table_id == Table.id)
-        .where(Table.id == row.table_id)
-    ).all()
     humans = frozenset(seat for *_t, seat, bot in seats if not bot)
-    mode, finished, status = seats[0][:3] if seats else ("", True, "closed")
+    mode, finished, status = seats[0][1:4] if seats else ("", True, "closed")
     if mode != "online" or finished or status == "closed" or humans != live.humans:
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
 
@@ -620,7 +650,8 @@ def act(
         raise IllegalMove(_("This table is not played online."))
     if tab.paused:
         raise IllegalMove(paused_message())
-    if seen != state_token(tab):
+    got = latest(tab)  # the state token and the deal in one query
+    if seen != token_of(tab, None if got is None else got[0]):
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
     if seat_row.bot:
         raise IllegalMove(_("A bot plays this seat now."))
@@ -629,7 +660,7 @@ def act(
     if tab.finished:
         raise IllegalMove(_("The match is over."))
     t = tournament_of(tab)
-    live = load(tab)
+    live = None if got is None else load_row(*got)
     if live is None or live.deal.outcome is not None:
         raise IllegalMove(_("The match is over."))
     seat = seat_row.seat

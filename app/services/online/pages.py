@@ -4,37 +4,100 @@ The engine's state comes from ``bridge``; this module only arranges it."""
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import inspect
+
 from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
-from ...models import OnlineSeat, Table
+from ...models import OnlineSeat, Table, Tournament
 from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
 from . import bridge
+from . import seats as seats_module
 from .seats import seats_of
 
 if TYPE_CHECKING:  # the type only: the engine is driven by ``bridge`` alone
     from engine.deal import Deal
 
 
+def _fresh(obj: Any) -> bool:
+    """Is ``obj`` loaded in this transaction (not expired by a commit or a rollback)?"""
+    if obj is None:
+        return False
+    state = inspect(obj)
+    return not state.expired and not state.expired_attributes
+
+
+def _seat_table(seat_row: OnlineSeat) -> Table:
+    """The seat's table, with its round and tournament. A seat opened by its link or by its
+    member came with them (``seats.seat_by_token``); after a move's commit every object is
+    expired, and one query reads the seat and all three again."""
+    tab: Table | None = seat_row.__dict__.get("table")
+    rnd = None if tab is None else tab.__dict__.get("round")
+    if (
+        tab is not None
+        and _fresh(seat_row)
+        and _fresh(tab)
+        and _fresh(rnd)
+        and _fresh(None if rnd is None else rnd.__dict__.get("tournament"))
+    ):
+        return tab
+    identity = inspect(seat_row).identity  # read without loading the expired row
+    assert identity is not None
+    again = seats_module.seat_with_table(identity[0])
+    assert again is seat_row
+    return again.table
+
+
+# the names at a table and its score sheet, by table, while its tournament's version stands
+# (every change bumps it: ``Tournament.version``), as ``rows.load`` caches the tournament
+_SHEETS: OrderedDict[tuple[Any, ...], tuple[list[str], list[str], FixedMatch | RedFiveTable]] = (
+    OrderedDict()
+)
+_SHEETS_SIZE = 256
+_SHEETS_LOCK = threading.Lock()
+
+
+def names_and_sheet(t: Tournament, tab: Table) -> tuple[list[str], list[str], Any]:
+    """``seat_names`` and ``sheet`` of a table, kept per tournament version: a seat's page
+    during a deal reads neither the seating nor the sheet rows again."""
+    stamp = t.created_at.isoformat() if t.created_at else ""
+    key = (str(db.engine.url), t.id, stamp, t.version, tab.id)
+    with _SHEETS_LOCK:
+        hit = _SHEETS.get(key)
+        if hit is not None:
+            _SHEETS.move_to_end(key)
+    if hit is None:
+        sides, names = seat_names(tab)
+        hit = (sides, names, sheet(t, tab))
+        with _SHEETS_LOCK:
+            _SHEETS[key] = hit
+            while len(_SHEETS) > _SHEETS_SIZE:
+                _SHEETS.popitem(last=False)
+    return list(hit[0]), list(hit[1]), hit[2]
+
+
 def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     """Everything the seat's page shows: this seat's view (never another hand) and the sheet."""
-    tab = db.session.get(Table, seat_row.table_id)
-    assert tab is not None
-    t = bridge.tournament_of(tab)
+    tab = _seat_table(seat_row)
+    t = tab.round.tournament
     seat = seat_row.seat
-    sides, names = seat_names(tab)
-    seats = seats_of(tab)
-    bots = {s.seat for s in seats if s.bot}
-    live = bridge.load(tab)
-    derived = sheet(t, tab)
+    sides, names, derived = names_and_sheet(t, tab)
+    got = bridge.latest(tab)  # the deal and who plays each seat, in one query
+    if got is None:
+        bots = {s.seat for s in seats_of(tab) if s.bot}
+        live = None
+    else:
+        bots = set(got[2]) - got[1]
+        live = bridge.load_row(*got)
     fixed = isinstance(derived, FixedMatch)
     over = live is None or tab.finished or bridge.match_complete(t, tab, live)
     page: dict[str, Any] = {
-        "token": bridge.state_token(tab),
+        "token": bridge.token_of(tab, None if live is None else live.row),
         "seat": seat,
         "names": names,
         "sides": sides,

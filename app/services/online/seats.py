@@ -9,12 +9,15 @@ can give a guest seat a new link, which ends the old one. Both are in the audit 
 
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from flask import url_for
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
+from sqlalchemy.orm import joinedload
 
 from ... import qr
 from ...extensions import db
@@ -49,10 +52,32 @@ def seats_of(tab: Table) -> list[OnlineSeat]:
     )
 
 
+def with_table() -> Any:
+    """The loader option that brings a seat's table, round and tournament in the seat's own
+    query (the seat keeps them: ``db.session.get`` of any of them then needs no query)."""
+    return joinedload(OnlineSeat.table).joinedload(Table.round).joinedload(Round.tournament)
+
+
+@functools.cache
+def _seat_queries() -> tuple[Select[OnlineSeat], Select[OnlineSeat]]:
+    """A seat by its token, and by its id, each with its table, round and tournament; built
+    once (building a statement costs more than running it)."""
+    by = select(OnlineSeat).options(with_table())
+    return (
+        by.where(OnlineSeat.token == bindparam("token")),
+        by.where(OnlineSeat.id == bindparam("seat")),
+    )
+
+
 def seat_by_token(token: str) -> OnlineSeat | None:
     if not token or len(token) > 40:
         return None
-    return db.session.scalar(select(OnlineSeat).where(OnlineSeat.token == token))
+    return db.session.scalar(_seat_queries()[0], {"token": token})
+
+
+def seat_with_table(seat_id: int) -> OnlineSeat | None:
+    """The seat ``seat_id`` read again with its table, round and tournament (one query)."""
+    return db.session.scalar(_seat_queries()[1], {"seat": seat_id})
 
 
 # --- who sits where -----------------------------------------------------------------------------
@@ -247,7 +272,7 @@ def seat_links(tab: Table, club: Club) -> list[SeatLink]:
 
 def seat_of_member(seat_id: int, me: Member) -> OnlineSeat | None:
     """The seat ``seat_id`` if it is bound to ``me`` at an online table of ``me``'s club."""
-    row = db.session.get(OnlineSeat, seat_id)
+    row = db.session.scalar(_seat_queries()[1], {"seat": seat_id})
     if row is None or row.member_id is None or row.member_id != me.id:
         return None
     tab = db.session.get(Table, row.table_id)
