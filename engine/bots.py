@@ -154,15 +154,16 @@ def _sampled_follow(deal: Deal, seat: int, suit: list[int], n: int) -> list[int]
 def _complete(
     rng: random.Random, n: int, suit: list[int], other: list[int], core: list[int] | None
 ) -> list[int]:
+    """A legal follow of ``n`` cards: every card of the led suit and random others when the suit
+    is short, else the cards the follow must hold (``core``) and random other cards of the suit."""
     if core is None:
-        rest = list(other)
-        rng.shuffle(rest)
-        return suit + rest[: n - len(suit)]
-    left = Counter(suit)
-    left.subtract(core)
-    pool = list(left.elements())
-    rng.shuffle(pool)
-    return core + pool[: n - len(core)]
+        return suit + rng.sample(other, n - len(suit))
+    if not core:
+        return rng.sample(suit, n)
+    left = list(suit)
+    for c in core:
+        left.remove(c)
+    return core + rng.sample(left, n - len(core))
 
 
 class RandomBot:
@@ -216,6 +217,8 @@ class RandomBot:
         return self._choose_play(deal, seat)
 
     def _choose_play(self, deal: Deal, seat: int) -> list[int]:
+        """A random legal play, built from the deal's own rules: the deal is told so
+        (``Deal._vouch``) and ``play`` does not prove it again."""
         assert deal.trick is not None and deal.ctx is not None
         rng = self.rng
         hand = deal.hands[seat]
@@ -226,14 +229,16 @@ class RandomBot:
                 st = deal.ctx.suit_tab
                 suit = [c for c in hand if st[c] == st[card]]
                 k = rng.randint(1, min(len(suit), 6))
-                return rng.sample(suit, k)
-            copies = hand.count(card)
-            if copies > 1 and r < 0.6:
-                return [card] * rng.randint(2, copies)
-            return [card]
-        n = len(deal.trick.plays[0][1])
-        suit, other, core = _follow_base(deal, seat)
-        return _complete(rng, n, suit, other, core)
+                cards = rng.sample(suit, k)  # cards of one suit: a lead (a throw may fail)
+            else:
+                copies = hand.count(card)
+                cards = [card] * rng.randint(2, copies) if copies > 1 and r < 0.6 else [card]
+        else:
+            n = len(deal.trick.plays[0][1])
+            suit, other, core = _follow_base(deal, seat)
+            cards = _complete(rng, n, suit, other, core)
+        deal._vouch(seat, cards)
+        return cards
 
 
 class HeuristicBot(RandomBot):
@@ -320,10 +325,12 @@ class HeuristicBot(RandomBot):
         return HJ if hand.count(HJ) < 2 else None
 
     def _choose_play(self, deal: Deal, seat: int) -> list[int]:
+        """Every lead and follow below is legal by construction (or checked with ``can_play``),
+        so the deal is told so (``Deal._vouch``)."""
         assert deal.trick is not None and deal.ctx is not None
-        if not deal.trick.plays:
-            return self._lead(deal, seat)
-        return self._follow(deal, seat)
+        cards = self._lead(deal, seat) if not deal.trick.plays else self._follow(deal, seat)
+        deal._vouch(seat, cards)
+        return cards
 
     def _lead(self, deal: Deal, seat: int) -> list[int]:
         ctx = deal.ctx
