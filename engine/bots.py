@@ -27,7 +27,7 @@ Action = tuple[Any, ...]
 
 def _check(deal: object, seat: object) -> Deal:
     """A bot is asked about a real deal and one of its seats."""
-    if not isinstance(deal, Deal):
+    if type(deal) is not Deal and not isinstance(deal, Deal):
         raise EngineError("bots.deal_type", got=repr(deal))
     deal._seat(seat)
     return deal
@@ -73,13 +73,16 @@ def legal_calls(deal: Deal, seat: int) -> list[list[int]]:
 
 def perform(deal: Deal, action: Action) -> Record:
     """Apply a bot action ``(kind, seat, *args)`` to the deal."""
-    if not isinstance(deal, Deal):
+    if type(deal) is not Deal and not isinstance(deal, Deal):
         raise EngineError("deal.type", got=repr(deal))
-    if not isinstance(action, tuple | list) or len(action) < 2:
+    t = type(action)
+    if (t is not tuple and not isinstance(action, tuple | list)) or len(action) < 2:
         raise IllegalAction("action.type", got=repr(action))
     kind, seat = action[0], action[1]
     if kind in ("call", "bury", "friend", "play") and len(action) != 3:
         raise IllegalAction("action.arity", kind=repr(kind), got=repr(action))
+    if kind == "play":  # the commonest action first
+        return deal.play(seat, action[2])
     if kind == "call":
         return deal.call(seat, action[2])
     if kind == "pass":
@@ -90,8 +93,6 @@ def perform(deal: Deal, action: Action) -> Record:
         return deal.bury(seat, action[2])
     if kind == "friend":
         return deal.call_friend(seat, action[2])
-    if kind == "play":
-        return deal.play(seat, action[2])
     raise IllegalAction("action.unknown", got=repr(kind))
 
 
@@ -159,7 +160,8 @@ def _complete(
     if core is None:
         return suit + rng.sample(other, n - len(suit))
     if not core:
-        return rng.sample(suit, n)
+        # one card: rng.choice draws exactly what rng.sample(suit, 1) draws, with less overhead
+        return [rng.choice(suit)] if n == 1 else rng.sample(suit, n)
     left = list(suit)
     for c in core:
         left.remove(c)
@@ -191,6 +193,8 @@ class RandomBot:
     def act(self, deal: Deal, seat: int) -> Action:
         _check_acting(deal, seat)
         ph = deal.phase
+        if ph == PLAY:  # the commonest phase first
+            return ("play", seat, self._choose_play(deal, seat))
         rng = self.rng
         if ph in (CALLS, OVERCALL):
             calls = legal_calls(deal, seat)
@@ -207,8 +211,6 @@ class RandomBot:
             choices: list[int | None] = [None, HJ, 13 + 3]
             choices += [s * 13 + r for s in range(4) for r in (11, 12)]
             return ("friend", seat, rng.choice(choices))
-        if ph == PLAY:
-            return ("play", seat, self._choose_play(deal, seat))
         raise IllegalAction("bots.nothing_to_do", seat=seat, phase=ph)
 
     def choose_play(self, deal: Deal, seat: int) -> list[int]:

@@ -374,6 +374,8 @@ class Deal:
         return self.variant.kitty
 
     def _seat(self, seat: object) -> int:
+        if type(seat) is int and 0 <= seat < self.n:  # the usual case, without isinstance
+            return seat
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction("seat.unknown", got=repr(seat), last=self.n - 1)
         return seat
@@ -443,13 +445,16 @@ class Deal:
 
     def draw(self) -> Record:
         """The chance step: the next card of the shuffle goes to the next seat."""
-        self.verify_draw()
-        seat = (self.first_drawer + self.drawn) % self.n
-        card = self.pack[self.drawn]
+        if self.phase != DRAW:
+            self.verify_draw()  # raises
+        drawn = self.drawn
+        seat = (self.first_drawer + drawn) % self.n
+        card = self.pack[drawn]
         self.hands[seat].append(card)
-        self.drawn += 1
-        rec = self._log(Record("draw", seat, (card,)))
-        if self.drawn == self.to_deal:
+        self.drawn = drawn = drawn + 1
+        rec = Record("draw", seat, (card,))
+        self.log.append(rec)
+        if drawn == self.to_deal:
             self._end_draw()
         return rec
 
