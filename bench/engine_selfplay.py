@@ -4,26 +4,56 @@ A complete deal runs from the shuffle to the score with bots making every decisi
 included (a bot considers calling only when it draws a card). Run: ``python bench/engine_selfplay.py
 [--seconds S]``; one line per variant ends in ``VARIANT: N deals/s``. Targets: ≥150 deals/s for
 tractor-4p, ≥60 for the 3-deck variants. ``--profile VARIANT`` prints a cProfile of that variant.
+
+``--against REV`` compares with the engine of git revision ``REV``: it checks ``REV`` out in a
+temporary ``git worktree add --detach``, then runs that engine and the current one alternately,
+three times each, every run in its own subprocess (so the two engines never share an
+interpreter), each run playing the same ``--deals`` seeds of every variant. It prints the
+medians per variant (deals/s by CPU time, ``time.process_time``, and by wall time) and last
+``speedup_vs_REV tractor-4p=X red-five-5p=Y one-twenty-6p=Z`` (the ratio of the CPU-time
+medians: on a shared machine CPU time is the steadier figure). Each run says which engine build
+it imported: ``pure`` (the ``.py`` modules) or ``compiled`` (mypyc extension modules).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.bots import make_bots, perform, play_deal  # noqa: E402
-from engine.deal import Deal, DealSetup  # noqa: E402
-
+ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = (("tractor-4p", {}), ("red-five-5p", {}), ("one-twenty-6p", {}))
+ROUNDS = 3
+
+
+def _engine(root: Path = ROOT) -> Any:
+    """Import the engine found under ``root`` (the current tree unless a worker says otherwise)."""
+    sys.path.insert(0, str(root))
+    import engine.bots
+    import engine.deal
+
+    return engine
+
+
+def build_name(eng: Any) -> str:
+    """``compiled`` when the rules modules are mypyc extension modules, else ``pure``."""
+    files = [eng.deal.__file__, eng.bots.__file__]
+    return "compiled" if any(not str(f).endswith(".py") for f in files) else "pure"
 
 
 def run(variant: str, options: dict, seconds: float) -> tuple[int, float]:
+    from engine.bots import make_bots, play_deal
+    from engine.deal import Deal, DealSetup
+
     start = time.perf_counter()
     n = 0
     seed = 0
@@ -37,8 +67,22 @@ def run(variant: str, options: dict, seconds: float) -> tuple[int, float]:
             return n, elapsed
 
 
+def run_fixed(eng: Any, variant: str, options: dict, deals: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) to play the deals of seeds ``0 .. deals-1``."""
+    Deal, DealSetup = eng.deal.Deal, eng.deal.DealSetup
+    make_bots, play_deal = eng.bots.make_bots, eng.bots.play_deal
+    wall, cpu = time.perf_counter(), time.process_time()
+    for seed in range(deals):
+        deal = Deal(DealSetup(variant, options, seed))
+        play_deal(deal, make_bots("random", deal.n, seed))
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def verify_cost(variant: str, options: dict, deals: int = 30) -> float:
     """Mean microseconds of ``verify_play`` over every play of a few random deals."""
+    from engine.bots import make_bots, perform
+    from engine.deal import Deal, DealSetup
+
     total = 0.0
     count = 0
     for seed in range(deals):
@@ -60,11 +104,88 @@ def verify_cost(variant: str, options: dict, deals: int = 30) -> float:
     return total / max(count, 1) * 1e6
 
 
+def worker(root: str, deals: int) -> None:
+    """One run of ``--against``: every variant's fixed deals with the engine under ``root``."""
+    eng = _engine(Path(root))
+    run_fixed(eng, "tractor-4p", {}, 5)  # warm up
+    out: dict[str, Any] = {"build": build_name(eng), "variants": {}}
+    for variant, options in VARIANTS:
+        wall, cpu = run_fixed(eng, variant, options, deals)
+        out["variants"][variant] = {"wall": wall, "cpu": cpu}
+    print(json.dumps(out))
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def against(rev: str, deals: int) -> None:
+    sha = _git("rev-parse", "--short", rev)
+    tmp = tempfile.mkdtemp(prefix="engine-bench-")
+    where = os.path.join(tmp, "tree")
+    _git("worktree", "add", "--detach", "--quiet", where, sha)
+    try:
+        sides = {rev: where, "current": str(ROOT)}
+        rates: dict[str, dict[str, list[tuple[float, float]]]] = {k: {} for k in sides}
+        for r in range(ROUNDS):
+            for label, root in sides.items():
+                proc = subprocess.run(
+                    [sys.executable, __file__, "--worker", root, "--deals", str(deals)],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                )
+                got = json.loads(proc.stdout.strip().splitlines()[-1])
+                parts = []
+                for variant, t in got["variants"].items():
+                    cpu_rate, wall_rate = deals / t["cpu"], deals / t["wall"]
+                    rates[label].setdefault(variant, []).append((cpu_rate, wall_rate))
+                    parts.append(f"{variant} {cpu_rate:.0f}")
+                name = f"{rev} ({sha})" if label == rev else "current"
+                print(
+                    f"run {r + 1}/{ROUNDS} {name}, {got['build']} engine: "
+                    f"{', '.join(parts)} deals/s (CPU)",
+                    flush=True,
+                )
+        speedups = []
+        for variant, _options in VARIANTS:
+            med: dict[str, tuple[float, float]] = {}
+            for label in sides:
+                runs = rates[label][variant]
+                med[label] = (
+                    statistics.median(c for c, _w in runs),
+                    statistics.median(w for _c, w in runs),
+                )
+            print(
+                f"{variant}: median {med[rev][0]:.0f} deals/s CPU ({med[rev][1]:.0f} wall) "
+                f"at {rev}, {med['current'][0]:.0f} deals/s CPU ({med['current'][1]:.0f} wall) "
+                f"now, {deals} deals per run"
+            )
+            speedups.append(f"{variant}={med['current'][0] / med[rev][0]:.2f}")
+        print(f"speedup_vs_{rev} " + " ".join(speedups))
+    finally:
+        _git("worktree", "remove", "--force", where)
+        os.rmdir(tmp)
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--profile", default=None)
+    p.add_argument("--against", default=None, metavar="REV")
+    p.add_argument("--deals", type=int, default=150, help="deals per variant and run (--against)")
+    p.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.worker:
+        worker(args.worker, args.deals)
+        return
+    if args.against:
+        against(args.against, args.deals)
+        return
+    eng = _engine()
+    print(f"{build_name(eng)} engine")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()

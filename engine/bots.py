@@ -27,7 +27,7 @@ Action = tuple[Any, ...]
 
 def _check(deal: object, seat: object) -> Deal:
     """A bot is asked about a real deal and one of its seats."""
-    if not isinstance(deal, Deal):
+    if type(deal) is not Deal and not isinstance(deal, Deal):
         raise EngineError("bots.deal_type", got=repr(deal))
     deal._seat(seat)
     return deal
@@ -73,13 +73,16 @@ def legal_calls(deal: Deal, seat: int) -> list[list[int]]:
 
 def perform(deal: Deal, action: Action) -> Record:
     """Apply a bot action ``(kind, seat, *args)`` to the deal."""
-    if not isinstance(deal, Deal):
+    if type(deal) is not Deal and not isinstance(deal, Deal):
         raise EngineError("deal.type", got=repr(deal))
-    if not isinstance(action, tuple | list) or len(action) < 2:
+    t = type(action)
+    if (t is not tuple and not isinstance(action, tuple | list)) or len(action) < 2:
         raise IllegalAction("action.type", got=repr(action))
     kind, seat = action[0], action[1]
     if kind in ("call", "bury", "friend", "play") and len(action) != 3:
         raise IllegalAction("action.arity", kind=repr(kind), got=repr(action))
+    if kind == "play":  # the commonest action first
+        return deal.play(seat, action[2])
     if kind == "call":
         return deal.call(seat, action[2])
     if kind == "pass":
@@ -90,8 +93,6 @@ def perform(deal: Deal, action: Action) -> Record:
         return deal.bury(seat, action[2])
     if kind == "friend":
         return deal.call_friend(seat, action[2])
-    if kind == "play":
-        return deal.play(seat, action[2])
     raise IllegalAction("action.unknown", got=repr(kind))
 
 
@@ -154,15 +155,17 @@ def _sampled_follow(deal: Deal, seat: int, suit: list[int], n: int) -> list[int]
 def _complete(
     rng: random.Random, n: int, suit: list[int], other: list[int], core: list[int] | None
 ) -> list[int]:
+    """A legal follow of ``n`` cards: every card of the led suit and random others when the suit
+    is short, else the cards the follow must hold (``core``) and random other cards of the suit."""
     if core is None:
-        rest = list(other)
-        rng.shuffle(rest)
-        return suit + rest[: n - len(suit)]
-    left = Counter(suit)
-    left.subtract(core)
-    pool = list(left.elements())
-    rng.shuffle(pool)
-    return core + pool[: n - len(core)]
+        return suit + rng.sample(other, n - len(suit))
+    if not core:
+        # one card: rng.choice draws exactly what rng.sample(suit, 1) draws, with less overhead
+        return [rng.choice(suit)] if n == 1 else rng.sample(suit, n)
+    left = list(suit)
+    for c in core:
+        left.remove(c)
+    return core + rng.sample(left, n - len(core))
 
 
 class RandomBot:
@@ -190,6 +193,8 @@ class RandomBot:
     def act(self, deal: Deal, seat: int) -> Action:
         _check_acting(deal, seat)
         ph = deal.phase
+        if ph == PLAY:  # the commonest phase first
+            return ("play", seat, self._choose_play(deal, seat))
         rng = self.rng
         if ph in (CALLS, OVERCALL):
             calls = legal_calls(deal, seat)
@@ -206,8 +211,6 @@ class RandomBot:
             choices: list[int | None] = [None, HJ, 13 + 3]
             choices += [s * 13 + r for s in range(4) for r in (11, 12)]
             return ("friend", seat, rng.choice(choices))
-        if ph == PLAY:
-            return ("play", seat, self._choose_play(deal, seat))
         raise IllegalAction("bots.nothing_to_do", seat=seat, phase=ph)
 
     def choose_play(self, deal: Deal, seat: int) -> list[int]:
@@ -216,6 +219,8 @@ class RandomBot:
         return self._choose_play(deal, seat)
 
     def _choose_play(self, deal: Deal, seat: int) -> list[int]:
+        """A random legal play, built from the deal's own rules: the deal is told so
+        (``Deal._vouch``) and ``play`` does not prove it again."""
         assert deal.trick is not None and deal.ctx is not None
         rng = self.rng
         hand = deal.hands[seat]
@@ -226,14 +231,16 @@ class RandomBot:
                 st = deal.ctx.suit_tab
                 suit = [c for c in hand if st[c] == st[card]]
                 k = rng.randint(1, min(len(suit), 6))
-                return rng.sample(suit, k)
-            copies = hand.count(card)
-            if copies > 1 and r < 0.6:
-                return [card] * rng.randint(2, copies)
-            return [card]
-        n = len(deal.trick.plays[0][1])
-        suit, other, core = _follow_base(deal, seat)
-        return _complete(rng, n, suit, other, core)
+                cards = rng.sample(suit, k)  # cards of one suit: a lead (a throw may fail)
+            else:
+                copies = hand.count(card)
+                cards = [card] * rng.randint(2, copies) if copies > 1 and r < 0.6 else [card]
+        else:
+            n = len(deal.trick.plays[0][1])
+            suit, other, core = _follow_base(deal, seat)
+            cards = _complete(rng, n, suit, other, core)
+        deal._vouch(seat, cards)
+        return cards
 
 
 class HeuristicBot(RandomBot):
@@ -320,10 +327,12 @@ class HeuristicBot(RandomBot):
         return HJ if hand.count(HJ) < 2 else None
 
     def _choose_play(self, deal: Deal, seat: int) -> list[int]:
+        """Every lead and follow below is legal by construction (or checked with ``can_play``),
+        so the deal is told so (``Deal._vouch``)."""
         assert deal.trick is not None and deal.ctx is not None
-        if not deal.trick.plays:
-            return self._lead(deal, seat)
-        return self._follow(deal, seat)
+        cards = self._lead(deal, seat) if not deal.trick.plays else self._follow(deal, seat)
+        deal._vouch(seat, cards)
+        return cards
 
     def _lead(self, deal: Deal, seat: int) -> list[int]:
         ctx = deal.ctx

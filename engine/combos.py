@@ -124,6 +124,11 @@ def suit_name(ctx: TrumpContext, suit_index: int) -> str:
 def common_suit(cards: Iterable[int], ctx: TrumpContext) -> int | None:
     """The effective-suit index shared by all cards, or ``None`` if they span several suits."""
     _check_cards(cards, ctx)
+    return _common_suit(cards, ctx)
+
+
+def _common_suit(cards: Iterable[int], ctx: TrumpContext) -> int | None:
+    """``common_suit`` for cards already checked (the engine's own plays)."""
     st = ctx.suit_tab
     s = -1
     for c in cards:
@@ -217,6 +222,14 @@ def _chains_from(
 def decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
     """Read same-suit ``cards`` as the fewest, largest components (largest first)."""
     _check_cards(cards, ctx)
+    return _decompose(cards, ctx)
+
+
+def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
+    """``decompose`` for cards already checked (the engine's own plays)."""
+    if len(cards) == 1:
+        c = cards[0]
+        return [Component(SINGLE, ((c, 1),), ctx.strength_tab[c])]
     cnt = Counter(cards)
     if not cnt:
         return []

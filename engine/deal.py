@@ -28,6 +28,7 @@ setup plus the log rebuild the state (``engine.serialize.replay``).
 
 from __future__ import annotations
 
+import operator
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -37,7 +38,18 @@ from typing import Any
 from . import combos
 from . import play as rules
 from .calls import CallBook, call_shape
-from .cards import HJ, LJ, RANKS, SUITS, card_str, cards_str, full_pack, parse_card, points_of
+from .cards import (
+    _POINTS,
+    HJ,
+    LJ,
+    RANKS,
+    SUITS,
+    card_str,
+    cards_str,
+    full_pack,
+    parse_card,
+    points_of,
+)
 from .errors import EngineError, IllegalAction, Reason
 from .order import TrumpContext
 from .scoring import DealResult, deal_result, kitty_multiplier
@@ -304,6 +316,7 @@ class Deal:
         self.kitty_revealed = False
         self.redeal_by: int | None = None
         self.log: list[Record] = []
+        self._vouched: tuple[int, int, int, list[int], tuple[int, ...]] | None = None
 
     # --- helpers -------------------------------------------------------------------------------
     def _side_level(self, seat: int) -> str:
@@ -361,11 +374,20 @@ class Deal:
         return self.variant.kitty
 
     def _seat(self, seat: object) -> int:
+        if type(seat) is int and 0 <= seat < self.n:  # the usual case, without isinstance
+            return seat
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction("seat.unknown", got=repr(seat), last=self.n - 1)
         return seat
 
     def _cards(self, cards: object) -> list[int]:
+        t = type(cards)
+        if t is list or t is tuple:  # the usual case: card numbers, checked without isinstance
+            for c in cards:  # type: ignore[attr-defined]
+                if type(c) is not int or not 0 <= c <= HJ:
+                    break
+            else:
+                return list(cards)  # type: ignore[call-overload]
         if isinstance(cards, str) or not isinstance(cards, Sequence):
             raise IllegalAction("cards.list", got=repr(cards))
         out: list[int] = []
@@ -379,11 +401,18 @@ class Deal:
         return out
 
     def _in_hand(self, seat: int, cards: list[int], what: str) -> None:
-        hand = Counter(self.hands[seat])
-        need = Counter(cards)
+        hand = self.hands[seat]
+        if len(cards) == 1:
+            if cards[0] in hand:
+                return
+            need = {cards[0]: 1}
+        else:
+            need = dict.fromkeys(cards, 0)  # first-seen order: the first missing card is named
+            for c in cards:
+                need[c] += 1
         for c, k in need.items():
-            if hand[c] < k:
-                have = hand[c]
+            have = hand.count(c)
+            if have < k:
                 if have:
                     raise IllegalAction(
                         "card.too_few_in_hand",
@@ -416,13 +445,16 @@ class Deal:
 
     def draw(self) -> Record:
         """The chance step: the next card of the shuffle goes to the next seat."""
-        self.verify_draw()
-        seat = (self.first_drawer + self.drawn) % self.n
-        card = self.pack[self.drawn]
+        if self.phase != DRAW:
+            self.verify_draw()  # raises
+        drawn = self.drawn
+        seat = (self.first_drawer + drawn) % self.n
+        card = self.pack[drawn]
         self.hands[seat].append(card)
-        self.drawn += 1
-        rec = self._log(Record("draw", seat, (card,)))
-        if self.drawn == self.to_deal:
+        self.drawn = drawn = drawn + 1
+        rec = Record("draw", seat, (card,))
+        self.log.append(rec)
+        if drawn == self.to_deal:
             self._end_draw()
         return rec
 
@@ -902,6 +934,13 @@ class Deal:
         self.trick = Trick(self.dealer)
 
     def verify_play(self, seat: int, cards: Sequence[int]) -> None:
+        self._verify_play(seat, cards)
+
+    def _verify_play(
+        self, seat: object, cards: object
+    ) -> tuple[int, list[int], list[combos.Component] | None]:
+        """The checks of ``verify_play``; returns the seat, the cards as card numbers and, for a
+        lead, its components (read once here and used again by ``play``)."""
         seat = self._seat(seat)
         cs = self._cards(cards)
         if self.phase != PLAY:
@@ -910,12 +949,28 @@ class Deal:
         if not cs:
             raise IllegalAction("play.empty")
         self._in_hand(seat, cs, "play")
-        assert self.trick is not None and self.ctx is not None
-        if not self.trick.plays:
-            rules.verify_lead(cs, self.hands[seat], self.ctx)
-        else:
-            lead = self.trick.plays[0][1]
-            rules.verify_follow(lead, self.hands[seat], cs, self.ctx, self.trick.lead_comps)
+        trick, ctx = self.trick, self.ctx
+        assert trick is not None and ctx is not None
+        hand = self.hands[seat]
+        if not trick.plays:
+            if combos._common_suit(cs, ctx) is None:
+                raise IllegalAction("lead.one_suit", cards=cards_str(cs))
+            return seat, cs, combos._decompose(cs, ctx)
+        lead = trick.plays[0][1]
+        comps = trick.lead_comps
+        if comps is None:
+            comps = trick.lead_comps = combos._decompose(lead, ctx)
+        hand_s = rules._suit_counts(hand, ctx.suit_tab[lead[0]], ctx)
+        rules._follow_checked(lead, hand, cs, hand_s, ctx, comps)
+        return seat, cs, None
+
+    def _vouch(self, seat: int, cards: list[int]) -> None:
+        """A legal-move generator (a bot building its play from this deal's own rules) vouches
+        that ``cards`` is a legal play of ``seat`` now: ``play`` called with this very list,
+        unchanged, for the same seat before any other action skips re-proving it. Anything
+        else (another list, another seat, a later state, another deal) is verified in full."""
+        if self.phase == PLAY and self.to_act == seat:
+            self._vouched = (id(self), len(self.log), seat, cards, tuple(cards))
 
     def can_play(self, seat: int, cards: Sequence[int]) -> bool:
         try:
@@ -953,18 +1008,43 @@ class Deal:
     def play(self, seat: int, cards: Sequence[int]) -> Record:
         """Play cards: a lead (a throw that fails plays its forced component and is recorded as
         a penalty) or a follow."""
-        self.verify_play(seat, cards)
-        cs = self._cards(cards)
+        v = self._vouched
+        if (
+            v is not None
+            and cards is v[3]
+            and v[0] == id(self)
+            and v[1] == len(self.log)
+            and type(seat) is int
+            and seat == v[2]
+            and len(cards) == len(v[4])
+            and all(map(operator.is_, cards, v[4]))
+        ):
+            self._vouched = None
+            return self._play(seat, list(v[4]), None)
+        seat, cs, comps = self._verify_play(seat, cards)
+        return self._play(seat, cs, comps)
+
+    def _play(self, seat: int, cs: list[int], comps: list[combos.Component] | None) -> Record:
+        """A play known legal: ``cs`` are card numbers; ``comps`` the lead's components when
+        already read (``None``: read them here if this is a lead)."""
         trick = self.trick
-        assert trick is not None and self.ctx is not None
+        ctx = self.ctx
+        assert trick is not None and ctx is not None
         played: tuple[int, ...] | None = None
         actual = tuple(cs)
-        if not trick.plays:
-            ok, actual = self.throw_outcome(seat, cs)
-            if not ok:
-                played = actual
-                self.failed_throws.append(seat)
-                self.failed_throw_cards.append(len(cs) - len(actual))
+        leading = not trick.plays
+        if leading:
+            if comps is None:
+                comps = combos._decompose(cs, ctx)
+            if len(comps) > 1:
+                others = [h for s, h in enumerate(self.hands) if s != seat]
+                check = rules._throw_checked(cs, comps, others, ctx)
+                if not check.ok and check.forced:
+                    actual = tuple(check.forced)
+                    played = actual
+                    self.failed_throws.append(seat)
+                    self.failed_throw_cards.append(len(cs) - len(actual))
+                    comps = combos._decompose(actual, ctx)
         hand = self.hands[seat]
         fc = self.friend_card
         if (
@@ -976,19 +1056,21 @@ class Deal:
             if self.friend is None:
                 self.friend = seat
             self.friend_revealed = True
-            if not self.ctx.is_trump(fc):
+            if not ctx.trump_tab[fc]:
                 # 抢伴: the friend card played while its player keeps cards of that suit
-                suit = self.ctx.suit_index(fc)
+                st = ctx.suit_tab
+                suit = st[fc]
                 rest = Counter(hand)
                 rest.subtract(actual)
-                grabbed = any(k > 0 and self.ctx.suit_index(c) == suit for c, k in rest.items())
+                grabbed = any(k > 0 and st[c] == suit for c, k in rest.items())
                 self.friend_grabbed = grabbed
         for c in actual:
             hand.remove(c)
-        if not trick.plays:
-            trick.lead_comps = combos.lead_components(list(actual), self.ctx)
+        if leading:
+            trick.lead_comps = comps
         trick.plays.append((seat, actual))
-        rec = self._log(Record("play", seat, tuple(cs), played))
+        rec = Record("play", seat, tuple(cs), played)
+        self.log.append(rec)
         if len(trick.plays) == self.n:
             self._end_trick()
         return rec
@@ -996,10 +1078,13 @@ class Deal:
     def _end_trick(self) -> None:
         trick = self.trick
         assert trick is not None and self.ctx is not None
-        idx = rules.trick_winner([p for _, p in trick.plays], self.ctx)
-        winner = trick.plays[idx][0]
+        plays = [p for _, p in trick.plays]
+        comps = trick.lead_comps
+        if comps is None:
+            comps = trick.lead_comps = combos._decompose(plays[0], self.ctx)
+        winner = trick.plays[rules._winner_checked(plays, comps, self.ctx)][0]
         trick.winner = winner
-        trick.points = sum(points_of(p) for _, p in trick.plays)
+        trick.points = sum([_POINTS[c] for p in plays for c in p])
         self.won[winner] += trick.points
         self.tricks.append(trick)
         if not self.hands[winner]:
@@ -1020,7 +1105,8 @@ class Deal:
         kitty_pts = points_of(self.buried)
         if v.kitty and self.is_attacker(last.winner or 0):
             assert self.ctx is not None
-            n = combos.largest_component_cards(list(last.plays[0][1]), self.ctx)
+            comps = last.lead_comps or combos._decompose(last.plays[0][1], self.ctx)
+            n = max(c.size for c in comps)
             mult = kitty_multiplier(v.option("kitty_multiplier"), n)
             self.kitty_bonus = (kitty_pts, mult)
             self.kitty_revealed = True

@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import card_str
-from .combos import KIND_RANK, SINGLE, Component, common_suit, decompose, suit_name
+from .combos import (
+    KIND_RANK,
+    SINGLE,
+    Component,
+    _common_suit,
+    common_suit,
+    decompose,
+    suit_name,
+)
 from .errors import CardError, EngineError, IllegalAction
 from .order import TRUMP, TrumpContext
 
@@ -366,6 +374,16 @@ def check_throw(
     for h in other_hands:
         everything.extend(h)
     _counter(everything, "the throw and the other hands", ctx.variant.decks)
+    return _throw_checked(cards, comps, other_hands, ctx)
+
+
+def _throw_checked(
+    cards: Sequence[int],
+    comps: Sequence[Component],
+    other_hands: Sequence[Sequence[int]],
+    ctx: TrumpContext,
+) -> ThrowCheck:
+    """``check_throw`` for a lead already known good (``comps``: its components)."""
     if len(comps) <= 1:
         return ThrowCheck(True)
     s = ctx.suit_tab[cards[0]]
@@ -424,10 +442,37 @@ def verify_follow(
     if len(play) != n:
         raise IllegalAction("follow.count", lead=n, play=len(play))
     have = _check_in_hand(play, hand, "the play")
+    _follow_checked(
+        lead, hand, play, _suit_counter(have, ctx.suit_tab[lead[0]], ctx), ctx, lead_comps
+    )
+
+
+def _suit_counts(hand: Sequence[int], s: int, ctx: TrumpContext) -> dict[int, int]:
+    """How many of each card of effective suit ``s`` the hand holds (cards already checked)."""
+    st = ctx.suit_tab
+    out: dict[int, int] = {}
+    for c in hand:
+        if st[c] == s:
+            out[c] = out.get(c, 0) + 1
+    return out
+
+
+def _follow_checked(
+    lead: Sequence[int],
+    hand: Sequence[int],
+    play: Sequence[int],
+    hand_s: dict[int, int],
+    ctx: TrumpContext,
+    lead_comps: Sequence[Component],
+) -> None:
+    """``verify_follow`` once the arguments are known good: ``play`` is cards of ``hand``,
+    ``hand_s`` the hand's counts of the led suit (``_suit_counts``), ``lead_comps`` the lead's
+    real components. The engine's deal calls this after its own checks of the same things."""
+    n = len(lead)
+    if len(play) != n:
+        raise IllegalAction("follow.count", lead=n, play=len(play))
     st = ctx.suit_tab
     s = st[lead[0]]
-    name = "trumps" if s == TRUMP else suit_name(ctx, s)
-    hand_s = _suit_counter(have, s, ctx)
     n_hand_s = sum(hand_s.values())
     play_s = [c for c in play if st[c] == s]
     if n_hand_s >= n:
@@ -435,7 +480,7 @@ def verify_follow(
             raise IllegalAction(
                 "follow.suit",
                 held=n_hand_s,
-                suit=name,
+                suit=_suit_word(ctx, s),
                 lead=n,
                 cards=_names(c for c in play if st[c] != s),
             )
@@ -443,13 +488,13 @@ def verify_follow(
         raise IllegalAction(
             "follow.suit_all",
             held=n_hand_s,
-            suit=name,
+            suit=_suit_word(ctx, s),
             cards=_names(sorted(c for c in hand if st[c] == s)),
         )
     if n_hand_s <= n:
         return  # every card of the suit goes out: no shape choice left
-    if all(k == 1 for k in hand_s.values()):
-        return
+    if len(hand_s) == n_hand_s:
+        return  # no two cards alike: no pair to demand
     demands_top = _top_demands(lead_comps)
     if not demands_top:
         return
@@ -458,9 +503,14 @@ def verify_follow(
         return
     fixed = _fixed_demands(lead_comps, _Pool(hand_s, ctx))
     if not _satisfiable(play_pool, fixed):
+        name = _suit_word(ctx, s)
         raise IllegalAction(
             "follow.shape", suit=name, shape=_describe(fixed), demands=_demand_list(fixed)
         )
+
+
+def _suit_word(ctx: TrumpContext, s: int) -> str:
+    return "trumps" if s == TRUMP else suit_name(ctx, s)
 
 
 def can_follow(
@@ -608,6 +658,16 @@ def trick_winner(
             raise IllegalAction("trick.count", index=i, got=len(p), lead=n)
         everything.extend(p)
     _counter(everything, "the plays of one trick", ctx.variant.decks)
+    return _winner_checked(plays, comps, ctx)
+
+
+def _winner_checked(
+    plays: Sequence[Sequence[int]], comps: Sequence[Component], ctx: TrumpContext
+) -> int:
+    """``trick_winner`` for plays already known legal (the engine's deal, at a trick's end):
+    ``comps`` are the lead's components."""
+    lead = plays[0]
+    n = len(lead)
     st = ctx.suit_tab
     s = st[lead[0]]
     strength = ctx.strength_tab
@@ -638,7 +698,7 @@ def _winner_by_readings(
     winner = 0
     for i in range(1, len(plays)):
         p = plays[i]
-        ps = common_suit(p, ctx)
+        ps = _common_suit(p, ctx)
         if ps != s and not (ps == TRUMP and s != TRUMP):
             continue
         value = _best_value(p, comps, ctx)
