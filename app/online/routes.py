@@ -3,11 +3,21 @@ view and the replays of finished deals."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -16,7 +26,7 @@ from ..extensions import db, htmx
 from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
 from ..services import ServiceError
-from ..services.online import botchoice, bridge, guards, pages, seats
+from ..services.online import botchoice, bridge, guards, pages, seat_json, seats
 from ..services.tournaments.sheets import may_edit
 from ..tournaments.actions import attempt, confirmed
 from ..tournaments.forms import ConfirmForm
@@ -402,6 +412,7 @@ def seat_replays(seat_token: str) -> ResponseReturnValue:
 MEMBER_ENDPOINTS = {
     "online.seat": "online.my_seat",
     "online.poll": "online.my_poll",
+    "online.state": "online.my_state",
     "online.seat_replays": "online.my_replays",
     "online.seat_replay": "online.my_replay",
     "online.ready": "online.my_ready",
@@ -440,9 +451,8 @@ def _member_url_for(club: Club, seat: OnlineSeat) -> Callable[..., str]:
     return build
 
 
-def _render_seat(
-    seat: OnlineSeat, partial: bool, error: str | None = None, club: Club | None = None
-) -> str:
+def _seat_context(seat: OnlineSeat, error: str | None = None) -> dict[str, Any]:
+    """What the seat's page (and its JSON twin) shows."""
     ctx = pages.seat_page(seat)
     ctx["seat_token"] = seat.token
     tab = db.session.get(Table, seat.table_id)
@@ -451,6 +461,13 @@ def _render_seat(
         error = error or bridge.paused_message()
         ctx["actions"] = []
     ctx["error"] = error
+    return ctx
+
+
+def _render_seat(
+    seat: OnlineSeat, partial: bool, error: str | None = None, club: Club | None = None
+) -> str:
+    ctx = _seat_context(seat, error)
     ctx["confirm_form"] = ConfirmForm(formdata=None)
     if club is not None:
         ctx["url_for"] = _member_url_for(club, seat)
@@ -513,6 +530,25 @@ def poll(seat_token: str) -> ResponseReturnValue:
     return _render_seat(_seat_or_404(seat_token), partial=True)
 
 
+def _state(s: OnlineSeat) -> ResponseReturnValue:
+    """The seat's JSON, with ``<``, ``>`` and ``&`` written as ``\\u`` escapes: a name is data
+    here, and no browser could read the answer as markup (it is ``nosniff`` besides)."""
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    text = json.dumps(seat_json.seat_json(_seat_context(s), tab), ensure_ascii=False)
+    for raw, escaped in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e")):
+        text = text.replace(raw, escaped)
+    return Response(text, mimetype="application/json")
+
+
+@bp.get("/play/<seat_token>/state.json")
+@no_store
+def state(seat_token: str) -> ResponseReturnValue:
+    """The seat's page as JSON: its own hand, the moves it may make, the public table, the
+    state token to move with (app/services/online/seat_json.py)."""
+    return _state(_seat_or_404(seat_token))
+
+
 @bp.route(MY_SEAT_URL, methods=["GET", "POST"])
 @read_first
 @club_route("player")
@@ -529,6 +565,14 @@ def my_seat(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
 @no_store
 def my_poll(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
     return _poll(_my_seat_or_404(me, seat_id), club)
+
+
+@bp.get(MY_SEAT_URL + "/state.json")
+@club_route("player")
+@no_store
+def my_state(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    """The bound seat's page as JSON, for its member only."""
+    return _state(_my_seat_or_404(me, seat_id))
 
 
 @bp.get(MY_SEAT_URL + "/replays")

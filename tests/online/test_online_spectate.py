@@ -120,6 +120,10 @@ def test_the_spectator_page_and_poll_never_show_a_hand_nor_the_kitty(
         live = director.split('id="director-live"', 1)[1]
         _assert_no_hidden_card(deal, live)
         seat_html = player.get(url).get_data(as_text=True)
+        # the seat's JSON view shows seat 0's own hand and the public table, nothing more
+        from tests.online.test_online_state_json import assert_only_own_cards
+
+        assert_only_own_cards(deal, player.get(url + "/state.json").get_json(), 0)
         if "The match is over." in seat_html:
             break
         assert player.post(url, data=_choose(ow, seat_html)).status_code == 303
@@ -183,6 +187,7 @@ def test_live_pages_and_their_polls_are_never_cached(app: Flask, client: FlaskCl
         "seat poll (204)": guest.get(
             url + f"/poll?v={page_token(seat_page.get_data(as_text=True))}"
         ),
+        "seat state.json": guest.get(url + "/state.json"),
         "spectator page": watch_page,
         "spectator poll (news)": member.get(_watch_url(ow) + "/poll?v=0"),
         "spectator poll (204)": member.get(

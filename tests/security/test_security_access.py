@@ -114,6 +114,7 @@ EXPECT: dict[str, Expect] = {
     "clubs.accept_invite": Expect("invite", BOTH),
     "online.seat": Expect("seat", BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
     "online.poll": Expect("seat", GET),
+    "online.state": Expect("seat", GET),
     "online.seat_replays": Expect("seat", GET),
     "online.seat_replay": Expect("seat", GET),
     "online.ready": Expect("seat", POST, lambda _o: {"v": "0.0"}),
@@ -194,6 +195,7 @@ EXPECT: dict[str, Expect] = {
     "online.rotate": Expect("director", POST, lambda _o: {"seat": "0"}),
     "online.my_seat": Expect(BOUND, BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
     "online.my_poll": Expect(BOUND, GET),
+    "online.my_state": Expect(BOUND, GET),
     "online.my_replays": Expect(BOUND, GET),
     "online.my_replay": Expect(BOUND, GET),
     "online.pause": Expect("director", POST, lambda _o: {"paused": "1"}),
@@ -445,6 +447,7 @@ def test_guessed_ids_on_public_pages(app: Flask, world: SecurityWorld) -> None:
         f"/league/{a.tournament.public_token}",  # a tournament's link names no season
         "/play/not-a-seat-link",
         "/play/not-a-seat-link/poll",
+        "/play/not-a-seat-link/state.json",
         "/play/not-a-seat-link/replays",
         "/play/not-a-seat-link/replays/1",
         f"/play/{a.seat_token}/replays/99",

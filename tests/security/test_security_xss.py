@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = "<script>alert(1)</script>"
 ATTR = '"><img src=x onerror=alert(1)>'
 SINGLE = "'><svg onload=alert(1)>"
+JSON_VIEWS = ("online.state", "online.my_state")  # a seat's page as JSON (seat_json.py)
 RAW_MARKERS = ("<script>alert", "<img src=x", "<svg onload")
 ESCAPED = ("&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(1)&gt;")
 
@@ -204,7 +205,7 @@ def test_every_page_escapes_names(app: Flask, evil: tuple[FlaskClient, dict[str,
     client, params = evil
     anonymous = app.test_client()
     seen_escaped = {e: 0 for e in ESCAPED}
-    html_pages = 0
+    html_pages = json_views = 0
     for endpoint, expect in EXPECT.items():
         if (
             "GET" not in expect.methods
@@ -233,6 +234,13 @@ def test_every_page_escapes_names(app: Flask, evil: tuple[FlaskClient, dict[str,
                 # no inline script at all (the CSP forbids it; the page must not need it)
                 for tag in re.findall(r"<script[^>]*>", body):
                     assert "src=" in tag, (endpoint, tag)
+            elif endpoint in JSON_VIEWS:  # a program's view of a page: escaped, never a download
+                assert r.mimetype == "application/json", endpoint
+                assert r.headers.get("X-Content-Type-Options") == "nosniff", endpoint
+                body = r.get_data(as_text=True)
+                _assert_escaped(body, f"{endpoint} as {who}")
+                assert "\\u003cscript\\u003ealert(1)" in body, endpoint  # the name is there
+                json_views += 1
             else:
                 assert r.mimetype in (
                     "application/json",
@@ -244,6 +252,7 @@ def test_every_page_escapes_names(app: Flask, evil: tuple[FlaskClient, dict[str,
                     r.mimetype == "application/pdf"
                 ), endpoint
     assert html_pages >= 20
+    assert json_views >= 1
     assert all(seen_escaped.values()), seen_escaped
 
 

@@ -1,0 +1,93 @@
+"""A seat's view as JSON (``GET /play/<token>/state.json``): what the seat's page shows, for a
+program playing the seat over HTTP (the load benchmark's clients, a bot of one's own).
+
+It is built from the seat page's own context (``pages.seat_page``), so it offers exactly the
+moves the page offers and shows exactly the cards the page shows: the seat's own hand, which of
+its cards may be played now, the calls it may make, the kitty it buried itself, and the public
+table (the trick in play, the calls shown, hand sizes, whose turn). Never another seat's hand.
+A move is then posted to the seat's link as the page's form posts it (``v`` = ``token``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tournaments.rows import variant_of
+from . import bridge
+
+
+def _codes(faces: list[dict[str, Any]]) -> list[str]:
+    return [f["code"] for f in faces]
+
+
+def seat_json(page: dict[str, Any], tab: Any) -> dict[str, Any]:
+    """The JSON view of a seat from its page's context (``page``, after the route's own
+    changes: a paused table offers no move) at the table ``tab``."""
+    t = bridge.tournament_of(tab)
+    variant = variant_of(t)
+    out: dict[str, Any] = {
+        "token": page["token"],
+        "seat": page["seat"],
+        "variant": page["variant"],
+        "options": dict(variant.options),
+        "tournament": page["tournament"],
+        "round": page["round"],
+        "table": page["table"],
+        "names": list(page["names"]),
+        "bots": sorted(page["bots"]),
+        "bot_seat": page["bot_seat"],
+        "paused": bool(tab.paused) and not tab.finished,
+        "over": page["over"],
+        "error": page.get("error"),
+        "deal": page.get("deal_number"),
+        "phase": page.get("view_phase"),
+        "waiting": page.get("waiting"),
+        "my_turn": page["my_turn"] and bool(page.get("actions")),
+        "actions": list(page.get("actions", [])),
+        "hand": [],
+        "playable": [],
+        "calls": [_codes(c) for c in page.get("calls", [])],
+        "kitty_size": page.get("kitty_size"),
+        "buried": _codes(page.get("my_kitty", [])),
+        "friend_choices": _codes(page.get("friend_choices", [])),
+        "trump": page.get("trump"),
+        "trump_known": page.get("trump_known"),
+        "level": page.get("level"),
+        "dealer": page.get("dealer"),
+        "friend_card": None if page.get("friend_card") is None else page["friend_card"]["code"],
+        "friend": page.get("friend"),
+        "attackers_points": page.get("attackers_points"),
+        "calls_made": [
+            {"seat": c["seat"], "cards": _codes(c["cards"])} for c in page.get("calls_made", [])
+        ],
+        "hand_sizes": [],
+        "trick": None,
+        "summary": None,
+    }
+    for g in page.get("hand_groups", []):
+        for c in g["cards"]:
+            out["hand"].append(c["code"])
+            if c.get("playable"):
+                out["playable"].append(c["code"])
+    board = page.get("board")
+    if board is not None:
+        out["hand_sizes"] = [s["cards"] for s in board["seats"]]
+        trick = board["trick"]
+        if trick is not None:
+            out["trick"] = {
+                "leader": trick["leader"],
+                "winner": trick["winner"],
+                "points": trick["points"],
+                "plays": [{"seat": s, "cards": _codes(trick["plays"][s])} for s in trick["order"]],
+            }
+    sm = page.get("summary")
+    if sm is not None:  # the deal is played out: its result, and who still has to Continue
+        out["summary"] = {
+            "total": sm["total"],
+            "winner": sm["winner"],
+            "ready": list(sm["ready"]),
+            "waiting_for": list(sm["waiting_for"]),
+            "me_ready": sm["me_ready"],
+            "pause_left": sm["pause_left"],
+        }
+    return out
