@@ -1,7 +1,7 @@
 """Duplicate events (复式): boards dealt from a seed, results typed from the travellers
 
 Revision ID: 9d1f4b2c6e08
-Revises: 7c3e9a41d2b5
+Revises: 3e8b6f1c7a52
 Create Date: 2026-12-01 12:30:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '9d1f4b2c6e08'
-down_revision = '7c3e9a41d2b5'
+down_revision = '3e8b6f1c7a52'
 branch_labels = None
 depends_on = None
 
