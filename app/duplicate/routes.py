@@ -146,6 +146,18 @@ def hand_records(club: Club, me: Member, did: int) -> ResponseReturnValue:
     return _pdf(svc.hand_records_pdf(ev, results, draws), f"hand-records-{ev.id}.pdf")
 
 
+@bp.get(BASE + "/<int:did>/published.pdf")
+@club_route("player")
+def published(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """After the session: the hand records with every table's result and the bots' par, for the
+    club. Before every board is complete it does not exist (the cards are still secret)."""
+    ev = _event(club, did)
+    m = svc.movement_of(ev)
+    if len(svc.complete_boards(ev, m)) != m.boards:
+        abort(404)
+    return _pdf(svc.hand_records_pdf(ev, True), f"hand-records-{ev.id}.pdf")
+
+
 @bp.get(BASE + "/<int:did>/travellers.pdf")
 @club_route("director")
 def travellers(club: Club, me: Member, did: int) -> ResponseReturnValue:

@@ -220,6 +220,34 @@ def test_fewer_rounds_share_the_board_sets(app, client) -> None:  # type: ignore
     assert "4 boards" in page and "2 rounds" in page and page.count("0 of 4 tables") == 4
 
 
+def test_published_after_every_board_is_played(app, client) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.director)
+    did = _event_id(_create(client, w, entrants="\n".join(PAIRS[:4])))
+    base = f"/clubs/{w.club.slug}/duplicate/{did}"
+    ev = db.session.get(DuplicateEvent, did)
+    sheets = {b: svc.board_sheet(ev, b) for b in (1, 2)}
+    client.post("/account/logout")
+    login(client, w.player)
+    assert client.get(base + "/published.pdf").status_code == 404  # the cards are secret
+    assert "published.pdf" not in client.get(base).get_data(as_text=True)
+    client.post("/account/logout")
+    login(client, w.director)
+    for b, rows in sheets.items():
+        data = {}
+        for row in rows:  # table 1 always holds the attackers to 40, table 2 to 95
+            data[f"{row.key}_declarer"] = "0"
+            data[f"{row.key}_total"] = "40" if row.table == 1 else "95"
+        assert client.post(f"{base}/boards/{b}", data=data).status_code == 303
+    client.post("/account/logout")
+    login(client, w.player)
+    page = client.get(base).get_data(as_text=True)
+    assert "published.pdf" in page and "100.00%" in page
+    text = _text(client.get(base + "/published.pdf").data)
+    assert text.count("电脑标准 Par") == 2 and "+40" in text and "-15" in text
+    assert "MP 2:0 · 100.00%" in text and "MP 0:2 · 0.00%" in text
+
+
 def test_another_clubs_event_is_not_found(app, client) -> None:  # type: ignore[no-untyped-def]
     w = world()
     login(client, w.director)

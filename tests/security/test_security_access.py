@@ -218,11 +218,20 @@ EXPECT: dict[str, Expect] = {
         },
     ),
     "duplicate.event": Expect("player", GET),
+    # board 1 at both its tables (an emptied line would remove a result)
     "duplicate.board": Expect(
-        "director", BOTH, lambda _o: {"r1t1_declarer": "0", "r1t1_total": "40"}
+        "director",
+        BOTH,
+        lambda _o: {
+            "r1t1_declarer": "0",
+            "r1t1_total": "45",
+            "r2t2_declarer": "1",
+            "r2t2_total": "40",
+        },
     ),
     "duplicate.hand_records": Expect("director", GET),
     "duplicate.travellers": Expect("director", GET),
+    "duplicate.published": Expect("player", GET),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it

@@ -93,11 +93,12 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
     )
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
     duplicate_id = int(r.headers["Location"].rstrip("/").rsplit("/", 1)[1])
-    r = client.post(
-        f"/clubs/{club.slug}/duplicate/{duplicate_id}/boards/1",
-        data={"r1t1_declarer": "0", "r1t1_total": "40"},
-    )
-    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    for board, tables in ((1, ("r1t1", "r2t2")), (2, ("r1t2", "r2t1"))):  # every board played
+        data = {}
+        for k in tables:
+            data[f"{k}_declarer"], data[f"{k}_total"] = "0", "40"
+        r = client.post(f"/clubs/{club.slug}/duplicate/{duplicate_id}/boards/{board}", data=data)
+        assert r.status_code == 303, r.get_data(as_text=True)[:2000]
     # seat 1 of the online table is bound to the owner (whose name is markup too)
     db.session.expire_all()
     owner = db.session.scalar(select(Member).where(Member.display_name == f"Mal {SCRIPT}"))
