@@ -371,8 +371,9 @@ def test_the_director_records_a_take_back_and_a_warning_on_an_online_deal(app, c
     assert len(tab.deals) == 1
     before = _derived(ow.t.id, tab.id)
     url = f"/clubs/{ow.club.slug}/tournaments/{ow.t.id}/rounds/{ow.rnd.number}/tables/{tab.number}"
+    assert "Record a penalty or a warning" in client.get(ow.table_url).get_data(as_text=True)
     page = client.get(url).get_data(as_text=True)
-    assert "Penalty or warning" in page
+    assert "Penalty or warning" in page and 'id="penalty"' in page
     # refused: a revoke (the engine prevents it online), a warning without its reason
     r = client.post(f"{url}/penalty", data={"deal": "1", "kind": "revoke", "seat": "0"})
     assert r.status_code == 422 and "only a take-back" in r.get_data(as_text=True)
