@@ -371,8 +371,9 @@ def test_the_director_records_a_take_back_and_a_warning_on_an_online_deal(app, c
     assert len(tab.deals) == 1
     before = _derived(ow.t.id, tab.id)
     url = f"/clubs/{ow.club.slug}/tournaments/{ow.t.id}/rounds/{ow.rnd.number}/tables/{tab.number}"
+    assert "Record a penalty or a warning" in client.get(ow.table_url).get_data(as_text=True)
     page = client.get(url).get_data(as_text=True)
-    assert "Penalty or warning" in page
+    assert "Penalty or warning" in page and 'id="penalty"' in page
     # refused: a revoke (the engine prevents it online), a warning without its reason
     r = client.post(f"{url}/penalty", data={"deal": "1", "kind": "revoke", "seat": "0"})
     assert r.status_code == 422 and "only a take-back" in r.get_data(as_text=True)
@@ -397,3 +398,34 @@ def test_the_director_records_a_take_back_and_a_warning_on_an_online_deal(app, c
     assert "Take-back (悔牌) · the declarer side (庄家方)" in html and "chat" in html
     actions = set(db.session.scalars(select(AuditEntry.action)))
     assert {"penalty", "warning"} <= actions
+
+
+SEED_BASE = 1000
+
+
+def test_an_online_take_back_waits_while_the_next_deal_is_played(app, client, monkeypatch):
+    from app.services.online import bridge
+    from tests.online.online_helpers import online_world
+
+    monkeypatch.setitem(app.config, "ONLINE_SEED_BASE", SEED_BASE)  # the same deals each run
+    ow = online_world(client, "tractor-4p", deals=2)
+    with monkeypatch.context() as m:
+        m.setattr(bridge, "DEAL_BUDGET", 0)  # stop once deal 1 is recorded
+        ow.bots(0, 1, 2, 3)
+    t = db.session.get(Tournament, ow.t.id)
+    assert t is not None and len(_fresh(ow.tab.id).deals) == 1
+    levels = _derived(t.id, ow.tab.id).levels
+    up = next(side for side in (0, 1) if levels[side] != "2")  # a take-back would lower it
+    t.online_pause = 0  # no time to read the summary: deal 2 is dealt at once
+    db.session.commit()
+    r = client.post(ow.table_url + "/bots", data={"seat": "0", "bot": "0"})  # seat 0: a person
+    assert r.status_code == 303
+    assert ow.deals()[-1].outcome is None  # deal 2 is being played
+    url = f"/clubs/{ow.club.slug}/tournaments/{ow.t.id}/rounds/{ow.rnd.number}/tables/1"
+    r = client.post(f"{url}/penalty", data={"deal": "1", "kind": "takeback", "seat": str(up)})
+    assert r.status_code == 422
+    assert "already being played" in r.get_data(as_text=True)
+    assert _fresh(ow.tab.id).deals[0].penalties is None
+    # a warning changes no level: it is recorded at once
+    data = {"deal": "1", "kind": "warning", "seat": "1", "reason": "rude"}
+    assert client.post(f"{url}/penalty", data=data).status_code == 303
