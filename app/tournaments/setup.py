@@ -76,7 +76,14 @@ def _inject() -> dict[str, Any]:
         # the club page's section (templates/tournaments/_club_section.html) lists them itself
         "club_tournaments": setup.club_tournaments,
         "tournament_status": tournament_status,
+        "preset_name": preset_name,
     }
+
+
+def preset_name(t: Tournament) -> str | None:
+    """The name of the rule preset the tournament started from, in the reader's language."""
+    chosen = presets.preset(t.preset)
+    return chosen.name(str(get_locale() or "en")) if chosen is not None else None
 
 
 def index_page(club: Club, me: Member, form: ImportForm, errors: tuple[str, ...] = ()) -> str:

@@ -70,6 +70,7 @@ def test_a_preset_fills_the_form_and_every_option_stays_editable(client):
     assert t.match == {"minutes": 60, "tie_break": "on_stage"}
     page = client.get(f"/clubs/{w.club.slug}/tournaments/{t.id}").get_data(as_text=True)
     assert "60 minutes; equal levels: the side on stage" in page
+    assert "Preset: Competition 升级" in page
     # Chinese words of the presets
     client.post("/lang", data={"lang": "zh", "next": "/"})
     html = client.get(url, query_string={"preset": "first-past-10"}).get_data(as_text=True)

@@ -20,9 +20,12 @@ from datetime import datetime
 from flask import current_app
 from flask_babel import gettext as _
 
+from ...db import lock_for_update
 from ...models import Round, Tournament, utcnow
 from .. import ServiceError
 from .audit import Actor, audit, place
+
+_CLOCK_COLUMNS = ("clock_started_at", "clock_paused_at", "clock_paused_seconds", "last_deal_at")
 
 
 def now() -> datetime:
@@ -85,6 +88,8 @@ def state(t: Tournament, rnd: Round, at: datetime | None = None) -> ClockState |
 
 
 def _check(t: Tournament, rnd: Round) -> None:
+    # two directors' clicks go one after the other, each seeing the other's change (PostgreSQL)
+    lock_for_update(rnd, *_CLOCK_COLUMNS)
     if minutes_of(t) is None:
         raise ServiceError(_("This tournament's matches are not played by time."))
     if rnd.status == "closed":

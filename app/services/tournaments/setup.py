@@ -85,6 +85,8 @@ def create_tournament(
             _("Red five has no tie-break: each seat scores its own 积分. Choose a draw."),
             "tie_break",
         )
+    if "target" in match and not match.get("to_a"):
+        raise ServiceError(_("Please choose one of the listed values."), "target")
     if match.get("target", "A") not in TARGET_LEVELS:
         raise ServiceError(_("Please choose one of the listed values."), "target")
     if preset is not None and (preset not in PRESETS or not PRESETS[preset].fits(variant)):
