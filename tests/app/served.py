@@ -9,6 +9,7 @@ power cut or the OOM killer would; ``start()`` again is the restart.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import http.cookiejar
 import os
 import re
@@ -138,11 +139,16 @@ class Browser:
         self.csrf = ""
 
     def _open(self, req: urllib.request.Request, timeout: float) -> Reply:
+        """The answer, or ``ConnectionError`` when there was none (the server died mid-way:
+        refused, reset, or a body cut short)."""
         try:
-            with self.opener.open(req, timeout=timeout) as r:
-                return Reply(r.status, r.read().decode(), dict(r.headers))
-        except urllib.error.HTTPError as e:  # 3xx (not followed), 4xx, 5xx
-            return Reply(e.code, e.read().decode(errors="replace"), dict(e.headers))
+            try:
+                with self.opener.open(req, timeout=timeout) as r:
+                    return Reply(r.status, r.read().decode(), dict(r.headers))
+            except urllib.error.HTTPError as e:  # 3xx (not followed), 4xx, 5xx
+                return Reply(e.code, e.read().decode(errors="replace"), dict(e.headers))
+        except http.client.HTTPException as e:  # IncompleteRead, RemoteDisconnected …
+            raise ConnectionError(repr(e)) from e
 
     def get(self, path: str, timeout: float = 10) -> Reply:
         reply = self._open(urllib.request.Request(self.base + path), timeout)

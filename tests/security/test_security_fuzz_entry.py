@@ -35,7 +35,7 @@ from tests.tournaments.tournament_helpers import (
 )
 
 FUZZ = settings(
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

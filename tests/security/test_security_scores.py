@@ -83,7 +83,10 @@ def test_out_of_range_deals_are_refused_on_every_sheet(
     ]
     with unchanged():
         for client, url in forms:
-            for change, words in OUT_OF_RANGE:
+            # every value on the director's new deal; on the other forms (the same form
+            # class and checks) one of each kind: the sheet's bounds, a choice, a count
+            cases = OUT_OF_RANGE if url == director_url else OUT_OF_RANGE[1::6]
+            for change, words in cases:
                 r = _post(client, url, change, seen=1)
                 body = r.get_data(as_text=True)
                 assert r.status_code == 422, (url, change, r.status_code)
