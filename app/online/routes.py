@@ -101,6 +101,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
         sheet_url=url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno),
         bots_url=url_for("online.bots", slug=club.slug, tid=t.id, n=n, tno=tno),
         bot_levels=botchoice.LEVEL_LABELS,
+        bot_strength=botchoice.strength_table(t.variant),
         bind_url=url_for("online.bind", slug=club.slug, tid=t.id, n=n, tno=tno),
         rotate_url=url_for("online.rotate", slug=club.slug, tid=t.id, n=n, tno=tno),
         finish_url=url_for("online.finish", slug=club.slug, tid=t.id, n=n, tno=tno),

@@ -97,3 +97,19 @@ def test_run_bots_with_the_search_bot(
     assert sheet(ow.t, tab).counts and len(tab.deals) == 1
     bad = runner.invoke(args=["tournament", "run-bots", ow.t.name, "--bots", "genius"])
     assert bad.exit_code != 0 and "mc" in bad.output
+
+
+def test_the_bot_menu_shows_the_measured_strength_table(app: Flask, client) -> None:
+    ow = online_world(client, "tractor-4p")
+    page = client.get(ow.table_url).get_data(as_text=True)
+    assert "How strong are the bots?" in page
+    for m in botchoice.strength_table("tractor-4p"):
+        assert f"{m.diff:+.2f} levels" in page and f"[{m.low:+.2f}, {m.high:+.2f}]" in page
+        assert m.command in page
+    assert "--a mc --b heuristic" in page  # strong is measured against normal
+    # every figure is for the game of this table, and every game has its normal-vs-easy line
+    for variant in ("tractor-4p", "red-five-5p", "one-twenty-6p"):
+        rows = botchoice.strength_table(variant)
+        assert rows and {m.variant for m in rows} == {variant}
+        assert all(m.low <= m.diff <= m.high for m in rows)
+        assert any((m.level, m.against) == ("normal", "easy") for m in rows)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from contextvars import ContextVar
+from typing import NamedTuple
 
 from flask_babel import lazy_gettext as _l
 
@@ -29,6 +30,73 @@ LEVEL_LABELS = {
 KIND_OF_LEVEL = {"easy": "random", "normal": "heuristic", "strong": "mc"}
 BOT_KINDS = ("heuristic", "random", "mc")
 STRONG_MS = 200
+
+
+class Strength(NamedTuple):
+    """One arena measurement (``python -m engine.arena``, duplicate pairs: each deal played twice
+    with the seats swapped, so the cards cancel out): ``level`` against ``against``, the mean
+    advantage per deal (levels; 积分 per seat in red five) and its 95 % interval."""
+
+    level: str
+    against: str
+    variant: str
+    pairs: int
+    diff: float
+    low: float
+    high: float
+    command: str
+
+
+# Measured on this project's 2-core machine (2026-12-01; strong = 200 ms of CPU a move, as here).
+MEASURED = (
+    Strength(
+        "normal",
+        "easy",
+        "tractor-4p",
+        2000,
+        1.314,
+        1.290,
+        1.337,
+        "python -m engine.arena --variant tractor-4p --a heuristic --b random --deals 2000 --seed 1",
+    ),
+    Strength(
+        "normal",
+        "easy",
+        "red-five-5p",
+        2000,
+        1.238,
+        1.194,
+        1.283,
+        "python -m engine.arena --variant red-five-5p --a heuristic --b random --deals 2000 --seed 1",
+    ),
+    Strength(
+        "normal",
+        "easy",
+        "one-twenty-6p",
+        2000,
+        1.222,
+        1.201,
+        1.244,
+        "python -m engine.arena --variant one-twenty-6p --a heuristic --b random --deals 2000 --seed 1",
+    ),
+    Strength(
+        "strong",
+        "normal",
+        "tractor-4p",
+        60,
+        0.350,
+        0.220,
+        0.480,
+        "python -m engine.arena --variant tractor-4p --a mc --b heuristic --deals 60 --seed 11 --time-per-move 200",
+    ),
+)
+
+
+def strength_table(variant: str) -> list[Strength]:
+    """What the arena measured for this game, strongest comparison last."""
+    return [m for m in MEASURED if m.variant == variant]
+
+
 REQUEST_THINK_S = 3.0
 
 # set by ``run-bots`` for its run: one kind for every seat, and no per-request budget
