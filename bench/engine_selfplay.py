@@ -13,6 +13,8 @@ medians per variant (deals/s by CPU time, ``time.process_time``, and by wall tim
 ``speedup_vs_REV tractor-4p=X red-five-5p=Y one-twenty-6p=Z`` (the ratio of the CPU-time
 medians: on a shared machine CPU time is the steadier figure). Each run says which engine build
 it imported: ``pure`` (the ``.py`` modules) or ``compiled`` (mypyc extension modules).
+``--compiled`` makes "current" the compiled build of ``tools/compile_engine.py`` (``build/mypyc``,
+built from the current tree); the revision ``REV`` is always its pure engine.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = (("tractor-4p", {}), ("red-five-5p", {}), ("one-twenty-6p", {}))
 ROUNDS = 3
+COMPILED_ROOT = ROOT / "build" / "mypyc"
 
 
 def _engine(root: Path = ROOT) -> Any:
@@ -121,13 +124,16 @@ def _git(*args: str) -> str:
     ).stdout.strip()
 
 
-def against(rev: str, deals: int) -> None:
+def against(rev: str, deals: int, compiled: bool = False) -> None:
+    current = COMPILED_ROOT if compiled else ROOT
+    if compiled and not list((current / "engine").glob("deal.*.so")):
+        raise SystemExit("error: no compiled engine in build/mypyc: run tools/compile_engine.py")
     sha = _git("rev-parse", "--short", rev)
     tmp = tempfile.mkdtemp(prefix="engine-bench-")
     where = os.path.join(tmp, "tree")
     _git("worktree", "add", "--detach", "--quiet", where, sha)
     try:
-        sides = {rev: where, "current": str(ROOT)}
+        sides = {rev: where, "current": str(current)}
         rates: dict[str, dict[str, list[tuple[float, float]]]] = {k: {} for k in sides}
         for r in range(ROUNDS):
             for label, root in sides.items():
@@ -176,13 +182,14 @@ def main() -> None:
     p.add_argument("--profile", default=None)
     p.add_argument("--against", default=None, metavar="REV")
     p.add_argument("--deals", type=int, default=150, help="deals per variant and run (--against)")
+    p.add_argument("--compiled", action="store_true", help="current = the build/mypyc engine")
     p.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
         worker(args.worker, args.deals)
         return
     if args.against:
-        against(args.against, args.deals)
+        against(args.against, args.deals, args.compiled)
         return
     eng = _engine()
     print(f"{build_name(eng)} engine")
