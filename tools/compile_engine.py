@@ -30,7 +30,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "mypyc"
 # the hot rules modules, in import order; conformance, views, mcbot, arena... stay interpreted
-COMPILED = ("cards", "variants", "order", "combos", "play", "calls", "scoring", "deal", "bots")
+COMPILED = (
+    "cards",
+    "draws",
+    "variants",
+    "order",
+    "combos",
+    "play",
+    "calls",
+    "scoring",
+    "deal",
+    "bots",
+)
 OPEN_CLASSES = {"deal": ("Deal",), "bots": ("RandomBot", "HeuristicBot")}
 MARK = "@mypyc_attr(allow_interpreted_subclasses=True)\n"
 
