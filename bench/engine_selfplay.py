@@ -7,7 +7,7 @@ tractor-4p, ≥60 for the 3-deck variants. ``--profile VARIANT`` prints a cProfi
 
 ``--against REV`` compares with the engine of git revision ``REV``: it checks ``REV`` out in a
 temporary ``git worktree add --detach``, then runs that engine and the current one alternately,
-three times each, every run in its own subprocess (so the two engines never share an
+three times each (``--rounds``), every run in its own subprocess (so the two engines never share an
 interpreter), each run playing the same ``--deals`` seeds of every variant. It prints the
 medians per variant (deals/s by CPU time, ``time.process_time``, and by wall time) and last
 ``speedup_vs_REV tractor-4p=X red-five-5p=Y one-twenty-6p=Z`` (the ratio of the CPU-time
@@ -124,7 +124,7 @@ def _git(*args: str) -> str:
     ).stdout.strip()
 
 
-def against(rev: str, deals: int, compiled: bool = False) -> None:
+def against(rev: str, deals: int, compiled: bool = False, rounds: int = ROUNDS) -> None:
     current = COMPILED_ROOT if compiled else ROOT
     if compiled and not list((current / "engine").glob("deal.*.so")):
         raise SystemExit("error: no compiled engine in build/mypyc: run tools/compile_engine.py")
@@ -135,7 +135,7 @@ def against(rev: str, deals: int, compiled: bool = False) -> None:
     try:
         sides = {rev: where, "current": str(current)}
         rates: dict[str, dict[str, list[tuple[float, float]]]] = {k: {} for k in sides}
-        for r in range(ROUNDS):
+        for r in range(rounds):
             for label, root in sides.items():
                 proc = subprocess.run(
                     [sys.executable, __file__, "--worker", root, "--deals", str(deals)],
@@ -151,11 +151,11 @@ def against(rev: str, deals: int, compiled: bool = False) -> None:
                     parts.append(f"{variant} {cpu_rate:.0f}")
                 name = f"{rev} ({sha})" if label == rev else "current"
                 print(
-                    f"run {r + 1}/{ROUNDS} {name}, {got['build']} engine: "
+                    f"run {r + 1}/{rounds} {name}, {got['build']} engine: "
                     f"{', '.join(parts)} deals/s (CPU)",
                     flush=True,
                 )
-        speedups = []
+        speedups, best = [], []
         for variant, _options in VARIANTS:
             med: dict[str, tuple[float, float]] = {}
             for label in sides:
@@ -170,6 +170,10 @@ def against(rev: str, deals: int, compiled: bool = False) -> None:
                 f"now, {deals} deals per run"
             )
             speedups.append(f"{variant}={med['current'][0] / med[rev][0]:.2f}")
+            tops = [max(c for c, _w in rates[label][variant]) for label in (rev, "current")]
+            best.append(f"{variant}={tops[1] / tops[0]:.2f}")
+        # the ratio of the best runs: on a loaded machine the least disturbed run of each side
+        print(f"best_run_speedup_vs_{rev} " + " ".join(best))
         print(f"speedup_vs_{rev} " + " ".join(speedups))
     finally:
         _git("worktree", "remove", "--force", where)
@@ -182,6 +186,7 @@ def main() -> None:
     p.add_argument("--profile", default=None)
     p.add_argument("--against", default=None, metavar="REV")
     p.add_argument("--deals", type=int, default=150, help="deals per variant and run (--against)")
+    p.add_argument("--rounds", type=int, default=ROUNDS, help="runs of each side (--against)")
     p.add_argument("--compiled", action="store_true", help="current = the build/mypyc engine")
     p.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -189,7 +194,7 @@ def main() -> None:
         worker(args.worker, args.deals)
         return
     if args.against:
-        against(args.against, args.deals, args.compiled)
+        against(args.against, args.deals, args.compiled, max(1, args.rounds))
         return
     eng = _engine()
     print(f"{build_name(eng)} engine")
