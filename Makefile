@@ -5,7 +5,8 @@ PY     := $(VENV)/bin/python
 FLASK  := $(VENV)/bin/flask --app app
 STAMP  := $(VENV)/.installed
 
-.PHONY: run serve test lint fmt typecheck pytest system-deps bench clean i18n
+.PHONY: run serve test lint fmt typecheck pytest system-deps bench clean i18n engine-compiled \
+	test-engine-compiled bench-engine-compiled
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -68,6 +69,17 @@ i18n: $(STAMP)
 
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b; done
+
+## Optional: the engine compiled with mypyc into build/mypyc (an accelerator for self-play and
+## arenas; the pure engine stays the reference and is what the app imports), its tests, its speed.
+engine-compiled: $(STAMP)
+	$(PY) tools/compile_engine.py
+
+test-engine-compiled: engine-compiled
+	$(PY) -m pytest -q -o pythonpath="build/mypyc ." tests/engine
+
+bench-engine-compiled: engine-compiled
+	$(PY) bench/engine_selfplay.py --compiled --against 6645ff0
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

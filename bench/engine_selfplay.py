@@ -7,12 +7,14 @@ tractor-4p, ≥60 for the 3-deck variants. ``--profile VARIANT`` prints a cProfi
 
 ``--against REV`` compares with the engine of git revision ``REV``: it checks ``REV`` out in a
 temporary ``git worktree add --detach``, then runs that engine and the current one alternately,
-three times each, every run in its own subprocess (so the two engines never share an
+three times each (``--rounds``), every run in its own subprocess (so the two engines never share an
 interpreter), each run playing the same ``--deals`` seeds of every variant. It prints the
 medians per variant (deals/s by CPU time, ``time.process_time``, and by wall time) and last
 ``speedup_vs_REV tractor-4p=X red-five-5p=Y one-twenty-6p=Z`` (the ratio of the CPU-time
 medians: on a shared machine CPU time is the steadier figure). Each run says which engine build
 it imported: ``pure`` (the ``.py`` modules) or ``compiled`` (mypyc extension modules).
+``--compiled`` makes "current" the compiled build of ``tools/compile_engine.py`` (``build/mypyc``,
+built from the current tree); the revision ``REV`` is always its pure engine.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = (("tractor-4p", {}), ("red-five-5p", {}), ("one-twenty-6p", {}))
 ROUNDS = 3
+COMPILED_ROOT = ROOT / "build" / "mypyc"
 
 
 def _engine(root: Path = ROOT) -> Any:
@@ -121,15 +124,18 @@ def _git(*args: str) -> str:
     ).stdout.strip()
 
 
-def against(rev: str, deals: int) -> None:
+def against(rev: str, deals: int, compiled: bool = False, rounds: int = ROUNDS) -> None:
+    current = COMPILED_ROOT if compiled else ROOT
+    if compiled and not list((current / "engine").glob("deal.*.so")):
+        raise SystemExit("error: no compiled engine in build/mypyc: run tools/compile_engine.py")
     sha = _git("rev-parse", "--short", rev)
     tmp = tempfile.mkdtemp(prefix="engine-bench-")
     where = os.path.join(tmp, "tree")
     _git("worktree", "add", "--detach", "--quiet", where, sha)
     try:
-        sides = {rev: where, "current": str(ROOT)}
+        sides = {rev: where, "current": str(current)}
         rates: dict[str, dict[str, list[tuple[float, float]]]] = {k: {} for k in sides}
-        for r in range(ROUNDS):
+        for r in range(rounds):
             for label, root in sides.items():
                 proc = subprocess.run(
                     [sys.executable, __file__, "--worker", root, "--deals", str(deals)],
@@ -145,11 +151,11 @@ def against(rev: str, deals: int) -> None:
                     parts.append(f"{variant} {cpu_rate:.0f}")
                 name = f"{rev} ({sha})" if label == rev else "current"
                 print(
-                    f"run {r + 1}/{ROUNDS} {name}, {got['build']} engine: "
+                    f"run {r + 1}/{rounds} {name}, {got['build']} engine: "
                     f"{', '.join(parts)} deals/s (CPU)",
                     flush=True,
                 )
-        speedups = []
+        speedups, best = [], []
         for variant, _options in VARIANTS:
             med: dict[str, tuple[float, float]] = {}
             for label in sides:
@@ -164,6 +170,10 @@ def against(rev: str, deals: int) -> None:
                 f"now, {deals} deals per run"
             )
             speedups.append(f"{variant}={med['current'][0] / med[rev][0]:.2f}")
+            tops = [max(c for c, _w in rates[label][variant]) for label in (rev, "current")]
+            best.append(f"{variant}={tops[1] / tops[0]:.2f}")
+        # the ratio of the best runs: on a loaded machine the least disturbed run of each side
+        print(f"best_run_speedup_vs_{rev} " + " ".join(best))
         print(f"speedup_vs_{rev} " + " ".join(speedups))
     finally:
         _git("worktree", "remove", "--force", where)
@@ -176,13 +186,15 @@ def main() -> None:
     p.add_argument("--profile", default=None)
     p.add_argument("--against", default=None, metavar="REV")
     p.add_argument("--deals", type=int, default=150, help="deals per variant and run (--against)")
+    p.add_argument("--rounds", type=int, default=ROUNDS, help="runs of each side (--against)")
+    p.add_argument("--compiled", action="store_true", help="current = the build/mypyc engine")
     p.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
         worker(args.worker, args.deals)
         return
     if args.against:
-        against(args.against, args.deals)
+        against(args.against, args.deals, args.compiled, max(1, args.rounds))
         return
     eng = _engine()
     print(f"{build_name(eng)} engine")

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from . import combos
+from . import combos, draws
 from . import play as rules
 from .cards import HJ, LJ, RANKS, card_points
 from .deal import BURY, CALLS, FRIEND, OVERCALL, PLAY, REDEAL, Deal, Record
@@ -143,7 +143,7 @@ def _sampled_follow(deal: Deal, seat: int, suit: list[int], n: int) -> list[int]
     """A legal follow found by trying random choices of the led suit's cards (slow path)."""
     rng = random.Random(deal.version)
     for _ in range(2000):
-        cand = rng.sample(suit, n)
+        cand = draws.sample(rng, suit, n)
         if deal.can_play(seat, cand):
             return cand
     for combo in itertools.combinations(sorted(suit), n):
@@ -158,14 +158,14 @@ def _complete(
     """A legal follow of ``n`` cards: every card of the led suit and random others when the suit
     is short, else the cards the follow must hold (``core``) and random other cards of the suit."""
     if core is None:
-        return suit + rng.sample(other, n - len(suit))
+        return suit + draws.sample(rng, other, n - len(suit))
     if not core:
-        # one card: rng.choice draws exactly what rng.sample(suit, 1) draws, with less overhead
-        return [rng.choice(suit)] if n == 1 else rng.sample(suit, n)
+        # one card: choice draws exactly what sample(suit, 1) draws, with less overhead
+        return [draws.choice(rng, suit)] if n == 1 else draws.sample(rng, suit, n)
     left = list(suit)
     for c in core:
         left.remove(c)
-    return core + rng.sample(left, n - len(core))
+    return core + draws.sample(rng, left, n - len(core))
 
 
 class RandomBot:
@@ -187,7 +187,7 @@ class RandomBot:
     def on_draw(self, deal: Deal, seat: int) -> list[int] | None:
         calls = _calls_after_draw(deal, seat)
         if calls and self.rng.random() < self.call_rate:
-            return self.rng.choice(calls)
+            return draws.choice(self.rng, calls)
         return None
 
     def act(self, deal: Deal, seat: int) -> Action:
@@ -199,18 +199,18 @@ class RandomBot:
         if ph in (CALLS, OVERCALL):
             calls = legal_calls(deal, seat)
             if calls and rng.random() < self.call_rate:
-                return ("call", seat, rng.choice(calls))
+                return ("call", seat, draws.choice(rng, calls))
             return ("pass", seat)
         if ph == REDEAL:
             if deal.can_redeal(seat) and rng.random() < 0.5:
                 return ("redeal", seat)
             return ("pass", seat)
         if ph == BURY:
-            return ("bury", seat, rng.sample(deal.hands[seat], deal.kitty_size))
+            return ("bury", seat, draws.sample(rng, deal.hands[seat], deal.kitty_size))
         if ph == FRIEND:
             choices: list[int | None] = [None, HJ, 13 + 3]
             choices += [s * 13 + r for s in range(4) for r in (11, 12)]
-            return ("friend", seat, rng.choice(choices))
+            return ("friend", seat, draws.choice(rng, choices))
         raise IllegalAction("bots.nothing_to_do", seat=seat, phase=ph)
 
     def choose_play(self, deal: Deal, seat: int) -> list[int]:
@@ -225,16 +225,16 @@ class RandomBot:
         rng = self.rng
         hand = deal.hands[seat]
         if not deal.trick.plays:
-            card = rng.choice(hand)
+            card = draws.choice(rng, hand)
             r = rng.random()
             if r < self.throw_rate:
                 st = deal.ctx.suit_tab
                 suit = [c for c in hand if st[c] == st[card]]
-                k = rng.randint(1, min(len(suit), 6))
-                cards = rng.sample(suit, k)  # cards of one suit: a lead (a throw may fail)
+                k = draws.randint(rng, 1, min(len(suit), 6))
+                cards = draws.sample(rng, suit, k)  # cards of one suit: a lead (a throw may fail)
             else:
                 copies = hand.count(card)
-                cards = [card] * rng.randint(2, copies) if copies > 1 and r < 0.6 else [card]
+                cards = [card] * draws.randint(rng, 2, copies) if copies > 1 and r < 0.6 else [card]
         else:
             n = len(deal.trick.plays[0][1])
             suit, other, core = _follow_base(deal, seat)

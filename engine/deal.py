@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import combos
+from . import combos, draws
 from . import play as rules
 from .calls import CallBook, call_shape
 from .cards import (
@@ -251,7 +251,7 @@ class Deal:
         self.n = n
         self.rng = random.Random(seed)
         pack = full_pack(v.decks)
-        self.rng.shuffle(pack)
+        draws.shuffle(self.rng, pack)  # the same shuffle as self.rng.shuffle(pack)
         if setup.pack is not None:
             # a stacked pack (tests, or a physical table's deal typed in): the seed still drives
             # the other chance steps
@@ -753,7 +753,7 @@ class Deal:
             twos = [c for c in self.kitty_cards if c < LJ and c != RED_FIVE_CARD]
         if not twos:
             return "D"
-        return SUITS[self.rng.choice(sorted(twos)) // 13]
+        return SUITS[draws.choice(self.rng, sorted(twos)) // 13]
 
     def _set_trump(self, suit: str | None, source: str) -> None:
         self.trump = suit
