@@ -537,23 +537,7 @@ class Gunicorn:
 
     def cpu_seconds(self) -> float:
         """CPU time of the master and its workers (the live ones and those it reaped)."""
-        tick = os.sysconf("SC_CLK_TCK")
-        total = 0
-        pids = [self.proc.pid]
-        try:
-            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
-            pids += [int(p) for p in children.split()]
-        except OSError:
-            pass
-        for i, pid in enumerate(pids):
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])  # utime stime
-            if i == 0:
-                total += int(fields[13]) + int(fields[14])  # the reaped workers
-        return total / tick
+        return proc_cpu(self.proc.pid)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -565,9 +549,13 @@ class Gunicorn:
                 self.proc.wait()
 
 
-def start_gunicorn(url: str, tmp: Path, workers: int | None, threads: int | None) -> Gunicorn:
+def start_gunicorn(
+    url: str, tmp: Path, workers: int | None, threads: int | None, profile: bool
+) -> Gunicorn:
     port = free_port()
-    extra = {"BIND": f"{HOST}:{port}"}
+    extra = {"BIND": f"{HOST}:{port}", "LOAD_BENCH_DIR": str(tmp)}
+    if profile:
+        extra["LOAD_BENCH_PROFILE"] = "1"
     if workers:
         extra["WEB_WORKERS"] = str(workers)
     if threads:
@@ -576,7 +564,7 @@ def start_gunicorn(url: str, tmp: Path, workers: int | None, threads: int | None
     gunicorn = Path(sys.executable).with_name("gunicorn")
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(gunicorn), "-c", "gunicorn.conf.py", "app:create_app()"],
+            [str(gunicorn), "-c", "bench/load_gunicorn.py", "app:create_app()"],
             cwd=ROOT,
             env=env_for(url, extra),
             stdout=out,
@@ -600,6 +588,57 @@ def start_gunicorn(url: str, tmp: Path, workers: int | None, threads: int | None
     # every worker has booted (imports done) before the clock starts
     time.sleep(1.0 + 0.3 * (workers or 5))
     return g
+
+
+def worker_cpu(tmp: Path, profile: bool) -> tuple[dict[str, tuple[int, float]], Counter[str]]:
+    """The workers' CPU time per route kind (bench/load_gunicorn.py): (requests, seconds);
+    under "deals", how the workers rebuilt deals (hits, forward, full replays)."""
+    total: dict[str, list[float]] = {}
+    deals: Counter[str] = Counter()
+    for f in tmp.glob("cpu-*.json"):
+        got_file = json.loads(f.read_text())
+        deals.update(got_file["deals"])
+        for kind, (n, cpu) in got_file["kinds"].items():
+            got = total.setdefault(kind, [0, 0.0])
+            got[0] += n
+            got[1] += cpu
+
+    if profile:
+        import pstats
+
+        files = [str(f) for f in tmp.glob("prof-*.pstats")]
+        if files:
+            stats = pstats.Stats(*files)
+            stats.sort_stats("tottime").print_stats(25)
+            stats.sort_stats("cumulative").print_stats(45)
+    return {k: (int(n), cpu) for k, (n, cpu) in total.items()}, deals
+
+
+def pg_cpu_seconds(pg: Any) -> float:
+    """CPU time of the PostgreSQL server: the postmaster, its live backends and the ended ones."""
+    try:
+        pid = int((pg.data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return proc_cpu(pid)
+
+
+def proc_cpu(pid: int) -> float:
+    """CPU seconds of a process, its live children and the children it has reaped."""
+    total = 0
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        kids = []
+    for i, p in enumerate([str(pid), *kids]):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime stime
+        if i == 0:
+            total += int(fields[13]) + int(fields[14])  # cutime cstime: the reaped children
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def loadavg() -> str:
@@ -683,7 +722,7 @@ def run_once(args: argparse.Namespace, tables: int, viewers: int, label: str) ->
             c0 = time.perf_counter()
             tid, tokens = set_up(url, tables, args.variant, args.deals, label)
             setup_s = time.perf_counter() - c0
-            g = start_gunicorn(url, tmp, args.workers, args.threads)
+            g = start_gunicorn(url, tmp, args.workers, args.threads, args.profile)
             try:
                 asyncio.run(warm_up(g.port, tid, tokens, args.workers or 5))
                 before_load = loadavg()
@@ -691,15 +730,16 @@ def run_once(args: argparse.Namespace, tables: int, viewers: int, label: str) ->
                 stats.started = time.monotonic()
                 stats.deadline = stats.started + args.seconds
                 cpu0, srv0 = time.process_time(), g.cpu_seconds()
-                pg0 = pg.cpu_seconds() if pg is not None else None
+                pg0 = pg_cpu_seconds(pg) if pg is not None else None
                 asyncio.run(_drive(g.port, tid, tokens, viewers, args, stats))
                 wall = time.monotonic() - stats.started
                 client_cpu = time.process_time() - cpu0
                 server_cpu = g.cpu_seconds() - srv0
-                pg_cpu = (pg.cpu_seconds() or 0) - (pg0 or 0) if pg is not None else None
+                pg_cpu = pg_cpu_seconds(pg) - (pg0 or 0) if pg is not None else None
                 after_load = loadavg()
             finally:
                 g.stop()
+            server_kinds, deals = worker_cpu(tmp, args.profile)
             crashed = "Traceback" in g.log.read_text(errors="replace")
             if crashed:
                 tail = g.log.read_text(errors="replace")
@@ -712,12 +752,9 @@ def run_once(args: argparse.Namespace, tables: int, viewers: int, label: str) ->
         len(tokens),
         stats,
         wall,
-        client_cpu,
-        server_cpu,
-        pg_cpu,
+        (client_cpu, server_cpu, pg_cpu, server_kinds, deals),
         setup_s,
-        before_load,
-        after_load,
+        (before_load, after_load),
     )
 
 
@@ -728,13 +765,12 @@ def report(
     seats: int,
     stats: Stats,
     wall: float,
-    client_cpu: float,
-    server_cpu: float,
-    pg_cpu: float | None,
+    cpu: tuple[float, float, float | None, dict[str, tuple[int, float]], Counter[str]],
     setup_s: float,
-    before_load: str,
-    after_load: str,
+    loads: tuple[str, str],
 ) -> Result:
+    client_cpu, server_cpu, pg_cpu, server_kinds, deals = cpu
+    before_load, after_load = loads
     every = [x for k in KINDS for x in stats.times[k]]
     errors = sum(stats.errors.values())
     print(
@@ -744,16 +780,18 @@ def report(
         f"(set-up {setup_s:.1f} s; load average {before_load} before, {after_load} after)"
     )
     print(
-        f"  {'kind':<11} {'count':>7} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} errors"
+        f"  {'kind':<11} {'count':>7} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} errors  server CPU ms/request"
     )
     for k in KINDS:
         xs = stats.times[k]
         if not xs and not stats.errors[k]:
             continue
+        n, secs = server_kinds.get(k, (0, 0.0))
+        mean = f"{secs * 1000 / n:.2f}" if n else "-"
         print(
             f"  {k:<11} {len(xs):>7} {len(xs) / wall:>7.1f} {pct(xs, 0.5):>8.1f} "
             f"{pct(xs, 0.95):>8.1f} {pct(xs, 0.99):>8.1f} {max(xs, default=0):>8.1f} "
-            f"{stats.errors[k]}"
+            f"{stats.errors[k]:>6}  {mean}"
         )
     p95 = pct(every, 0.95)
     pg = "" if pg_cpu is None else f", PostgreSQL {pg_cpu:.1f} s"
@@ -765,6 +803,10 @@ def report(
         f"  stale moves (409, the app's answer to a move on a changed state): {stats.stale}; "
         f"CPU time: clients {client_cpu:.1f} s, gunicorn {server_cpu:.1f} s{pg} "
         f"(in {wall:.1f} s on {os.cpu_count()} cores)"
+    )
+    print(
+        f"  deals rebuilt by the workers (per-process cache): {deals['hits']} from the cache, "
+        f"{deals['forward']} forward from an older snapshot, {deals['replays']} by a full replay"
     )
     for sample in stats.error_samples:
         print(f"  error: {sample}")
@@ -790,6 +832,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None, help="WEB_WORKERS (gunicorn.conf.py)")
     ap.add_argument("--threads", type=int, default=None, help="WEB_THREADS (gunicorn.conf.py)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", action="store_true", help="cProfile the workers' requests")
     args = ap.parse_args()
     if not 0 < args.seconds <= MAX_SECONDS:
         ap.error(f"--seconds must be in (0, {MAX_SECONDS}]")

@@ -1,0 +1,85 @@
+"""gunicorn settings for bench/load.py: exactly ``gunicorn.conf.py``, plus a measurement in each
+worker — the CPU time (``time.thread_time``) each request took in the worker, by route kind,
+written to ``$LOAD_BENCH_DIR/cpu-<pid>.json`` when the worker ends, with how its deals were
+rebuilt (the per-process cache of app/services/online/cache.py: hits, forward, full replays); with ``LOAD_BENCH_PROFILE=1``
+a cProfile of every request too (``prof-<pid>.pstats``; run one thread per worker then, a
+profile follows one thread at a time). The server's own CPU time per request does not depend
+on what else the machine runs, which its latency does."""
+
+from __future__ import annotations
+
+import cProfile
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+_conf = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
+exec(compile(_conf.read_text(), str(_conf), "exec"))  # every setting of make serve
+
+_OUT = Path(os.environ.get("LOAD_BENCH_DIR", "."))
+_PROFILE = os.environ.get("LOAD_BENCH_PROFILE") == "1"
+_cpu: dict[str, list[float]] = {}
+_lock = threading.Lock()
+_profile = cProfile.Profile() if _PROFILE else None
+
+
+def route_kind(method: str, path: str, query: str) -> str:
+    """The bench's route kinds (bench/load.py KINDS), from a request's method and path."""
+    if path.startswith("/play/"):
+        if path.endswith("/poll"):
+            return "poll"
+        if path.endswith("/state.json"):
+            return "state.json"
+        if path.endswith("/ready"):
+            return "ready"
+        return "move" if method == "POST" else "seat page"
+    if path.startswith("/standings/"):
+        if path.endswith("/live"):
+            return "live"
+        return "projector" if "projector=1" in query else "standings"
+    return "other"
+
+
+def post_worker_init(worker: Any) -> None:
+    app = worker.wsgi
+
+    def measured(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        kind = route_kind(
+            environ.get("REQUEST_METHOD", ""),
+            environ.get("PATH_INFO", ""),
+            environ.get("QUERY_STRING", ""),
+        )
+        c0 = time.thread_time()
+
+        def whole() -> list[bytes]:
+            answer = app(environ, start_response)
+            try:
+                return list(answer)  # the whole answer is made here
+            finally:
+                close = getattr(answer, "close", None)
+                if close is not None:
+                    close()
+
+        body = _profile.runcall(whole) if _profile is not None else whole()
+        spent = time.thread_time() - c0
+        with _lock:
+            got = _cpu.setdefault(kind, [0, 0.0])
+            got[0] += 1
+            got[1] += spent
+        return body
+
+    worker.wsgi = measured
+
+
+def worker_exit(_server: Any, _worker: Any) -> None:
+    from app.services.online.cache import CACHE
+
+    pid = os.getpid()
+    deals = {"hits": CACHE.hits, "forward": CACHE.forward, "replays": CACHE.replays}
+    (_OUT / f"cpu-{pid}.json").write_text(json.dumps({"kinds": _cpu, "deals": deals}))
+    if _profile is not None:
+        _profile.dump_stats(str(_OUT / f"prof-{pid}.pstats"))
