@@ -153,7 +153,8 @@ def seat_state_token(token: str) -> str | None:
     the link is no guest seat of an online table."""
     if not token or len(token) > 40:
         return None
-    got = db.session.execute(_token_queries()[1], {"token": token}).first()
+    # on the session's connection as a plain Core statement: no ORM row processing
+    got = db.session.connection().execute(_token_queries()[1], {"token": token}).first()
     if got is None:
         return None
     state = "0.0" if got[0] is None else f"{got[0]}.{got[1]}"
