@@ -1106,8 +1106,8 @@ def next_deal(seat_row: OnlineSeat) -> bool:
     return True
 
 
-def deal_summary(live: Live, viewer: int | None = None) -> dict[str, Any] | None:
-    """What a played deal came to, for every seat (and spectators, ``viewer=None``): every
+def deal_summary(live: Live) -> dict[str, Any] | None:
+    """What a played deal came to, the same for every seat and spectator: every
     trick with its winner and points, the kitty with its multiplier, failed throws with the
     cards forced, the totals and the result. The kitty is turned face up once the deal is over
     (replays show every card then too); it counts only when the attackers won the last trick

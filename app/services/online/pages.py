@@ -137,7 +137,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     groups = bridge.hand_groups(live, seat)
     for g in groups:
         g["cards"] = [dict(c, playable=c["code"] in playable) for c in g["cards"]]
-    summary = bridge.deal_summary(live, seat)
+    summary = bridge.deal_summary(live)
     page.update(
         {
             "view_phase": view["phase"],
