@@ -584,8 +584,10 @@ def _save(live: Live) -> None:
     live.new = []
     try:
         db.session.flush()  # UPDATE … WHERE version = start: compare and swap
-        if rows:  # one statement for all (a new deal's whole draw is some 100-200 entries)
-            db.session.execute(insert(OnlineAction), rows)
+        if rows:  # one statement for all (a new deal's whole draw is some 100-200 entries),
+            # a plain Core insert on the session's connection (no ORM bulk bookkeeping; the
+            # flush above has marked the transaction as written, for the deal cache)
+            db.session.connection().execute(insert(OnlineAction), rows)
     except (StaleDataError, IntegrityError):
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
     cache.offer(row, live.deal, live.entries, private=False)  # kept once committed
