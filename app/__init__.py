@@ -77,9 +77,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
         }
 
-    from .web import BoundedIntConverter
+    from .web import BoundedIntConverter, SessionInterface
 
     app.url_map.converters["int"] = BoundedIntConverter  # before any route uses it
+    app.session_interface = SessionInterface()
     _init_extensions(app)
     from .web import refuse_nul_characters
 
@@ -193,8 +194,13 @@ def _register_security_headers(app: Flask) -> None:
             headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         # A club laptop is shared: pages seen while logged in stay out of the browser's cache
         # (the back button after logging out shows nothing private). Static files keep theirs.
-        if request.endpoint not in ("static", "assets") and _logged_in(current_user):
-            headers.setdefault("Cache-Control", "private, no-store")
+        # (a live page and its poll say no-store already: they need not load the user for it)
+        if (
+            "Cache-Control" not in headers
+            and request.endpoint not in ("static", "assets")
+            and _logged_in(current_user)
+        ):
+            headers["Cache-Control"] = "private, no-store"
         return response
 
 

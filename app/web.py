@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import builtins
+from typing import Any
 from urllib.parse import urlsplit
 
-from flask import flash, render_template, request
+from flask import Flask, flash, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf import FlaskForm
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.routing import IntegerConverter, Map, ValidationError
 
 from .services import ServiceError
@@ -75,9 +78,26 @@ def refuse_nul_characters() -> tuple[str, int] | None:
     """A NUL character in the path, query or form is refused with 400 before any view runs:
     no text column can hold one on PostgreSQL, and nobody types one."""
     values = [request.path]
-    for multi in (request.args, request.form):
+    # without a content type werkzeug parses no form: a poll's GET builds no form parser
+    forms = (request.args, request.form) if request.environ.get("CONTENT_TYPE") else (request.args,)
+    for multi in forms:
         for key, value in multi.items(multi=True):
             values += (key, value)
     if any("\x00" in value for value in values):
         return render_template("errors/nul_character.html"), 400
     return None
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session, its serializer built once per secret key instead of on
+    every request (building one signs a test value: a poll spent more on that than on its
+    query)."""
+
+    _built: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        built = self._built
+        if built is None or built[0] != key:
+            built = self._built = (key, super().get_signing_serializer(app))
+        return built[1]

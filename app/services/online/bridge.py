@@ -153,7 +153,8 @@ def seat_state_token(token: str) -> str | None:
     the link is no guest seat of an online table."""
     if not token or len(token) > 40:
         return None
-    got = db.session.execute(_token_queries()[1], {"token": token}).first()
+    # on the session's connection as a plain Core statement: no ORM row processing
+    got = db.session.connection().execute(_token_queries()[1], {"token": token}).first()
     if got is None:
         return None
     state = "0.0" if got[0] is None else f"{got[0]}.{got[1]}"
@@ -583,8 +584,10 @@ def _save(live: Live) -> None:
     live.new = []
     try:
         db.session.flush()  # UPDATE … WHERE version = start: compare and swap
-        if rows:  # one statement for all (a new deal's whole draw is some 100-200 entries)
-            db.session.execute(insert(OnlineAction), rows)
+        if rows:  # one statement for all (a new deal's whole draw is some 100-200 entries),
+            # a plain Core insert on the session's connection (no ORM bulk bookkeeping; the
+            # flush above has marked the transaction as written, for the deal cache)
+            db.session.connection().execute(insert(OnlineAction), rows)
     except (StaleDataError, IntegrityError):
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
     cache.offer(row, live.deal, live.entries, private=False)  # kept once committed
@@ -1105,8 +1108,8 @@ def next_deal(seat_row: OnlineSeat) -> bool:
     return True
 
 
-def deal_summary(live: Live, viewer: int | None = None) -> dict[str, Any] | None:
-    """What a played deal came to, for every seat (and spectators, ``viewer=None``): every
+def deal_summary(live: Live) -> dict[str, Any] | None:
+    """What a played deal came to, the same for every seat and spectator: every
     trick with its winner and points, the kitty with its multiplier, failed throws with the
     cards forced, the totals and the result. The kitty is turned face up once the deal is over
     (replays show every card then too); it counts only when the attackers won the last trick

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import inspect
 
 from ...competition.matches import FixedMatch, RedFiveTable
+from ...db import reads_only
 from ...extensions import db
 from ...models import OnlineSeat, Table, Tournament
 from ..tournaments.rows import seat_names
@@ -64,7 +65,9 @@ _SHEETS_LOCK = threading.Lock()
 
 def names_and_sheet(t: Tournament, tab: Table) -> tuple[list[str], list[str], Any]:
     """``seat_names`` and ``sheet`` of a table, kept per tournament version: a seat's page
-    during a deal reads neither the seating nor the sheet rows again."""
+    during a deal reads neither the seating nor the sheet rows again. Kept only when read
+    in a request that writes nothing more (``reads_only``: a page, a poll, a move's answer
+    once committed), so that a version never committed is never kept."""
     stamp = t.created_at.isoformat() if t.created_at else ""
     key = (str(db.engine.url), t.id, stamp, t.version, tab.id)
     with _SHEETS_LOCK:
@@ -74,6 +77,8 @@ def names_and_sheet(t: Tournament, tab: Table) -> tuple[list[str], list[str], An
     if hit is None:
         sides, names = seat_names(tab)
         hit = (sides, names, sheet(t, tab))
+        if not reads_only():  # kept only from committed data, never from a write's own
+            return sides, names, hit[2]
         with _SHEETS_LOCK:
             _SHEETS[key] = hit
             while len(_SHEETS) > _SHEETS_SIZE:
@@ -137,7 +142,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     groups = bridge.hand_groups(live, seat)
     for g in groups:
         g["cards"] = [dict(c, playable=c["code"] in playable) for c in g["cards"]]
-    summary = bridge.deal_summary(live, seat)
+    summary = bridge.deal_summary(live)
     page.update(
         {
             "view_phase": view["phase"],

@@ -1,0 +1,75 @@
+"""How many SQL statements a seat's requests send (a regression guard, not a timing): a page
+during a deal, the unchanged poll (the one query of its state token), a changed poll and a
+move (read the seat and the deal, check and append under the write lock, render the answer).
+Each figure is the one measured when the seat page's queries were gathered; a change that adds
+a query per request makes this fail (bench/online_roundtrip.py measures the time)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event
+
+from app.extensions import db
+from tests.online.online_helpers import online_world, page_token
+from tests.online.test_online_tables import _choose
+
+PAGE = 2  # the seat with its table, round and tournament; the deal row with the seats
+UNCHANGED_POLL = 1  # the state token
+CHANGED_POLL = 3  # the state token, then the page
+MOVE = 7  # the seat, the deal; the check under the lock, UPDATE, INSERT; the page (2)
+HTMX = {"HX-Request": "true"}
+
+
+@contextmanager
+def counting() -> Iterator[list[str]]:
+    """The statements sent meanwhile (transaction control left out: SQLite's BEGIN is a
+    statement here, PostgreSQL's driver sends its own)."""
+    sent: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.split(None, 1)[0].upper() in ("SELECT", "INSERT", "UPDATE", "DELETE"):
+            sent.append(statement)
+
+    engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def test_a_seats_requests_send_few_queries(app: Flask, client) -> None:
+    ow = online_world(client, "tractor-4p", deals=1)
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    player.get(url)  # the first page reads the seating and the sheet: kept per version
+    moved = 0
+    while moved < 12:  # the draw, the call, the kitty and tricks: no move ends the deal
+        with counting() as page_sql:
+            page = player.get(url)
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        assert "Your turn." in html, html[:2000]
+        assert len(page_sql) <= PAGE, page_sql
+        v = page_token(html)
+        with counting() as poll_sql:
+            poll = player.get(f"{url}/poll?v={v}", headers=HTMX)
+        assert poll.status_code == 204
+        assert len(poll_sql) <= UNCHANGED_POLL, poll_sql
+        with counting() as changed_sql:
+            changed = player.get(f"{url}/poll?v=0.0", headers=HTMX)
+        assert changed.status_code == 200 and page_token(changed.get_data(as_text=True)) == v
+        assert len(changed_sql) <= CHANGED_POLL, changed_sql
+        data = _choose(ow, html)
+        with counting() as move_sql:
+            r = player.post(url, data=data, headers=HTMX)
+        assert r.status_code == 200, r.get_data(as_text=True)[:2000]
+        assert page_token(r.get_data(as_text=True)) != v  # the answer shows the move made
+        assert len(move_sql) <= MOVE, (data["kind"], move_sql)
+        moved += 1
+    assert ow.deals()[-1].outcome is None  # every move counted was one within the deal
