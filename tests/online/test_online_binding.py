@@ -441,7 +441,8 @@ def test_the_table_cards_of_an_online_round_print_a_qr_code_per_seat(
     assert len(pages) == 2
     online_page = pages[by_table.index(b.ow.tab.number)]
     paper_page = pages[by_table.index(b.others[0].number)]
-    assert paper_page == []  # a paper table's card has no codes
+    # a paper table's card has one code: its score-entry page (the table's code)
+    assert paper_page == [_modules(f"http://localhost/table/{b.others[0].code}", 4)]
     expected = []
     for row in b.ow.seats():
         link = (
@@ -458,7 +459,7 @@ def test_the_table_cards_of_an_online_round_print_a_qr_code_per_seat(
     pack = _pdf_codes(
         client.get(f"/clubs/{b.w.club.slug}/tournaments/{b.ow.t.id}/rounds/1/pack.pdf").data
     )
-    assert sum(len(p) for p in pack) == 4
+    assert sum(len(p) for p in pack) == 4 + 1  # the seats' codes and the paper table's
     n = next(i for i in range(4) if i != b.pete_seat)
     client.post(b.ow.table_url + "/rotate", data={"seat": n})
     again = _pdf_codes(client.get(url).data)[by_table.index(b.ow.tab.number)]
