@@ -42,6 +42,7 @@ from sqlalchemy.orm import Session
 
 from app.extensions import db
 from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament
+from app.services.visibility import set_visibility
 from engine.bots import RandomBot, perform
 from engine.cards import card_str
 from engine.deal import DRAW
@@ -368,8 +369,11 @@ def _replayed_standings(
         db.create_all()
         result = fresh.test_cli_runner().invoke(args=["tournament", "import", str(path)])
         assert result.exit_code == 0, result.output
-        tid = db.session.scalar(select(Tournament.id).where(Tournament.name == doc["name"]))
-        html = fresh.test_client().get(f"/standings/{tid}").get_data(as_text=True)
+        t = db.session.scalars(select(Tournament).where(Tournament.name == doc["name"])).one()
+        with fresh.test_request_context():
+            set_visibility(t, "public")  # the replay's standings, read through a public link
+        db.session.commit()
+        html = fresh.test_client().get(f"/p/{t.public_token}").get_data(as_text=True)
         db.session.remove()
         db.engine.dispose()
     return _standings_table(html)
