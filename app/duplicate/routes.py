@@ -174,6 +174,8 @@ def play_online(club: Club, me: Member, did: int, rnd: int) -> ResponseReturnVal
     """Play a round online: a table per (table, board), each dealing its board's own draw; its
     result fills the board's traveller line when it is played out."""
     ev = _event(club, did)
+    if not 1 <= rnd <= svc.movement_of(ev).rounds:
+        abort(404)
     try:
         n = online_svc.play_round_online(ev, rnd, me.user, actor(me))
     except ServiceError as e:
