@@ -133,3 +133,35 @@ def test_no_peeking_while_a_board_is_played_online(app, client) -> None:  # type
     _play_by_bots(second)
     page = client.get(base).get_data(as_text=True)
     assert "Team matches" in page and "2 of 2 tables" in page
+
+
+def test_a_red_five_board_online_writes_each_seats_score(app, client) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.director)
+    names = "\n".join(f"选手{i}" for i in range(10))
+    did = _event_id(
+        _create(client, w, name="Red", variant="red-five-5p", kind="individuals", entrants=names)
+    )
+    base = f"/clubs/{w.club.slug}/duplicate/{did}"
+    # board 1's two tables (in whichever rounds the movement puts them), both played online
+    sheet = svc.board_sheet(db.session.get(DuplicateEvent, did), 1)
+    for rnd in sorted({row.round for row in sheet}):
+        assert client.post(base + f"/rounds/{rnd}/online").status_code == 303
+    links = [x for x in _links(did) if x.board == 1]
+    assert len(links) == 2
+    for link in links:
+        _play_by_bots(link)
+    one, two = (bridge.replay(_deal_row(x)) for x in links)
+    assert one.dealt == two.dealt and len(one.dealt) == 5
+    db.session.expire_all()
+    for link, rep in zip(links, (one, two), strict=True):
+        row = db.session.scalars(
+            select(DuplicateResult).where(
+                DuplicateResult.event_id == did,
+                DuplicateResult.board == 1,
+                DuplicateResult.table_no == link.table_no,
+            )
+        ).one()
+        assert rep.deal.result is not None and rep.deal.result.scores is not None
+        assert row.scores == list(rep.deal.result.scores) and sum(row.scores) == 0
+    assert "2 of 2 tables" in client.get(base).get_data(as_text=True)
