@@ -127,7 +127,16 @@ def test_no_peeking_while_a_board_is_played_online(app, client) -> None:  # type
     first, second = _links(did)
     _play_by_bots(first)
     assert "1 of 2 tables" in client.get(base).get_data(as_text=True)  # the director sees it
+    tab = db.session.get(Table, first.table_id)
+    t_url = f"/clubs/{w.club.slug}/tournaments/{tab.round.tournament_id}"
+    sheet_url = f"{t_url}/rounds/1/tables/{tab.number}"
+    assert client.get(t_url).status_code == 200
+    assert client.get(sheet_url).status_code == 200
+    assert client.get(f"{sheet_url}/watch").status_code == 200
     login(client, w.player)
+    # the online tournament's sheets would show the other table's result: not for players
+    assert client.get(t_url).status_code == 404
+    assert client.get(f"{sheet_url}/watch").status_code == 404  # nor its live view
     page = client.get(base).get_data(as_text=True)
     assert "Team matches" not in page  # no comparison before every table has played the board
     _play_by_bots(second)
