@@ -11,6 +11,8 @@ from ..models import ROLE_RANK, Club, DuplicateEvent, Member
 from ..permissions import club_route, get_in_club_or_404
 from ..services import ServiceError
 from ..services.duplicate import events as svc
+from ..services.duplicate import online as online_svc
+from ..tournaments.lookup import actor
 from ..web import show_service_error
 from . import bp
 from .forms import KIND_LABELS, VARIANT_LABELS, DuplicateEventForm
@@ -83,6 +85,7 @@ def event(club: Club, me: Member, did: int) -> ResponseReturnValue:
         director=director,
         kind_labels=KIND_LABELS,
         variant_labels=VARIANT_LABELS,
+        online_tables=online_svc.online_tables(ev) if director else [],
         **svc.standings_page(ev, director),
     )
 
@@ -163,3 +166,25 @@ def published(club: Club, me: Member, did: int) -> ResponseReturnValue:
 def travellers(club: Club, me: Member, did: int) -> ResponseReturnValue:
     ev = _event(club, did)
     return _pdf(svc.travellers_pdf(ev), f"travellers-{ev.id}.pdf")
+
+
+@bp.post(BASE + "/<int:did>/rounds/<int:rnd>/online")
+@club_route("director")
+def play_online(club: Club, me: Member, did: int, rnd: int) -> ResponseReturnValue:
+    """Play a round online: a table per (table, board), each dealing its board's own draw; its
+    result fills the board's traveller line when it is played out."""
+    ev = _event(club, did)
+    if not 1 <= rnd <= svc.movement_of(ev).rounds:
+        abort(404)
+    try:
+        n = online_svc.play_round_online(ev, rnd, me.user, actor(me))
+    except ServiceError as e:
+        db.session.rollback()
+        flash(e.message, "error")
+    else:
+        db.session.commit()
+        flash(
+            _("Round %(r)d is played online at %(n)d tables: give each seat its link.", r=rnd, n=n),
+            "success",
+        )
+    return redirect(url_for("duplicate.event", slug=club.slug, did=did), 303)

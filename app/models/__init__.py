@@ -6,7 +6,7 @@ Add a concept as a new module (``app/models/tournaments.py``), import its classe
 
 from ._common import utcnow
 from .clubs import ROLE_RANK, ROLES, Club, Invite, Member
-from .duplicate import DUPLICATE_KINDS, DuplicateEvent, DuplicateResult
+from .duplicate import DUPLICATE_KINDS, DuplicateEvent, DuplicateOnlineTable, DuplicateResult
 from .online import OnlineAction, OnlineDeal, OnlineSeat
 from .seasons import Division, Season
 from .tournaments import (
@@ -24,6 +24,7 @@ from .users import LoginAttempt, User, UserSession
 __all__ = [
     "DUPLICATE_KINDS",
     "DuplicateEvent",
+    "DuplicateOnlineTable",
     "DuplicateResult",
     "AuditEntry",
     "Deal",

@@ -15,13 +15,16 @@ total; red five, each seat's 积分 change.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Base
 from ._common import utcnow
+
+if TYPE_CHECKING:
+    from .tournaments import Table
 
 DUPLICATE_KINDS: tuple[str, ...] = ("pairs", "teams", "individuals")
 
@@ -71,3 +74,24 @@ class DuplicateResult(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     event: Mapped[DuplicateEvent] = relationship(back_populates="results")
+
+
+class DuplicateOnlineTable(Base):
+    """One (table, board) of a duplicate round played online: the online table (a table of the
+    event's online tournament, ``app.services.duplicate.online``) deals the board itself and,
+    once played, writes its result as the traveller line of ``(board, round, table_no)``."""
+
+    __tablename__ = "duplicate_online_tables"
+    __table_args__ = (UniqueConstraint("event_id", "board", "round", "table_no"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(
+        ForeignKey("duplicate_events.id", ondelete="CASCADE"), index=True
+    )
+    board: Mapped[int] = mapped_column()
+    round: Mapped[int] = mapped_column()
+    table_no: Mapped[int] = mapped_column()
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), unique=True)
+
+    event: Mapped[DuplicateEvent] = relationship()
+    table: Mapped[Table] = relationship(viewonly=True)

@@ -10,7 +10,7 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Club, Entrant, Member, Round, Table, Tournament, User
+from ..models import Club, DuplicateOnlineTable, Entrant, Member, Round, Table, Tournament, User
 from ..permissions import get_in_club_or_404
 from ..services.tournaments.audit import Actor
 from .forms import MATCH_LABELS, PAIRING_LABELS, VARIANT_LABELS
@@ -32,7 +32,36 @@ def actor(me: Member) -> Actor:
 
 
 def tournament(club: Club, tid: int) -> Tournament:
-    return get_in_club_or_404(Tournament, club, tid)
+    """The club's tournament; a duplicate event's online tournament only for its directors (its
+    sheets would show a board's results at other tables: no peeking, the event page is the
+    players' view)."""
+    t = get_in_club_or_404(Tournament, club, tid)
+    if _duplicate_online(t) and not _directs(club):
+        abort(404)
+    return t
+
+
+def _duplicate_online(t: Tournament) -> bool:
+    return (
+        db.session.scalar(
+            select(DuplicateOnlineTable.id)
+            .join(Table, Table.id == DuplicateOnlineTable.table_id)
+            .join(Round, Round.id == Table.round_id)
+            .where(Round.tournament_id == t.id)
+            .limit(1)
+        )
+        is not None
+    )
+
+
+def _directs(club: Club) -> bool:
+    user = current()
+    if user is None:
+        return False
+    role = db.session.scalar(
+        select(Member.role).where(Member.club_id == club.id, Member.user_id == user.id)
+    )
+    return role in ("owner", "director")
 
 
 def public_tournament(tid: int) -> Tournament:

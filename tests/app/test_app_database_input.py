@@ -66,6 +66,7 @@ def real_values(app: Flask, client: Any) -> dict[str, str]:
         "sid": "1",
         "did": str(did),
         "board": "1",
+        "rnd": "1",
         "seat_id": "1",
         "deal_id": "1",
         "seat_token": "no-such-seat",

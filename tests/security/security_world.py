@@ -78,6 +78,7 @@ class ClubObjects:
             "sid": self.season.id,
             "did": self.duplicate,
             "board": 1,
+            "rnd": 1,
             "link": self.tournament.public_token,
             "season_link": self.season.public_token,
         }

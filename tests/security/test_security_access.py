@@ -232,6 +232,8 @@ EXPECT: dict[str, Expect] = {
     "duplicate.hand_records": Expect("director", GET),
     "duplicate.travellers": Expect("director", GET),
     "duplicate.published": Expect("player", GET),
+    # the world's event has every result typed: the round stays on paper (a sentence, 303)
+    "duplicate.play_online": Expect("director", POST),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it

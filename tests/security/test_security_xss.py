@@ -140,6 +140,7 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         "sid": season_id,
         "did": duplicate_id,
         "board": 1,
+        "rnd": 1,
         "link": t2.public_token,
         "season_link": db.session.get(Season, season_id).public_token,
         "deal_id": replayed,

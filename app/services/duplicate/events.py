@@ -348,6 +348,37 @@ def save_board(ev: DuplicateEvent, board: int, form: Mapping[str, str]) -> int:
     return sum(1 for got in wanted.values() if got is not None)
 
 
+def save_table_result(
+    ev: DuplicateEvent,
+    board: int,
+    rnd: int,
+    table: int,
+    declarer: int | None = None,
+    total: int | None = None,
+    scores: list[int] | None = None,
+) -> int:
+    """One table's line of a board's traveller (an online table's result), written through
+    ``save_board`` as a director would type it: the board's other lines stay as they are."""
+    m = movement_of(ev)
+    form: dict[str, str] = {}
+    found = False
+    for row in board_sheet(ev, board, m):
+        mine = (row.round, row.table) == (rnd, table)
+        found = found or mine
+        if ev.variant == RED_FIVE:
+            vals = [str(x) for x in scores or ()] if mine else list(row.scores)
+            for i, x in enumerate(vals):
+                form[f"{row.key}_s{i}"] = x
+        else:
+            form[f"{row.key}_declarer"] = str(declarer) if mine else row.declarer
+            form[f"{row.key}_total"] = str(total) if mine else row.total
+    if not found:
+        raise ServiceError(
+            _("Table %(t)d does not play board %(b)d in round %(r)d.", t=table, b=board, r=rnd)
+        )
+    return save_board(ev, board, form)
+
+
 # --- standings ----------------------------------------------------------------------------------
 
 

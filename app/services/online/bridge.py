@@ -60,6 +60,7 @@ from ...db import begin_write, reads_only
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament, utcnow
 from .. import ServiceError
+from ..duplicate import tables as duplicate_tables
 from ..tournaments.audit import Actor, audit
 from ..tournaments.rows import variant_of
 from ..tournaments.sheets import may_edit, record_deal, sheet
@@ -452,7 +453,12 @@ def _start_next(t: Tournament, tab: Table, prev: Live | None) -> OnlineDeal | No
     number = 1 if prev is None else prev.row.number + 1
     seed = _new_seed(tab, number)
     setup: DealSetup | None
-    if prev is None:
+    board = duplicate_tables.board_of(tab)
+    if board is not None:  # a duplicate board: its own draw, once
+        if prev is not None:
+            return None
+        setup, seed = board.board.setup(), board.board.seed
+    elif prev is None:
         setup = DealSetup(v.id, dict(t.options or {}), seed, ("2", "2"), None, True, False, 1)
     else:
         setup = _next_setup(t, tab, prev.deal, seed, number)
@@ -627,6 +633,7 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
         if live.row.sheet_index is None and live.deal.outcome == "played":
             written = record_deal(t, tab, sheet_deal(live.deal), GAME_ACTOR, source="online")
             live.row.sheet_index = written.index
+            duplicate_tables.record(tab, live.deal)  # a duplicate board: its traveller line
             db.session.flush()
         if steps > DEAL_BUDGET:
             return live

@@ -15,6 +15,7 @@ from ...competition.matches import FixedMatch, RedFiveTable
 from ...db import reads_only
 from ...extensions import db
 from ...models import OnlineSeat, Table, Tournament
+from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
 from . import bridge
@@ -111,6 +112,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         "tournament": t.name,
         "table": tab.number,
         "round": tab.round.number,
+        "duplicate_board": duplicate_tables.board_number(tab),  # a duplicate board: "board k"
         "derived": derived,
         "fixed": fixed,
         # the header's levels are the score sheet's: before the first deal both sides are at 2
