@@ -391,12 +391,18 @@ async def _act(b: Browser, stats: Stats, seat: Seat, url: str, rng: random.Rando
 
 
 async def viewer_client(
-    port: int, stats: Stats, tid: int, projector: bool, start: float, reload_s: float, seed: int
+    port: int,
+    stats: Stats,
+    standings: str,
+    projector: bool,
+    start: float,
+    reload_s: float,
+    seed: int,
 ) -> None:
     rng = random.Random(seed)
     b = Browser(port, stats)
     kind = "projector" if projector else "standings"
-    page = f"/standings/{tid}" + ("?projector=1" if projector else "")
+    page = f"{standings}" + ("?projector=1" if projector else "")
     try:
         if not await _sleep_until(stats, start):
             return
@@ -413,7 +419,7 @@ async def viewer_client(
             while await _sleep_until(stats, min(next_poll, reload_at)):
                 if time.monotonic() >= reload_at:
                     break
-                got = await b.request("live", f"/standings/{tid}/live?v={version}", headers=HTMX)
+                got = await b.request("live", f"{standings}/live?v={version}", headers=HTMX)
                 next_poll = time.monotonic() + LIVE_POLL_S
                 if got is None:
                     continue
@@ -489,6 +495,7 @@ def set_up(url: str, tables: int, variant: str, deals: int, label: str) -> tuple
     from app.services.tournaments.audit import Actor
     from app.services.tournaments.files import import_tournament
     from app.services.tournaments.rounds import seat_next_round
+    from app.services.visibility import set_visibility
     from engine.variants import default_options
 
     size = PAIRS[variant]
@@ -522,11 +529,13 @@ def set_up(url: str, tables: int, variant: str, deals: int, label: str) -> tuple
                 .order_by(OnlineSeat.table_id, OnlineSeat.seat)
             )
         )
-        tid = t.id
+        set_visibility(t, "public")  # viewers open the night's public link, as a club shares it
+        db.session.commit()
+        standings = f"/p/{t.public_token}"
         db.session.remove()
     with app.app_context():
         db.engine.dispose()
-    return tid, tokens
+    return standings, tokens
 
 
 @dataclass
@@ -658,7 +667,7 @@ class Result:
     holds: bool
 
 
-async def warm_up(port: int, tid: int, tokens: list[str], workers: int) -> None:
+async def warm_up(port: int, standings: str, tokens: list[str], workers: int) -> None:
     """Before the clock: every kind of request a few times per worker, each on a connection of
     its own (so that each worker has imported its modules and compiled its templates, as a
     server that has run a while has); a stale move (409) goes through the move's path."""
@@ -667,9 +676,9 @@ async def warm_up(port: int, tid: int, tokens: list[str], workers: int) -> None:
         f"/play/{tokens[0]}",
         f"/play/{tokens[0]}/poll?v=0",
         f"/play/{tokens[0]}/state.json",
-        f"/standings/{tid}",
-        f"/standings/{tid}?projector=1",
-        f"/standings/{tid}/live?v=0",
+        f"{standings}",
+        f"{standings}?projector=1",
+        f"{standings}/live?v=0",
     ]
 
     async def one(path: str) -> None:
@@ -687,7 +696,12 @@ async def warm_up(port: int, tid: int, tokens: list[str], workers: int) -> None:
 
 
 async def _drive(
-    port: int, tid: int, tokens: list[str], viewers: int, args: argparse.Namespace, stats: Stats
+    port: int,
+    standings: str,
+    tokens: list[str],
+    viewers: int,
+    args: argparse.Namespace,
+    stats: Stats,
 ) -> None:
     rng = random.Random(args.seed)
     t0 = time.monotonic()
@@ -703,7 +717,7 @@ async def _drive(
         viewer_client(
             port,
             stats,
-            tid,
+            standings,
             i % 2 == 1,
             t0 + rng.uniform(0, ramp),
             args.reload,
@@ -720,18 +734,18 @@ def run_once(args: argparse.Namespace, tables: int, viewers: int, label: str) ->
         with database(args.db, tmp) as (url, pg):
             migrate(url)
             c0 = time.perf_counter()
-            tid, tokens = set_up(url, tables, args.variant, args.deals, label)
+            standings, tokens = set_up(url, tables, args.variant, args.deals, label)
             setup_s = time.perf_counter() - c0
             g = start_gunicorn(url, tmp, args.workers, args.threads, args.profile)
             try:
-                asyncio.run(warm_up(g.port, tid, tokens, args.workers or 5))
+                asyncio.run(warm_up(g.port, standings, tokens, args.workers or 5))
                 before_load = loadavg()
                 stats = Stats(limit=args.max_requests)
                 stats.started = time.monotonic()
                 stats.deadline = stats.started + args.seconds
                 cpu0, srv0 = time.process_time(), g.cpu_seconds()
                 pg0 = pg_cpu_seconds(pg) if pg is not None else None
-                asyncio.run(_drive(g.port, tid, tokens, viewers, args, stats))
+                asyncio.run(_drive(g.port, standings, tokens, viewers, args, stats))
                 wall = time.monotonic() - stats.started
                 client_cpu = time.process_time() - cpu0
                 server_cpu = g.cpu_seconds() - srv0
