@@ -57,18 +57,19 @@ def _seat_table(seat_row: OnlineSeat) -> Table:
 
 # the names at a table and its score sheet, by table, while its tournament's version stands
 # (every change bumps it: ``Tournament.version``), as ``rows.load`` caches the tournament
-_SHEETS: OrderedDict[tuple[Any, ...], tuple[list[str], list[str], FixedMatch | RedFiveTable]] = (
-    OrderedDict()
-)
+_SHEETS: OrderedDict[
+    tuple[Any, ...], tuple[list[str], list[str], FixedMatch | RedFiveTable, int | None]
+] = OrderedDict()
 _SHEETS_SIZE = 256
 _SHEETS_LOCK = threading.Lock()
 
 
-def names_and_sheet(t: Tournament, tab: Table) -> tuple[list[str], list[str], Any]:
-    """``seat_names`` and ``sheet`` of a table, kept per tournament version: a seat's page
-    during a deal reads neither the seating nor the sheet rows again. Kept only when read
-    in a request that writes nothing more (``reads_only``: a page, a poll, a move's answer
-    once committed), so that a version never committed is never kept."""
+def names_and_sheet(t: Tournament, tab: Table) -> tuple[list[str], list[str], Any, int | None]:
+    """``seat_names``, ``sheet`` and the duplicate board it deals (None: a tournament's own
+    table) of a table, kept per tournament version: a seat's page during a deal reads neither
+    the seating, the sheet rows nor the board again. Kept only when read in a request that
+    writes nothing more (``reads_only``: a page, a poll, a move's answer once committed), so
+    that a version never committed is never kept."""
     stamp = t.created_at.isoformat() if t.created_at else ""
     key = (str(db.engine.url), t.id, stamp, t.version, tab.id)
     with _SHEETS_LOCK:
@@ -77,14 +78,14 @@ def names_and_sheet(t: Tournament, tab: Table) -> tuple[list[str], list[str], An
             _SHEETS.move_to_end(key)
     if hit is None:
         sides, names = seat_names(tab)
-        hit = (sides, names, sheet(t, tab))
+        hit = (sides, names, sheet(t, tab), duplicate_tables.board_number(tab))
         if not reads_only():  # kept only from committed data, never from a write's own
-            return sides, names, hit[2]
+            return sides, names, hit[2], hit[3]
         with _SHEETS_LOCK:
             _SHEETS[key] = hit
             while len(_SHEETS) > _SHEETS_SIZE:
                 _SHEETS.popitem(last=False)
-    return list(hit[0]), list(hit[1]), hit[2]
+    return list(hit[0]), list(hit[1]), hit[2], hit[3]
 
 
 def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
@@ -92,7 +93,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     tab = _seat_table(seat_row)
     t = tab.round.tournament
     seat = seat_row.seat
-    sides, names, derived = names_and_sheet(t, tab)
+    sides, names, derived, duplicate_board = names_and_sheet(t, tab)
     got = bridge.latest(tab)  # the deal and who plays each seat, in one query
     if got is None:
         bots = {s.seat for s in seats_of(tab) if s.bot}
@@ -112,7 +113,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         "tournament": t.name,
         "table": tab.number,
         "round": tab.round.number,
-        "duplicate_board": duplicate_tables.board_number(tab),  # a duplicate board: "board k"
+        "duplicate_board": duplicate_board,  # a duplicate board: "board k"
         "derived": derived,
         "fixed": fixed,
         # the header's levels are the score sheet's: before the first deal both sides are at 2
