@@ -111,6 +111,9 @@ def _init_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
+    from .web import install_template_gettext
+
+    install_template_gettext(app)
     htmx.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"

@@ -101,3 +101,36 @@ class SessionInterface(SecureCookieSessionInterface):
         if built is None or built[0] != key:
             built = self._built = (key, super().get_signing_serializer(app))
         return built[1]
+
+
+def install_template_gettext(app: Flask) -> None:
+    """Templates' ``_()`` through the request's translations looked up once per request.
+
+    Flask-Babel's own callables find the locale and the catalogue again on every call, through
+    ``g``'s proxy each time: a seat's partial holds about forty strings, and that lookup cost
+    it more than the strings. The catalogue is kept on the request's context beside the locale
+    it was read for, so a locale changed meanwhile (``force_locale``) is still honoured.
+    """
+    from flask.globals import _cv_app
+    from flask_babel import get_locale, get_translations
+
+    def translations() -> Any:
+        ctx = _cv_app.get(None)
+        if ctx is None:
+            return get_translations()
+        babel_ctx = ctx.g.__dict__.get("_flask_babel")
+        locale = getattr(babel_ctx, "babel_locale", None)
+        kept = ctx.g.__dict__.get("_template_translations")
+        if kept is None or locale is None or kept[0] is not locale:
+            found = get_translations()
+            locale = get_locale()  # read by get_translations: now kept on the context
+            kept = ctx.g._template_translations = (locale, found)
+        return kept[1]
+
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: translations().ugettext(s),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
+        newstyle=True,
+    )

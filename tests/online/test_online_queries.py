@@ -14,11 +14,12 @@ from flask import Flask
 from sqlalchemy import event
 
 from app.extensions import db
+from app.services.online import bridge
 from tests.online.online_helpers import online_world, page_token
 from tests.online.test_online_tables import _choose
 
 PAGE = 2  # the seat with its table, round and tournament; the deal row with the seats
-UNCHANGED_POLL = 1  # the state token
+UNCHANGED_POLL = 1  # the state token (on a DBAPI connection of its own: no BEGIN)
 CHANGED_POLL = 3  # the state token, then the page
 MOVE = 7  # the seat, the deal; the check under the lock, UPDATE, INSERT; the page (2)
 HTMX = {"HX-Request": "true"}
@@ -36,10 +37,18 @@ def counting() -> Iterator[list[str]]:
 
     engine = db.engine
     event.listen(engine, "before_cursor_execute", count)
+    poll_row = bridge._poll_row
+
+    def counted_poll_row(token: str) -> Any:  # its one SELECT, on a DBAPI connection of its own
+        sent.append(bridge._poll_sql(engine.dialect)[0])
+        return poll_row(token)
+
+    bridge._poll_row = counted_poll_row
     try:
         yield sent
     finally:
         event.remove(engine, "before_cursor_execute", count)
+        bridge._poll_row = poll_row
 
 
 def test_a_seats_requests_send_few_queries(app: Flask, client) -> None:
