@@ -61,7 +61,7 @@ def _known_attackers_points(deal: Deal) -> int | None:
     return sum(p for s, p in enumerate(deal.won) if s != deal.dealer and s != friend)
 
 
-def _view(deal: Deal, seat: int | None) -> dict[str, Any]:
+def _view(deal: Deal, seat: int | None, log: bool) -> dict[str, Any]:
     v = deal.variant
     hidden_calls = deal.book.hidden and deal.phase == DRAW
     standing = deal.book.standing
@@ -106,7 +106,7 @@ def _view(deal: Deal, seat: int | None) -> dict[str, Any]:
         "failed_throws": list(deal.failed_throws),
         "outcome": deal.outcome,
         "result": None,
-        "log": [_log_entry(deal, r, seat) for r in deal.log],
+        "log": [_log_entry(deal, r, seat) for r in deal.log] if log else None,
     }
     if deal.phase == DONE and deal.result is not None:
         r = deal.result
@@ -127,11 +127,13 @@ def _check_deal(deal: object) -> None:
         raise EngineError("view.deal_type", got=repr(deal))
 
 
-def seat_view(deal: Deal, seat: int) -> dict[str, Any]:
-    """Everything ``seat`` may see, and nothing more."""
+def seat_view(deal: Deal, seat: int, log: bool = True) -> dict[str, Any]:
+    """Everything ``seat`` may see, and nothing more. ``log=False`` leaves the redacted log
+    out (``"log": None``): it grows with the deal, and a page that draws the table from the
+    rest need not build it on every move."""
     _check_deal(deal)
     deal._seat(seat)
-    view = _view(deal, seat)
+    view = _view(deal, seat, log)
     view["hand"] = sorted(cards_str(deal.hands[seat]))
     view["playable"] = cards_str(deal.playable_cards(seat))
     view["actions"] = deal.actions(seat)
@@ -141,10 +143,11 @@ def seat_view(deal: Deal, seat: int) -> dict[str, Any]:
     return view
 
 
-def spectator_view(deal: Deal) -> dict[str, Any]:
-    """The public table: no hand, no buried kitty before it is revealed."""
+def spectator_view(deal: Deal, log: bool = True) -> dict[str, Any]:
+    """The public table: no hand, no buried kitty before it is revealed (``log`` as for
+    ``seat_view``)."""
     _check_deal(deal)
-    view = _view(deal, None)
+    view = _view(deal, None, log)
     view["hand"] = None
     view["playable"] = []
     view["actions"] = []

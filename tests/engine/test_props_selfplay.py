@@ -57,6 +57,7 @@ def check_invariants(deal: Deal) -> None:
 def check_views(deal: Deal) -> None:
     spec = spectator_view(deal)
     assert spec["hand"] is None
+    assert spectator_view(deal, log=False) == {**spec, "log": None}
     check_no_hidden_cards(deal, spec, None)
     for seat in range(deal.n):
         view = seat_view(deal, seat)
@@ -66,6 +67,7 @@ def check_views(deal: Deal) -> None:
         assert "hands" not in view
         if deal.kitty_owner != seat and not deal.kitty_revealed:
             assert view["kitty"]["cards"] is None
+        assert seat_view(deal, seat, log=False) == {**view, "log": None}  # the app's view
         for entry in view["log"]:
             if entry["seat"] != seat:
                 if entry["kind"] == "draw":

@@ -775,13 +775,15 @@ def faces(deal: Deal, cards: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def view(live: Live, seat: int) -> dict[str, Any]:
-    """The engine's view of the deal for one seat: never another seat's hand."""
-    return seat_view(live.deal, seat)
+    """The engine's view of the deal for one seat: never another seat's hand (its log left
+    out: the pages draw the table from the rest, replays read the log itself)."""
+    return seat_view(live.deal, seat, log=False)
 
 
 def spectate(live: Live) -> dict[str, Any]:
-    """The engine's public view of the deal: no hand, no buried kitty before it is revealed."""
-    return spectator_view(live.deal)
+    """The engine's public view of the deal: no hand, no buried kitty before it is revealed
+    (without its log, as ``view``)."""
+    return spectator_view(live.deal, log=False)
 
 
 # --- replays ----------------------------------------------------------------------------------
