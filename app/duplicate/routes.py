@@ -111,6 +111,7 @@ def _board_page(
         board=board,
         boards=m.boards,
         rows=svc.board_sheet(ev, board, m),
+        no_result={(r, t) for b, r, t in online_tables_svc.ended_without_result(ev) if b == board},
         values=values,
         red_five=ev.variant == "red-five-5p",
     ), status

@@ -151,6 +151,8 @@ def test_a_board_nobody_calls_ends_without_a_result(app, client) -> None:  # typ
 
     # the director types the table's result by hand (120: worth 0 to both sides)
     login(client, w.director)
+    sheet = client.get(base + "/boards/1").get_data(as_text=True)
+    assert sheet.count("online: nobody called, no result") == 1
     other = db.session.scalars(
         select(DuplicateResult).where(
             DuplicateResult.event_id == did, DuplicateResult.table_no == 2

@@ -83,8 +83,8 @@ def record(tab: Table, deal: Deal) -> bool:
 NO_RESULT = ("redeal", "refused")  # deal outcomes that leave a board without a result
 
 
-def ended_without_result(ev: DuplicateEvent) -> set[int]:
-    """The event's online tables (``DuplicateOnlineTable`` ids) whose board ended without a
+def ended_without_result(ev: DuplicateEvent) -> set[tuple[int, int, int]]:
+    """The (board, round, table) of the event's online tables whose board ended without a
     result and that still have no traveller line (none typed in by the director since)."""
     rows = db.session.execute(
         select(DuplicateOnlineTable)
@@ -92,4 +92,4 @@ def ended_without_result(ev: DuplicateEvent) -> set[int]:
         .where(DuplicateOnlineTable.event_id == ev.id, OnlineDeal.outcome.in_(NO_RESULT))
     ).scalars()
     typed = {(r.board, r.round, r.table_no) for r in ev.results}
-    return {x.id for x in rows if (x.board, x.round, x.table_no) not in typed}
+    return {(x.board, x.round, x.table_no) for x in rows} - typed
