@@ -75,6 +75,12 @@ def test_the_host_tournament_stays_hidden(app, client) -> None:  # type: ignore[
         for url in (f"/clubs/{w.club.slug}/tournaments", f"/clubs/{w.club.slug}"):
             page = client.get(url).get_data(as_text=True)
             assert cup.name in page and host.name not in page, url
+    # its standings are the director's only (they would show the other table's result)
+    assert client.get(f"/standings/{cup.id}").status_code == 200
+    assert client.get(f"/standings/{host.id}").status_code == 200  # the director's
+    login(client, w.player)
+    for url in (f"/standings/{host.id}", f"/standings/{host.id}/live"):
+        assert client.get(url).status_code == 404
     # not on Pete's page (he played in it, linked), and it rates nobody
     page = client.get(f"/clubs/{w.club.slug}/members/{pete.id}/player").get_data(as_text=True)
     assert host.name not in page
@@ -82,6 +88,7 @@ def test_the_host_tournament_stays_hidden(app, client) -> None:  # type: ignore[
     assert ratings_json(w.club) == []
 
     # not a night a season may take
+    login(client, w.director)
     season = manage.create_season(w.club, "Autumn season")
     db.session.commit()
     s_url = f"/clubs/{w.club.slug}/seasons/{season.id}"
