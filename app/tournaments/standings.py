@@ -196,6 +196,15 @@ def set_visibility(club: Club, me: Member, tid: int) -> ResponseReturnValue:
         return _show(club, t)
     before = t.visibility
     try:
+        if form.visibility.data == vis.PUBLIC and db.session.scalar(select(is_host(t.id))):
+            raise ServiceError(
+                _(
+                    "These are a duplicate event's online tables: their standings would show "
+                    "a board's results before every table has played it. The event's page is "
+                    "the one to share."
+                ),
+                "visibility",
+            )
         vis.set_visibility(t, form.visibility.data or "")
     except ServiceError as e:
         db.session.rollback()

@@ -78,6 +78,14 @@ def test_the_host_tournament_stays_hidden(app, client) -> None:  # type: ignore[
     # its standings are the director's only (they would show the other table's result)
     assert client.get(f"/standings/{cup.id}").status_code == 200
     assert client.get(f"/standings/{host.id}").status_code == 200  # the director's
+    r = client.post(
+        f"/clubs/{w.club.slug}/tournaments/{host.id}/visibility",
+        data={"visibility": "public"},
+        follow_redirects=True,
+    )
+    assert "The event&#39;s page is the one to share." in r.get_data(as_text=True)
+    db.session.expire_all()
+    assert db.session.get(Tournament, host.id).public_token is None
     login(client, w.player)
     for url in (f"/standings/{host.id}", f"/standings/{host.id}/live"):
         assert client.get(url).status_code == 404
