@@ -136,6 +136,8 @@ def test_a_board_nobody_calls_ends_without_a_result(app, client) -> None:  # typ
     assert seat is not None
     page = client.get(f"/play/{seat.token}").get_data(as_text=True)
     assert notice in page and fixed in page and "The match is over." in page
+    state = client.get(f"/play/{seat.token}/state.json").get_json()
+    assert (state["duplicate_board"], state["no_result"], state["over"]) == (1, "nobody", True)
     watch = f"/clubs/{w.club.slug}/tournaments/{tab.round.tournament_id}/rounds/1/tables/{tab.number}/watch"
     page = client.get(watch).get_data(as_text=True)
     assert notice in page and fixed in page and "The deal was dealt again." not in page
