@@ -166,7 +166,7 @@ def paper_deal(board: Board) -> PaperDeal:
 
 @dataclass(frozen=True)
 class Par:
-    plays: int  # plays that ended with a result (a redeal or a refused deal has none)
+    plays: int  # plays that ended with a result (a 120分 board nobody called has none)
     value0: float | None  # fixed sides: the mean value for side 0
     seat_scores: tuple[float, ...] | None  # red five: each board seat's mean 积分 change
     values: tuple[int, ...]  # fixed sides: side 0's value in each counted play
