@@ -7,7 +7,10 @@ shuffler as the previous dealer: the draw order is then the same at every table,
 
 * ``event_boards(variant, options, seed, count)``: boards 1 … count of an event, each with its
   own seed (derived from the event's seed and the board number, so a board never depends on
-  how many boards the event has) and the first drawer turning round the table.
+  how many boards the event has) and the first drawer turning round the table. A board's
+  options are the event's with the weak-hand redeal off (``board_options``: 升级 暴动
+  ``redeal_below``, 120分's refusal ``refuse_below``, both ``null`` as RULES.md allows): a
+  board's cards are fixed, so a table cannot have them dealt again.
 * ``paper_deal(board)``: the whole draw dealt out: each seat's cards sorted by suit (trumps are
   not known before the calls: spades, hearts, diamonds, clubs, high to low, then the jokers),
   the kitty, and the draw order (the seat and card of each draw).
@@ -31,7 +34,7 @@ from engine.bots import HeuristicBot, play_deal
 from engine.cards import LJ, card_str
 from engine.deal import Deal, DealSetup
 from engine.errors import EngineError
-from engine.variants import RED_FIVE, make_variant
+from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR, make_variant
 
 from .duplicate import DuplicateError, value
 
@@ -69,6 +72,20 @@ def board_seed(event_seed: int, number: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
+# A duplicate board is not dealt again: the weak-hand redeal options, turned off on every board.
+NO_REDEAL = {TRACTOR: "redeal_below", ONE_TWENTY: "refuse_below"}
+
+
+def board_options(variant: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options a duplicate board is played with: the event's, with the weak-hand redeal
+    (升级 暴动, 120分's refused deal) off."""
+    opts = dict(options or {})
+    off = NO_REDEAL.get(variant)
+    if off is not None:
+        opts[off] = None
+    return opts
+
+
 def event_boards(
     variant: str,
     options: Mapping[str, Any] | None,
@@ -80,7 +97,7 @@ def event_boards(
         raise DuplicateError(f"the number of boards must be a whole number from 1, not {count!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise DuplicateError(f"the event seed must be a whole number, not {seed!r}")
-    opts = dict(options or {})
+    opts = board_options(variant, options)
     try:
         n = make_variant(variant, opts).players
     except EngineError as e:
@@ -149,7 +166,7 @@ def paper_deal(board: Board) -> PaperDeal:
 
 @dataclass(frozen=True)
 class Par:
-    plays: int  # plays that ended with a result (a redeal or a refused deal has none)
+    plays: int  # plays that ended with a result (a 120分 board nobody called has none)
     value0: float | None  # fixed sides: the mean value for side 0
     seat_scores: tuple[float, ...] | None  # red five: each board seat's mean 积分 change
     values: tuple[int, ...]  # fixed sides: side 0's value in each counted play

@@ -12,6 +12,7 @@ from ..permissions import club_route, get_in_club_or_404
 from ..services import ServiceError
 from ..services.duplicate import events as svc
 from ..services.duplicate import online as online_svc
+from ..services.duplicate import tables as online_tables_svc
 from ..tournaments.lookup import actor
 from ..web import show_service_error
 from . import bp
@@ -86,6 +87,7 @@ def event(club: Club, me: Member, did: int) -> ResponseReturnValue:
         kind_labels=KIND_LABELS,
         variant_labels=VARIANT_LABELS,
         online_tables=online_svc.online_tables(ev) if director else [],
+        no_result=online_tables_svc.ended_without_result(ev) if director else set(),
         **svc.standings_page(ev, director),
     )
 
@@ -109,6 +111,7 @@ def _board_page(
         board=board,
         boards=m.boards,
         rows=svc.board_sheet(ev, board, m),
+        no_result={(r, t) for b, r, t in online_tables_svc.ended_without_result(ev) if b == board},
         values=values,
         red_five=ev.variant == "red-five-5p",
     ), status

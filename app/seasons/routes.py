@@ -20,6 +20,7 @@ from ..models import Club, Division, Member, Season, Tournament
 from ..permissions import club_route, get_in_club_or_404
 from ..services import ServiceError
 from ..services import visibility as vis
+from ..services.duplicate.hosts import not_host
 from ..services.ratings.club import club_ratings
 from ..services.seasons import manage
 from ..services.seasons.standings import nights_of, over_nights, rule_of, standings
@@ -121,7 +122,11 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
     candidates = [
         t
         for t in db.session.scalars(
-            select(Tournament).where(Tournament.club_id == club.id, Tournament.season_id.is_(None))
+            select(Tournament).where(
+                Tournament.club_id == club.id,
+                Tournament.season_id.is_(None),
+                not_host(Tournament.id),  # a duplicate event's online tables: no night
+            )
         )
         if t.id not in in_season
     ]
@@ -196,7 +201,9 @@ def add_night(club: Club, me: Member, sid: int) -> ResponseReturnValue:
     form.tournament.choices = choices(
         [
             (t.id, t.name)
-            for t in db.session.scalars(select(Tournament).where(Tournament.club_id == club.id))
+            for t in db.session.scalars(
+                select(Tournament).where(Tournament.club_id == club.id, not_host(Tournament.id))
+            )
         ]
     )
     form.division.choices = choices([(0, "—")] + [(d.id, d.name) for d in s.divisions])

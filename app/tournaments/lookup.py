@@ -10,8 +10,8 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Club, DuplicateOnlineTable, Entrant, Member, Round, Table, Tournament, User
-from ..permissions import get_in_club_or_404
+from ..models import Club, Entrant, Member, Round, Table, Tournament, User
+from ..services.duplicate.hosts import is_host
 from ..services.tournaments.audit import Actor
 from .forms import MATCH_LABELS, PAIRING_LABELS, VARIANT_LABELS
 
@@ -35,23 +35,18 @@ def tournament(club: Club, tid: int) -> Tournament:
     """The club's tournament; a duplicate event's online tournament only for its directors (its
     sheets would show a board's results at other tables: no peeking, the event page is the
     players' view)."""
-    t = get_in_club_or_404(Tournament, club, tid)
-    if _duplicate_online(t) and not _directs(club):
+    # one statement: the tournament with whether it hosts a duplicate event's tables
+    row = db.session.execute(
+        select(Tournament, is_host(Tournament.id)).where(
+            Tournament.id == tid, Tournament.club_id == club.id
+        )
+    ).first()
+    if row is None:
+        abort(404)
+    t, hidden = row
+    if hidden and not _directs(club):
         abort(404)
     return t
-
-
-def _duplicate_online(t: Tournament) -> bool:
-    return (
-        db.session.scalar(
-            select(DuplicateOnlineTable.id)
-            .join(Table, Table.id == DuplicateOnlineTable.table_id)
-            .join(Round, Round.id == Table.round_id)
-            .where(Round.tournament_id == t.id)
-            .limit(1)
-        )
-        is not None
-    )
 
 
 def _directs(club: Club) -> bool:

@@ -18,13 +18,15 @@ from flask import Response, abort, flash, redirect, render_template, request, ur
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_login import current_user
+from sqlalchemy import select
 
 from ..charts import builders, svg
 from ..extensions import db
 from ..models import Club, Member, Tournament
-from ..permissions import club_route
+from ..permissions import can_direct, club_route
 from ..services import ServiceError
 from ..services import visibility as vis
+from ..services.duplicate.hosts import is_host
 from ..services.tournaments import standings as views
 from ..services.tournaments.audit import audit
 from . import bp
@@ -78,9 +80,16 @@ def _member_club(t: Tournament) -> Club | None:
 
 
 def _member_tournament(tid: int) -> Tournament:
-    """The tournament for one of its club's members; a 404 to everyone else."""
-    t = db.session.get(Tournament, tid)
-    if t is None or not current_user.is_authenticated or _member_club(t) is None:
+    """The tournament for one of its club's members; a 404 to everyone else. A duplicate
+    event's host tournament for its club's directors only (its standings would show a board's
+    results at other tables), asked in the tournament's own statement."""
+    row = db.session.execute(select(Tournament, is_host(Tournament.id)).where(Tournament.id == tid))
+    got = row.first()
+    if got is None or not current_user.is_authenticated:
+        abort(404)
+    t, hidden = got
+    club = _member_club(t)
+    if club is None or (hidden and not can_direct(current_user, club)):
         abort(404)
     return t
 
@@ -187,6 +196,15 @@ def set_visibility(club: Club, me: Member, tid: int) -> ResponseReturnValue:
         return _show(club, t)
     before = t.visibility
     try:
+        if form.visibility.data == vis.PUBLIC and db.session.scalar(select(is_host(t.id))):
+            raise ServiceError(
+                _(
+                    "These are a duplicate event's online tables: their standings would show "
+                    "a board's results before every table has played it. The event's page is "
+                    "the one to share."
+                ),
+                "visibility",
+            )
         vis.set_visibility(t, form.visibility.data or "")
     except ServiceError as e:
         db.session.rollback()

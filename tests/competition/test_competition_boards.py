@@ -119,3 +119,14 @@ def test_par_red_five_per_seat() -> None:
     assert p.value0 is None and p.seat_scores is not None and len(p.seat_scores) == 5
     assert p.plays == 5
     assert abs(sum(p.seat_scores)) < 1e-9  # 积分 changes of a deal sum to zero
+
+
+def test_a_board_is_never_dealt_again() -> None:
+    """A board's cards are fixed: 升级's 暴动 (redeal_below) and 120分's refusal (refuse_below)
+    are off on every board, whatever the event's options; red five has neither."""
+    (t,) = event_boards("tractor-4p", {"redeal_below": 15}, 5, 1)
+    assert t.options["redeal_below"] is None and t.deal().variant.option("redeal_below") is None
+    (o,) = event_boards("one-twenty-6p", None, 5, 1)
+    assert o.deal().variant.option("refuse_below") is None
+    (r,) = event_boards("red-five-5p", None, 5, 1)
+    assert dict(r.options) == {}

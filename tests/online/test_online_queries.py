@@ -6,6 +6,7 @@ a query per request makes this fail (bench/online_roundtrip.py measures the time
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -82,3 +83,22 @@ def test_a_seats_requests_send_few_queries(app: Flask, client) -> None:
         assert len(move_sql) <= MOVE, (data["kind"], move_sql)
         moved += 1
     assert ow.deals()[-1].outcome is None  # every move counted was one within the deal
+
+
+# the user, the club, the member; the tournament, with whether it hosts a duplicate event's
+# tables in the same statement (13 when that was a statement of its own); the round, the table;
+# the watch token (seats, the deal, the round, the deal again, its last move, the state token)
+WATCH_POLL = 12
+
+
+def test_a_live_views_unchanged_poll_sends_few_queries(app: Flask, client) -> None:
+    """A spectator's poll while nothing changed: the route's lookups and the watch token."""
+    ow = online_world(client, "tractor-4p", deals=1)
+    url = f"/clubs/{ow.club.slug}/tournaments/{ow.t.id}/rounds/1/tables/{ow.tab.number}/watch"
+    html = client.get(url).get_data(as_text=True)
+    v = re.search(r'id="watch"[^>]*data-token="([^"]+)"', html)
+    assert v, html[:2000]
+    with counting() as sql:
+        poll = client.get(f"{url}/poll?v={v.group(1)}", headers=HTMX)
+    assert poll.status_code == 204
+    assert len(sql) <= WATCH_POLL, sql

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from engine.variants import RED_FIVE, make_variant
 
+from ...competition.boards import board_options
 from ...extensions import db
 from ...models import (
     Club,
@@ -71,7 +72,7 @@ def _new_tournament(ev: DuplicateEvent, user: User | None) -> Tournament:
         user,
         name=name,
         variant=ev.variant,
-        options=dict(ev.options or {}),
+        options=board_options(ev.variant, ev.options),  # as its boards: never dealt again
         pairing="reseat" if ev.variant == RED_FIVE else "swiss",
         rounds=m.rounds,
         match={"deals": 1},

@@ -8,6 +8,11 @@ bridge here: the bridge imports this).
 * ``record(tab, deal)``: a played deal's result as the table's traveller line for the board,
   through the duplicate service's save path (the event page's comparison follows; no peeking
   is that page's rule).
+* A board whose deal ends without a result (120分: nobody called in it, RULES.md §4; the
+  weak-hand redeal and refusal are off on every board, ``competition.boards.board_options``)
+  is not dealt again: the bridge ends the table with no traveller line, and
+  ``ended_without_result`` tells its pages (seat, spectators, the director's event page),
+  which send the director to the board's traveller to type the table's result by hand.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from engine.variants import RED_FIVE
 
 from ...competition.boards import Board, event_boards
 from ...extensions import db
-from ...models import DuplicateEvent, DuplicateOnlineTable, Table
+from ...models import DuplicateEvent, DuplicateOnlineTable, OnlineDeal, Table
 from . import events
 
 
@@ -73,3 +78,18 @@ def record(tab: Table, deal: Deal) -> bool:
             ev, link.board, link.round, link.table_no, declarer=deal.dealer % 2, total=r.total
         )
     return True
+
+
+NO_RESULT = ("redeal", "refused")  # deal outcomes that leave a board without a result
+
+
+def ended_without_result(ev: DuplicateEvent) -> set[tuple[int, int, int]]:
+    """The (board, round, table) of the event's online tables whose board ended without a
+    result and that still have no traveller line (none typed in by the director since)."""
+    rows = db.session.execute(
+        select(DuplicateOnlineTable)
+        .join(OnlineDeal, OnlineDeal.table_id == DuplicateOnlineTable.table_id)
+        .where(DuplicateOnlineTable.event_id == ev.id, OnlineDeal.outcome.in_(NO_RESULT))
+    ).scalars()
+    typed = {(r.board, r.round, r.table_no) for r in ev.results}
+    return {(x.board, x.round, x.table_no) for x in rows} - typed

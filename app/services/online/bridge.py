@@ -466,6 +466,19 @@ def finish(t: Tournament, tab: Table, actor: Actor) -> None:
     audit(t, actor, "finish", _where(tab), {"finished": False}, {"finished": True})
 
 
+def _board_without_result(t: Tournament, tab: Table) -> None:
+    """A duplicate board's deal ended without a result (120分: nobody called; an older
+    board's weak-hand redeal or refusal): its cards are fixed, so it is not dealt again. The
+    table is over with no traveller line (its pages say so); the director types the table's
+    result on the board's traveller, as for a board a table did not play on paper."""
+    tab.finished = True
+    if tab.round.status == "seated":
+        tab.round.status = "started"
+    t.bump()
+    audit(t, GAME_ACTOR, "finish", _where(tab), {"finished": False}, {"finished": True})
+    db.session.flush()
+
+
 def _where(tab: Table, seat: int | None = None) -> str:
     if seat is None:
         return _("round %(r)d, table %(t)d", r=tab.round.number, t=tab.number)
@@ -672,6 +685,9 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
             live.row.sheet_index = written.index
             duplicate_tables.record(tab, live.deal)  # a duplicate board: its traveller line
             db.session.flush()
+        if live.deal.outcome != "played" and duplicate_tables.board_number(tab) is not None:
+            _board_without_result(t, tab)  # a duplicate board is never dealt again
+            return live
         if steps > DEAL_BUDGET:
             return live
         if not may_deal_next(t, live):

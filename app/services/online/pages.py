@@ -88,6 +88,14 @@ def names_and_sheet(t: Tournament, tab: Table) -> tuple[list[str], list[str], An
     return list(hit[0]), list(hit[1]), hit[2], hit[3]
 
 
+def _without_result(deal: Deal) -> str | None:
+    """Why a duplicate board's deal ended without a result (it is not dealt again): "nobody"
+    called, or a "weak" hand had it dealt again or refused; None: it has a result or is on."""
+    if deal.outcome not in duplicate_tables.NO_RESULT:
+        return None
+    return "nobody" if deal.redeal_by is None else "weak"
+
+
 def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     """Everything the seat's page shows: this seat's view (never another hand) and the sheet."""
     tab = _seat_table(seat_row)
@@ -126,6 +134,8 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     if live is None:
         return page
     deal = live.deal
+    if duplicate_board is not None:
+        page["no_result"] = _without_result(deal)
     if tab.finished and deal.outcome is None:
         return page  # time was up during this deal: it is not played on
     view = bridge.view(live, seat)
@@ -369,6 +379,11 @@ def spectator_page(tab: Table) -> dict[str, Any]:
     if live is None or (tab.finished and live.deal.outcome is None):
         return page  # no deal yet, or time was up during this deal: it is not played on
     deal = live.deal
+    if deal.outcome in duplicate_tables.NO_RESULT:  # only then: which duplicate board, if any
+        board = duplicate_tables.board_number(tab)
+        if board is not None:
+            page["duplicate_board"] = board
+            page["no_result"] = _without_result(deal)
     view = bridge.spectate(live)
     waiting = live.waiting_for()
     if waiting is not None and waiting not in bots:

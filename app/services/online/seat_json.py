@@ -38,6 +38,10 @@ def seat_json(page: dict[str, Any], tab: Any) -> dict[str, Any]:
         "bot_seat": page["bot_seat"],
         "paused": bool(tab.paused) and not tab.finished,
         "over": page["over"],
+        "duplicate_board": page.get("duplicate_board"),  # a duplicate board's number, or None
+        # the board ended without a result and is not dealt again: "nobody" called, or a "weak"
+        # hand had it dealt again or refused (None: it has a result, or is being played)
+        "no_result": page.get("no_result"),
         "error": page.get("error"),
         "deal": page.get("deal_number"),
         "phase": page.get("view_phase"),

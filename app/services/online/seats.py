@@ -23,6 +23,8 @@ from ... import qr
 from ...extensions import db
 from ...models import (
     Club,
+    DuplicateEvent,
+    DuplicateOnlineTable,
     EntrantPlayer,
     Member,
     OnlineDeal,
@@ -294,18 +296,30 @@ class ReadySeat:
     table: int
     seat: int  # 1-based
     url: str
+    event: str | None = None  # a duplicate event's online table: the event's name …
+    board: int | None = None  # … and the board it deals (its tournament is hidden)
 
 
 def ready_for(user: User) -> list[ReadySeat]:
     """The seats bound to ``user`` at online tables still being played (round open, match not
     over), newest round first."""
     rows = db.session.execute(
-        select(OnlineSeat, Table, Round, Tournament, Club)
+        select(
+            OnlineSeat,
+            Table,
+            Round,
+            Tournament,
+            Club,
+            DuplicateEvent.name,
+            DuplicateOnlineTable.board,
+        )
         .join(Member, OnlineSeat.member_id == Member.id)
         .join(Table, OnlineSeat.table_id == Table.id)
         .join(Round, Table.round_id == Round.id)
         .join(Tournament, Round.tournament_id == Tournament.id)
         .join(Club, Tournament.club_id == Club.id)
+        .outerjoin(DuplicateOnlineTable, DuplicateOnlineTable.table_id == Table.id)
+        .outerjoin(DuplicateEvent, DuplicateEvent.id == DuplicateOnlineTable.event_id)
         .where(
             Member.user_id == user.id,
             Member.club_id == Club.id,
@@ -316,7 +330,7 @@ def ready_for(user: User) -> list[ReadySeat]:
         .order_by(Round.created_at.desc(), Table.number)
     ).all()
     out = []
-    for row, tab, rnd, t, club in rows:
+    for row, tab, rnd, t, club, event, board in rows:
         if db.session.scalar(select(OnlineDeal.id).where(OnlineDeal.table_id == tab.id)) is None:
             continue  # not dealt yet
         if derive_row_table(t, tab).counts:
@@ -329,6 +343,8 @@ def ready_for(user: User) -> list[ReadySeat]:
                 tab.number,
                 row.seat + 1,
                 url_for("online.my_seat", slug=club.slug, seat_id=row.id),
+                event,
+                board,
             )
         )
     return out

@@ -10,6 +10,7 @@ from sqlalchemy import or_, select
 from ...competition.ratings import PlayerRating
 from ...extensions import db
 from ...models import Club, Entrant, EntrantPlayer, Member, Season, Tournament
+from ..duplicate.hosts import not_host
 from ..ratings.club import night_key, rated
 from ..seasons.standings import standings as season_standings
 from ..tournaments.rows import load
@@ -45,6 +46,7 @@ def _entries(club: Club, member: Member) -> list[tuple[Tournament, Entrant]]:
         .join(EntrantPlayer, EntrantPlayer.entrant_id == Entrant.id)
         .where(
             Tournament.club_id == club.id,
+            not_host(Tournament.id),  # a duplicate event's online tables: its page, not here
             or_(
                 EntrantPlayer.member_id == member.id,
                 (EntrantPlayer.member_id.is_(None)) & (EntrantPlayer.name == member.display_name),

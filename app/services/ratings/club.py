@@ -20,6 +20,7 @@ from sqlalchemy import select
 from ...competition.ratings import Game, PlayerRating, games_of, rate, table
 from ...extensions import db
 from ...models import Club, Member, Season, Tournament
+from ..duplicate.hosts import not_host
 from ..seasons.standings import member_names, members_stamp
 from ..seasons.standings import standings as season_standings
 from ..tournaments.rows import load
@@ -42,7 +43,8 @@ def _nights(club_id: int) -> list[Night]:
     """Every tournament of the club, in night order, with what its results depend on."""
     rows = db.session.execute(
         select(Tournament.id, Tournament.version, Tournament.date, Tournament.created_at).where(
-            Tournament.club_id == club_id
+            Tournament.club_id == club_id,
+            not_host(Tournament.id),  # a duplicate event's online tables rate nobody
         )
     )
     return sorted((_key_of(d, c, tid), tid, v, str(c)) for tid, v, d, c in rows)

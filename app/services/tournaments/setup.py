@@ -17,6 +17,7 @@ from ...competition.tfile import SIDE_SIZE, TARGET_LEVELS
 from ...extensions import db
 from ...models import Club, Entrant, EntrantPlayer, Member, Tournament, User
 from .. import ServiceError
+from ..duplicate.hosts import not_host
 from ..text import clean_name
 from .audit import Actor, audit
 from .rows import rounds_of, side_size
@@ -30,7 +31,7 @@ def club_tournaments(club: Club) -> list[Tournament]:
     return list(
         db.session.scalars(
             select(Tournament)
-            .where(Tournament.club_id == club.id)
+            .where(Tournament.club_id == club.id, not_host(Tournament.id))  # duplicate hosts hidden
             .order_by(Tournament.created_at.desc(), Tournament.id.desc())
         )
     )
