@@ -234,6 +234,8 @@ EXPECT: dict[str, Expect] = {
     "duplicate.published": Expect("player", GET),
     # the world's event has every result typed: the round stays on paper (a sentence, 303)
     "duplicate.play_online": Expect("director", POST),
+    # the world's event is a pairs event: nothing to pair (a sentence, 303)
+    "duplicate.pair_round": Expect("director", POST),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it
