@@ -78,7 +78,10 @@ def test_a_swiss_of_five_teams_round_by_round(app, client) -> None:  # type: ign
         r.get_data(as_text=True)
     )
     assert len(_pairings(did)) == 1
-    assert client.get(base + "/boards/2").status_code == 200  # its board, with no table yet
+    # round 2's board has no table yet: nothing to type in
+    assert "No table plays this board yet" in client.get(base + "/boards/2").get_data(as_text=True)
+    r = client.post(base + "/boards/2", data={"r2t1_declarer": "0", "r2t1_total": "40"})
+    assert r.status_code == 422 and "No table plays board 2 yet" in r.get_data(as_text=True)
     assert _enter(client, base, did, 1, {1: WIN, 2: LOSE, 3: WIN, 4: LOSE}).status_code == 303
     page = client.get(base).get_data(as_text=True)
     # both matches won by the same margin: 红队 and 蓝队 level, 黄队 and 绿队 level, 白队 0 (bye)

@@ -421,6 +421,14 @@ def save_board(ev: DuplicateEvent, board: int, form: Mapping[str, str]) -> int:
     m = movement_of(ev)
     if not 1 <= board <= m.boards:
         raise ServiceError(_("There is no board %(n)d in this event.", n=board))
+    if not m.board_tables(board):
+        raise ServiceError(
+            _(
+                "No table plays board %(n)d yet: a Swiss round's boards get their tables when "
+                "the round is paired.",
+                n=board,
+            )
+        )
     v = make_variant(ev.variant, ev.options)
     top = v.total_points * 4  # card points with the biggest kitty bonus and penalties
     wanted: dict[tuple[int, int], Any] = {}
