@@ -48,6 +48,7 @@ from ...competition.movements import (
     team_swiss_round,
 )
 from ...competition.names import normalize_name
+from ...db import lock_for_update
 from ...extensions import db
 from ...models import Club, DuplicateEvent, DuplicateResult, DuplicateRound, User, utcnow
 from ...printing import (
@@ -303,6 +304,8 @@ def pair_next_round(ev: DuplicateEvent, user: User | None, actor_label: str) -> 
     only once every board of every match paired so far has its result."""
     if not is_swiss(ev):
         raise ServiceError(_("Only a Swiss of teams is paired round by round."))
+    # a second director pressing at the same time waits, then sees this round paired
+    lock_for_update(ev, "paired_rounds", "results", "version")
     assert ev.rounds is not None
     done = len(ev.paired_rounds)
     if done >= ev.rounds:
