@@ -171,6 +171,17 @@ def travellers(club: Club, me: Member, did: int) -> ResponseReturnValue:
     return _pdf(svc.travellers_pdf(ev), f"travellers-{ev.id}.pdf")
 
 
+@bp.get(BASE + "/<int:did>/scorecards.pdf")
+@club_route("director")
+def scorecards(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """A team event's match scorecards, filled with the results so far."""
+    ev = _event(club, did)
+    if ev.kind != "teams":
+        flash(_("Team match scorecards are for team events."), "error")
+        return redirect(url_for("duplicate.event", slug=club.slug, did=did), 303)
+    return _pdf(svc.scorecards_pdf(ev), f"scorecards-{ev.id}.pdf")
+
+
 @bp.post(BASE + "/<int:did>/rounds/<int:rnd>/online")
 @club_route("director")
 def play_online(club: Club, me: Member, did: int, rnd: int) -> ResponseReturnValue:

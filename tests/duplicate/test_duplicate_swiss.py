@@ -2,7 +2,8 @@
 next round paired only once the round before is complete and then from the VPs (equal VPs
 meet, no rematch, the bye to the lowest team without one), a correction of round 1 changes the
 standings but never round 2's pairing; the form's bad Swiss refused with a sentence; a Swiss
-round played online only once it is paired; the travellers of the rounds paired so far."""
+round played online only once it is paired; the travellers and team match scorecards of the
+rounds paired so far."""
 
 from __future__ import annotations
 
@@ -106,6 +107,10 @@ def test_a_swiss_of_five_teams_round_by_round(app, client) -> None:  # type: ign
     tr = _text(client.get(base + "/travellers.pdf").data)
     assert "第 2 副  Board 2" in tr and "第 3 副  Board 3" not in tr
     assert "第 3 副  Board 3" in _text(client.get(base + "/hand-records.pdf").data)
+    # the team match scorecards: the paired rounds' matches, round 1's filled in with its VPs
+    sc = _text(client.get(base + "/scorecards.pdf").data)
+    assert "Round 1, match 2" in sc and "Round 2, match 2" in sc and "Round 3" not in sc
+    assert "A: 蓝队  —  B: 绿队" in sc and f"{float(vps['蓝队']):.2f}" in sc
 
     # a correction of round 1: 绿队 beats 蓝队 after all; the standings follow, round 2 stays
     assert _enter(client, base, did, 1, {1: WIN, 2: LOSE, 3: LOSE, 4: WIN}).status_code == 303
@@ -169,6 +174,7 @@ def test_bad_swiss_events_are_refused_and_nothing_saved(app, client) -> None:  #
     assert "Pair round" not in page
     r = client.post(base + "/pair", follow_redirects=True)
     assert "Only a Swiss of teams is paired round by round." in r.get_data(as_text=True)
+    assert "Round 5, match 2" in _text(client.get(base + "/scorecards.pdf").data)
     assert db.session.query(DuplicateRound).count() == 0
 
 

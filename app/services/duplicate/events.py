@@ -27,7 +27,7 @@ from sqlalchemy import select
 from engine.variants import RED_FIVE, VARIANT_IDS, make_variant
 
 from ...competition.boards import Board, event_boards, paper_deal, par
-from ...competition.duplicate import value
+from ...competition.duplicate import imps_for, value
 from ...competition.duplicate_event import (
     TableResult,
     board_scores,
@@ -55,9 +55,13 @@ from ...printing import (
     BoardResult,
     HandRecord,
     HandRecords,
+    ScorecardBoard,
+    TeamScorecard,
+    TeamScorecards,
     TravellerRow,
     Travellers,
     hand_records,
+    team_scorecards,
     travellers,
 )
 from .. import ServiceError
@@ -707,3 +711,46 @@ def travellers_pdf(ev: DuplicateEvent) -> bytes:
         if rows:  # a Swiss round's boards have their tables once the round is paired
             boards.append((b, rows))
     return travellers(Travellers(ev.name, ev.variant, tuple(boards)))
+
+
+def scorecards_pdf(ev: DuplicateEvent) -> bytes:
+    """A team event's match scorecards: a card per match of every round paired so far (a
+    round robin: every round), filled with the results recorded so far (directors' paper)."""
+    m = movement_of(ev)
+    v = make_variant(ev.variant, ev.options)
+    results = table_results(ev, m)
+    values = {(x.board, x.round, x.table): x.value0 for x in results}
+    scores = {(ms.round, ms.match): ms for ms in match_scores(v, results)}
+    by_match: dict[tuple[int, int], list[Sitting]] = {}
+    for s in m.sittings:
+        assert s.match is not None
+        by_match.setdefault((s.round, s.match), []).append(s)
+    cards = []
+    for (rnd, match), two in sorted(by_match.items()):
+        first, second = sorted(two, key=lambda s: s.table)
+        boards = []
+        for b in first.boards:
+            v1 = values.get((b, rnd, first.table))
+            v2 = values.get((b, rnd, second.table))
+            imps = None
+            if v1 is not None and v2 is not None:
+                i = imps_for(v, v1 - v2)
+                imps = (max(i, 0), max(-i, 0))
+            boards.append(ScorecardBoard(b, (v1, v2), imps))
+        ms = scores.get((rnd, match))
+        cards.append(
+            TeamScorecard(
+                rnd,
+                match,
+                (ev.entrants[first.seats[0] // 2], ev.entrants[first.seats[1] // 2]),
+                (first.table, second.table),
+                (
+                    (entrant_label(ev, first.seats[0]), entrant_label(ev, first.seats[1])),
+                    (entrant_label(ev, second.seats[0]), entrant_label(ev, second.seats[1])),
+                ),
+                tuple(boards),
+                None if ms is None else ms.imps,
+                None if ms is None or ms.boards < len(first.boards) else ms.vp,
+            )
+        )
+    return team_scorecards(TeamScorecards(ev.name, ev.variant, tuple(cards)))
