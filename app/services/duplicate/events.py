@@ -298,7 +298,6 @@ def _pair(ev: DuplicateEvent, user: User | None, actor_label: str) -> DuplicateR
         paired_by=(actor_label or (user.display_name if user else ""))[:120],
     )
     ev.paired_rounds.append(row)
-    ev.bump()
     db.session.flush()
     return row
 
@@ -331,7 +330,9 @@ def pair_next_round(ev: DuplicateEvent, user: User | None, actor_label: str) -> 
                 next=done + 1,
             )
         )
-    return _pair(ev, user, actor_label)
+    row = _pair(ev, user, actor_label)
+    ev.bump()
+    return row
 
 
 # --- results ------------------------------------------------------------------------------------
