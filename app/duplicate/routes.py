@@ -35,6 +35,7 @@ def _index(
         form=form,
         director=ROLE_RANK[me.role] >= ROLE_RANK["director"],
         kind_labels=KIND_LABELS,
+        pairing_labels=PAIRING_LABELS,
         variant_labels=VARIANT_LABELS,
     ), status
 

@@ -71,6 +71,8 @@ def test_a_swiss_of_five_teams_round_by_round(app, client) -> None:  # type: ign
     assert page.count("Not paired yet") == 2 and page.count("its round is not paired yet") == 2
     assert "never a round already paired" in page and "Pair round 2" in page
     assert _pairings(did) == [(1, [[0, 2], [1, 3]], 4)]
+    listing = client.get(f"/clubs/{w.club.slug}/duplicate").get_data(as_text=True)
+    assert "(IMPs and VPs) · Swiss</span>" in listing
     zh = client.get(base, headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
     assert "瑞士制" in zh and "编排第 2 轮" in zh and "尚未编排" in zh
 
