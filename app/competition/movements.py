@@ -11,6 +11,8 @@ records print a copy per table).
   boards: the team's first half sits in side 0 at its first table and its second half in side 1
   at the other, the opponents in the other places. Round robin of teams by the Berger tables
   (``pairing.berger_round``) or, through ``team_round``, any pairing (``pairing.swiss_round``).
+  ``team_swiss_round`` pairs one Swiss round from the VPs so far; ``team_swiss_movement`` is a
+  Swiss as far as its rounds are paired (the pairings are stored by the caller, never re-made).
   A side is named by a *half* number: ``2 × team + h`` (``h`` 0 or 1), see ``team_of``.
 * ``mitchell(entrants, boards_per_round, rounds=None, sets=None)``: pairs (or trios) across the
   field with fixed sides. The side-0 entrants stay at their tables, the side-1 entrants move on
@@ -151,11 +153,13 @@ def team_swiss_round(
     byes: Sequence[int],
     round_no: int,
     boards: Sequence[int],
+    rounds_after: int = 0,
 ) -> tuple[list[Sitting], list[int]]:
     """One Swiss round of teams: teams with equal or nearest VPs meet (``vps[t]``, best
     ranked by VPs then number), never twice while avoidable (``met``), the bye to the lowest
-    team without one (``byes``: byes had per team). Returns the sittings and the halves
-    sitting out."""
+    team without one (``byes``: byes had per team). ``rounds_after``: rounds still to pair
+    after this one (a small field then keeps later rounds free of rematches too). Returns the
+    sittings and the halves sitting out."""
     _check_count(teams, "the number of teams", 2)
     if len(vps) != teams or len(byes) != teams:
         raise MovementError("vps and byes must give one number per team")
@@ -172,12 +176,73 @@ def team_swiss_round(
             met=[frozenset((str(a), str(b))) for a, b in met],
             byes={str(t): byes[t] for t in range(teams)},
             round_no=round_no,
+            rounds_after=rounds_after,
         )
     except PairingError as e:
         raise MovementError(str(e)) from None
     sittings = team_round([(int(a), int(b)) for a, b in p.pairs], round_no, boards)
     out = [] if p.bye is None else [2 * int(p.bye), 2 * int(p.bye) + 1]
     return sittings, out
+
+
+def team_pairs(sittings: Sequence[Sitting]) -> list[tuple[int, int]]:
+    """The team matches ``(team A, team B)`` of a round's sittings, by match number (A holds
+    side 0 at the match's first table)."""
+    first: dict[int, Sitting] = {}
+    for s in sittings:
+        if s.match is None:
+            raise MovementError("not a team match sitting")
+        if s.match not in first or s.table < first[s.match].table:
+            first[s.match] = s
+    return [(team_of(s.seats[0]), team_of(s.seats[1])) for _, s in sorted(first.items())]
+
+
+def swiss_max_rounds(teams: int) -> int:
+    """The most rounds a Swiss of ``teams`` plays: fewer than a round robin's cycle (as many
+    would be the round robin itself)."""
+    _check_count(teams, "the number of teams", 2)
+    return berger_rounds([str(i) for i in range(teams)]) - 1
+
+
+def team_swiss_movement(
+    teams: int,
+    boards_per_match: int,
+    rounds: int,
+    paired: Sequence[tuple[Sequence[tuple[int, int]], int | None]],
+) -> Movement:
+    """A Swiss of ``teams`` over ``rounds`` rounds as far as it is paired: ``paired[r − 1]``
+    is round ``r``'s matches ``(team A, team B)`` and the team with the bye (or None). Round
+    ``r`` plays boards ``(r − 1) × N + 1 … r × N`` as in the round robin; a round not paired
+    yet has no sittings and no byes, its boards no tables (yet). ``boards`` counts every
+    round's boards."""
+    _check_count(teams, "the number of teams", 2)
+    _check_count(boards_per_match, "boards per match", 1)
+    _check_count(rounds, "the number of Swiss rounds", 1, swiss_max_rounds(teams))
+    if len(paired) > rounds:
+        raise MovementError(f"{len(paired)} rounds paired of a Swiss of {rounds}")
+    sittings: list[Sitting] = []
+    byes: list[tuple[int, ...]] = []
+    for r in range(1, rounds + 1):
+        if r > len(paired):
+            byes.append(())
+            continue
+        pairs, bye = paired[r - 1]
+        if any(not 0 <= t < teams for p in pairs for t in p) or (
+            bye is not None and not 0 <= bye < teams
+        ):
+            raise MovementError(f"round {r} names a team that is not in the event")
+        bs = range((r - 1) * boards_per_match + 1, r * boards_per_match + 1)
+        sittings += team_round(list(pairs), r, bs)
+        byes.append(() if bye is None else (2 * bye, 2 * bye + 1))
+    return Movement(
+        "teams",
+        2 * teams,
+        rounds * boards_per_match,
+        rounds,
+        2 * (teams // 2),
+        tuple(sittings),
+        tuple(byes),
+    )
 
 
 # --- pairs / trios across the field: Mitchell ------------------------------------------------

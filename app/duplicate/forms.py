@@ -19,12 +19,26 @@ KIND_LABELS = {
     "teams": _l("Teams of two pairs or trios (IMPs and VPs)"),
     "individuals": _l("Red five individuals (matchpoints)"),
 }
+PAIRING_LABELS = {
+    "round-robin": _l("Round robin"),
+    "swiss": _l("Swiss"),
+}
 
 
 class DuplicateEventForm(FlaskForm):
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=120)])
     variant = SelectField(_l("Game"), choices=choices(VARIANT_LABELS.items()))
     kind = SelectField(_l("Format"), choices=choices(KIND_LABELS.items()))
+    pairing = SelectField(
+        _l("Team matches"),
+        choices=choices(PAIRING_LABELS.items()),
+        default="round-robin",
+        description=_l(
+            "Teams only. Round robin: every team meets every other. Swiss: fewer rounds, round "
+            "1 from the entrant order (first half against second half, so list the teams by "
+            "seed), each later round paired from the VPs once the round before is complete."
+        ),
+    )
     entrants = TextAreaField(
         _l("Entrants, one a line"),
         description=_l("A pair's, trio's, team's or player's name on each line."),
@@ -37,7 +51,8 @@ class DuplicateEventForm(FlaskForm):
         _l("Rounds (optional)"),
         description=_l(
             "Empty: the whole movement. Pairs: each round is a set of boards every pair plays "
-            "once, so fewer rounds mean fewer boards, each at several tables at once."
+            "once, so fewer rounds mean fewer boards, each at several tables at once. A Swiss "
+            "of teams: the number of rounds, fewer than the round robin's."
         ),
         validators=[Optional(), NumberRange(1, 60)],
     )

@@ -16,7 +16,7 @@ from ..services.duplicate import tables as online_tables_svc
 from ..tournaments.lookup import actor
 from ..web import show_service_error
 from . import bp
-from .forms import KIND_LABELS, VARIANT_LABELS, DuplicateEventForm
+from .forms import KIND_LABELS, PAIRING_LABELS, VARIANT_LABELS, DuplicateEventForm
 
 BASE = "/clubs/<slug>/duplicate"
 
@@ -36,6 +36,7 @@ def _index(
         form=form,
         director=ROLE_RANK[me.role] >= ROLE_RANK["director"],
         kind_labels=KIND_LABELS,
+        pairing_labels=PAIRING_LABELS,
         variant_labels=VARIANT_LABELS,
     ), status
 
@@ -62,6 +63,8 @@ def create(club: Club, me: Member) -> ResponseReturnValue:
                 form.boards_per_round.data or 0,
                 form.seed.data,
                 form.rounds.data,
+                form.pairing.data or "round-robin",
+                actor(me).label,
             )
         except ServiceError as e:
             db.session.rollback()
@@ -85,6 +88,7 @@ def event(club: Club, me: Member, did: int) -> ResponseReturnValue:
         ev=ev,
         director=director,
         kind_labels=KIND_LABELS,
+        pairing_labels=PAIRING_LABELS,
         variant_labels=VARIANT_LABELS,
         online_tables=online_svc.online_tables(ev) if director else [],
         no_result=online_tables_svc.ended_without_result(ev) if director else set(),
@@ -171,6 +175,17 @@ def travellers(club: Club, me: Member, did: int) -> ResponseReturnValue:
     return _pdf(svc.travellers_pdf(ev), f"travellers-{ev.id}.pdf")
 
 
+@bp.get(BASE + "/<int:did>/scorecards.pdf")
+@club_route("director")
+def scorecards(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """A team event's match scorecards, filled with the results so far."""
+    ev = _event(club, did)
+    if ev.kind != "teams":
+        flash(_("Team match scorecards are for team events."), "error")
+        return redirect(url_for("duplicate.event", slug=club.slug, did=did), 303)
+    return _pdf(svc.scorecards_pdf(ev), f"scorecards-{ev.id}.pdf")
+
+
 @bp.post(BASE + "/<int:did>/rounds/<int:rnd>/online")
 @club_route("director")
 def play_online(club: Club, me: Member, did: int, rnd: int) -> ResponseReturnValue:
@@ -190,4 +205,21 @@ def play_online(club: Club, me: Member, did: int, rnd: int) -> ResponseReturnVal
             _("Round %(r)d is played online at %(n)d tables: give each seat its link.", r=rnd, n=n),
             "success",
         )
+    return redirect(url_for("duplicate.event", slug=club.slug, did=did), 303)
+
+
+@bp.post(BASE + "/<int:did>/pair")
+@club_route("director")
+def pair_round(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """A Swiss of teams: pair the next round from the VPs so far, once every board of every
+    match paired so far has its result (a paired round is never paired again)."""
+    ev = _event(club, did)
+    try:
+        row = svc.pair_next_round(ev, me.user, actor(me).label)
+    except ServiceError as e:
+        db.session.rollback()
+        flash(e.message, "error")
+    else:
+        db.session.commit()
+        flash(_("Round %(n)d is paired.", n=row.round), "success")
     return redirect(url_for("duplicate.event", slug=club.slug, did=did), 303)

@@ -6,7 +6,13 @@ Add a concept as a new module (``app/models/tournaments.py``), import its classe
 
 from ._common import utcnow
 from .clubs import ROLE_RANK, ROLES, Club, Invite, Member
-from .duplicate import DUPLICATE_KINDS, DuplicateEvent, DuplicateOnlineTable, DuplicateResult
+from .duplicate import (
+    DUPLICATE_KINDS,
+    DuplicateEvent,
+    DuplicateOnlineTable,
+    DuplicateResult,
+    DuplicateRound,
+)
 from .online import OnlineAction, OnlineDeal, OnlineSeat
 from .seasons import Division, Season
 from .tournaments import (
@@ -26,6 +32,7 @@ __all__ = [
     "DuplicateEvent",
     "DuplicateOnlineTable",
     "DuplicateResult",
+    "DuplicateRound",
     "AuditEntry",
     "Deal",
     "Entrant",

@@ -2,11 +2,12 @@
 travellers.
 
 An event stores what decides everything else: the variant, the kind (``pairs``: pairs or trios
-across the field in a Mitchell movement; ``teams``: teams of four in a round robin of team
-matches; ``individuals``: red five players), the entrants' names in order, the boards per round
+across the field in a Mitchell movement; ``teams``: teams of four in a round robin or a Swiss
+of team matches; ``individuals``: red five players), the entrants' names in order, the boards per round
 and the seed the boards are dealt from. The movement and the boards are derived from these
 (``app.competition.movements``, ``app.competition.boards``), and the standings from the results
-(``app.competition.duplicate_event``), never stored.
+(``app.competition.duplicate_event``), never stored — except a Swiss's pairings, which
+depend on the scores when each round was paired (``DuplicateRound``).
 
 A result is one table's result on one board: fixed sides, the declaring side and the attackers'
 total; red five, each seat's 积分 change.
@@ -44,6 +45,11 @@ class DuplicateEvent(Base):
     # rounds to play (None: the movement's full cycle); pairs: also the number of board sets,
     # each set then at several tables at once
     rounds: Mapped[int | None] = mapped_column()
+    # teams: "round-robin" (the movement derived from the entrant count) or "swiss" (``rounds``
+    # rounds, each paired from the VPs so far and stored in ``paired_rounds``)
+    pairing: Mapped[str] = mapped_column(
+        String(12), default="round-robin", server_default="round-robin"
+    )
     seed: Mapped[int] = mapped_column(BigInteger)
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -51,6 +57,9 @@ class DuplicateEvent(Base):
 
     results: Mapped[list[DuplicateResult]] = relationship(
         back_populates="event", cascade="all, delete-orphan"
+    )
+    paired_rounds: Mapped[list[DuplicateRound]] = relationship(
+        back_populates="event", cascade="all, delete-orphan", order_by="DuplicateRound.round"
     )
 
     def bump(self) -> None:
@@ -74,6 +83,30 @@ class DuplicateResult(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     event: Mapped[DuplicateEvent] = relationship(back_populates="results")
+
+
+class DuplicateRound(Base):
+    """One paired round of a Swiss of teams: its matches and bye as they were paired (never
+    re-paired: a later correction of a result changes scores and standings only), and who
+    paired it when (the pairing's audit record)."""
+
+    __tablename__ = "duplicate_rounds"
+    __table_args__ = (UniqueConstraint("event_id", "round"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(
+        ForeignKey("duplicate_events.id", ondelete="CASCADE"), index=True
+    )
+    round: Mapped[int] = mapped_column()
+    pairs: Mapped[list[list[int]]] = mapped_column(JSON)  # [team A, team B] per match, from 0
+    bye: Mapped[int | None] = mapped_column()  # the team sitting out (None: even count)
+    # the VPs each team had when the round was paired (what the pairing was made from)
+    vps: Mapped[list[float]] = mapped_column(JSON, default=list)
+    paired_at: Mapped[datetime] = mapped_column(default=utcnow)
+    paired_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    paired_by: Mapped[str] = mapped_column(String(120), default="")
+
+    event: Mapped[DuplicateEvent] = relationship(back_populates="paired_rounds")
 
 
 class DuplicateOnlineTable(Base):

@@ -1,7 +1,8 @@
 """Printed paper: score sheets (记分表), table cards, pairings, standings and a round's print pack.
 
 This package owns all page layout, one module per printed thing (``sheet``, ``cards``,
-``pairings``, ``standings``, ``pack``, ``hand_records``: duplicate hand records and travellers) and the shared pieces beside them (``model``: what the functions
+``pairings``, ``standings``, ``pack``, ``hand_records``: duplicate hand records and travellers, ``scorecards``: duplicate team match
+scorecards) and the shared pieces beside them (``model``: what the functions
 take; ``layout``, ``frame``, ``lists``: drawing; ``words``: bilingual words; ``checks``; ``codes``: QR). It is pure: it takes the plain dataclasses below and returns PDF
 bytes; it never imports Flask or the database (the tournament code maps its rows into these
 dataclasses). Everything is drawn on a reportlab canvas with ``drawString``, which prints text
@@ -42,6 +43,7 @@ from .model import (
 )
 from .pack import print_pack
 from .pairings import pairings
+from .scorecards import ScorecardBoard, TeamScorecard, TeamScorecards, team_scorecards
 from .sheet import score_sheet
 from .standings import standings
 
@@ -54,6 +56,10 @@ __all__ = [
     "Travellers",
     "hand_records",
     "travellers",
+    "ScorecardBoard",
+    "TeamScorecard",
+    "TeamScorecards",
+    "team_scorecards",
     "QR_BORDER",
     "QR_ERROR",
     "FixedDeal",

@@ -14,9 +14,12 @@ from app.competition.movements import (
     check_movement,
     mitchell,
     red_five_movement,
+    swiss_max_rounds,
     team_movement,
     team_of,
+    team_pairs,
     team_round,
+    team_swiss_movement,
     team_swiss_round,
 )
 
@@ -67,6 +70,58 @@ def test_teams_swiss_avoids_rematches_and_gives_the_bye_to_the_lowest() -> None:
     pairs = {frozenset(team_of(e) for e in s.seats) for s in sittings}
     assert frozenset((0, 1)) not in pairs and len(pairs) == 2
     assert all(s.boards == (5, 6) for s in sittings)
+
+
+@QUICK
+@given(st.integers(3, 12), st.integers(1, 3), st.data())
+def test_teams_swiss_movement_round_by_round(teams: int, per_match: int, data) -> None:  # type: ignore[no-untyped-def]
+    """Paired round by round from made-up VPs, a Swiss keeps the round robin's boards per
+    round, never repeats a match (fewer rounds than the round robin leave room) nor a bye."""
+    most = swiss_max_rounds(teams)
+    assert most == (teams - 2 if teams % 2 == 0 else teams - 1)
+    rounds = data.draw(st.integers(1, most))
+    paired: list[tuple[list[tuple[int, int]], int | None]] = []
+    vps = [0.0] * teams
+    for r in range(1, rounds + 1):
+        m = team_swiss_movement(teams, per_match, rounds, paired)
+        assert m.boards == rounds * per_match and m.rounds == rounds
+        assert m.round_sittings(r) == [] and m.byes[r - 1] == ()  # not paired yet
+        met = [p for pairs, _ in paired for p in pairs]
+        byes = [sum(b == t for _, b in paired) for t in range(teams)]
+        boards = range((r - 1) * per_match + 1, r * per_match + 1)
+        sittings, out = team_swiss_round(teams, vps, met, byes, r, boards, rounds - r)
+        pairs = team_pairs(sittings)
+        assert team_round(pairs, r, boards) == sittings
+        paired.append((pairs, out[0] // 2 if out else None))
+        for a, b in pairs:  # made-up results: A's VPs from the draw
+            x = data.draw(st.sampled_from([0.0, 6.5, 10.0, 17.25, 20.0]))
+            vps[a] += x
+            vps[b] += 20 - x
+    m = team_swiss_movement(teams, per_match, rounds, paired)
+    check_movement(m)
+    met = [frozenset(p) for pairs, _ in paired for p in pairs]
+    assert len(met) == len(set(met))
+    got = [b for _, b in paired if b is not None]
+    assert len(got) == len(set(got)) == (rounds if teams % 2 else 0)
+    assert all(
+        s.boards == tuple(range((s.round - 1) * per_match + 1, s.round * per_match + 1))
+        for s in m.sittings
+    )
+
+
+def test_teams_swiss_movement_refuses_what_it_cannot_be() -> None:
+    with pytest.raises(MovementError, match="Swiss rounds"):
+        team_swiss_movement(5, 1, 5, [])  # 5 rounds of 5 teams: the round robin
+    with pytest.raises(MovementError, match="Swiss rounds"):
+        team_swiss_movement(2, 1, 1, [])
+    with pytest.raises(MovementError, match="2 rounds paired of a Swiss of 1"):
+        team_swiss_movement(4, 1, 1, [([(0, 1), (2, 3)], None)] * 2)
+    with pytest.raises(MovementError, match="not in the event"):
+        team_swiss_movement(4, 1, 2, [([(0, 1), (2, 7)], None)])
+    with pytest.raises(MovementError, match="two matches"):
+        team_swiss_movement(4, 1, 2, [([(0, 1), (1, 3)], None)])
+    with pytest.raises(MovementError, match="not a team match"):
+        team_pairs([Sitting(1, 1, (1,), (0, 1))])
 
 
 @QUICK

@@ -205,6 +205,8 @@ def test_hand_records_and_travellers(app, client) -> None:  # type: ignore[no-un
     tr = _text(client.get(base + "/travellers.pdf").data)
     assert "记分条 Traveller" in tr and tr.count("第 1 副  Board 1") == 1
     assert "李伟 / 张敏" in tr
+    r = client.get(base + "/scorecards.pdf", follow_redirects=True)  # a pairs event
+    assert "Team match scorecards are for team events." in r.get_data(as_text=True)
 
 
 def test_fewer_rounds_share_the_board_sets(app, client) -> None:  # type: ignore[no-untyped-def]

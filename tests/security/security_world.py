@@ -30,7 +30,7 @@ from app.models import (
     User,
 )
 from app.services.clubs import create_invite
-from app.services.duplicate.events import board_sheet, create_event, save_board
+from app.services.duplicate.events import board_sheet, create_event, pair_next_round, save_board
 from app.services.seasons.manage import create_season, set_night
 from app.services.visibility import set_visibility
 from tests.conftest import _login, _make_club, _make_member, _make_user
@@ -53,7 +53,9 @@ class ClubObjects:
     season: Season  # a season with the tournament as its night
     bound_seat: int  # the id of seat 1 there, bound to the club's owner (their member route)
     online_deal: int  # the id of that table's first (finished) deal
-    duplicate: int  # the id of a duplicate pairs event (4 pairs, boards 1 and 2, all played)
+    # the id of a duplicate event: a Swiss of 3 teams, both rounds paired and played (board 1
+    # at tables 1 and 2 of round 1, board 2 of round 2)
+    duplicate: int
 
     def params(self) -> dict[str, Any]:
         """URL arguments naming this club's objects (``kind`` for the PDFs, ``i`` a deal)."""
@@ -116,9 +118,11 @@ def _club_objects(
         season = create_season(club, f"{name} League")
         set_night(t, season)
         ev = create_event(
-            club, owner, f"{tname} Pairs", "tractor-4p", "pairs", "P1\nP2\nP3\nP4", 1, 5
+            club, owner, f"{tname} Teams", "tractor-4p", "teams", "T1\nT2\nT3", 1, 5, 2, "swiss"
         )
         for board in (1, 2):  # every board played: the published hand records exist
+            if board == 2:
+                pair_next_round(ev, owner, "Owner")
             form = {}
             for row in board_sheet(ev, board):
                 form[f"{row.key}_declarer"], form[f"{row.key}_total"] = "0", "40"

@@ -225,15 +225,18 @@ EXPECT: dict[str, Expect] = {
         lambda _o: {
             "r1t1_declarer": "0",
             "r1t1_total": "45",
-            "r2t2_declarer": "1",
-            "r2t2_total": "40",
+            "r1t2_declarer": "1",
+            "r1t2_total": "40",
         },
     ),
     "duplicate.hand_records": Expect("director", GET),
     "duplicate.travellers": Expect("director", GET),
+    "duplicate.scorecards": Expect("director", GET),
     "duplicate.published": Expect("player", GET),
     # the world's event has every result typed: the round stays on paper (a sentence, 303)
     "duplicate.play_online": Expect("director", POST),
+    # the world's event is a Swiss with every round paired: a sentence, 303
+    "duplicate.pair_round": Expect("director", POST),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it

@@ -86,16 +86,21 @@ def _evil_world(app: Flask) -> tuple[FlaskClient, dict[str, Any]]:
         data={
             "name": f"Dup {SCRIPT}",
             "variant": "tractor-4p",
-            "kind": "pairs",
-            "entrants": f"P {SCRIPT}\nP {ATTR}\nP {SINGLE}\nPlain",
+            "kind": "teams",
+            "pairing": "swiss",
+            "rounds": 2,
+            "entrants": f"T {SCRIPT}\nT {ATTR}\nT {SINGLE}",
             "boards_per_round": 1,
         },
     )
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
     duplicate_id = int(r.headers["Location"].rstrip("/").rsplit("/", 1)[1])
-    for board, tables in ((1, ("r1t1", "r2t2")), (2, ("r1t2", "r2t1"))):  # every board played
+    for board in (1, 2):  # a Swiss of 3 teams, both rounds paired and every board played
+        if board == 2:
+            r = client.post(f"/clubs/{club.slug}/duplicate/{duplicate_id}/pair")
+            assert r.status_code == 303, r.get_data(as_text=True)[:2000]
         data = {}
-        for k in tables:
+        for k in (f"r{board}t1", f"r{board}t2"):
             data[f"{k}_declarer"], data[f"{k}_total"] = "0", "40"
         r = client.post(f"/clubs/{club.slug}/duplicate/{duplicate_id}/boards/{board}", data=data)
         assert r.status_code == 303, r.get_data(as_text=True)[:2000]

@@ -2,6 +2,13 @@
 traveller typed in (every table's result on that board at once, all or nothing), the standings
 and the printed paper.
 
+A Swiss of teams is the exception: each round is paired (``pair_next_round``, round 1 at
+creation from the entrant order) from the VPs of the rounds so far, only once they are
+complete, and stored (``DuplicateRound``); the movement is then built from the stored pairings,
+so a correction of an earlier result changes scores and standings but never a paired round. A
+bye scores as in the round robin: the team sits out, no match, no VPs and no IMPs (it goes to
+the lowest-ranked team without a bye).
+
 No peeking: a board's results and comparisons count on the club's pages only once every table
 that plays the board has its result; directors see everything as it comes in.
 """
@@ -14,12 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 
 from engine.variants import RED_FIVE, VARIANT_IDS, make_variant
 
 from ...competition.boards import Board, event_boards, paper_deal, par
-from ...competition.duplicate import value
+from ...competition.duplicate import imps_for, value
 from ...competition.duplicate_event import (
     TableResult,
     board_scores,
@@ -33,18 +41,27 @@ from ...competition.movements import (
     Sitting,
     mitchell,
     red_five_movement,
+    swiss_max_rounds,
     team_movement,
+    team_pairs,
+    team_swiss_movement,
+    team_swiss_round,
 )
 from ...competition.names import normalize_name
+from ...db import lock_for_update
 from ...extensions import db
-from ...models import Club, DuplicateEvent, DuplicateResult, User, utcnow
+from ...models import Club, DuplicateEvent, DuplicateResult, DuplicateRound, User, utcnow
 from ...printing import (
     BoardResult,
     HandRecord,
     HandRecords,
+    ScorecardBoard,
+    TeamScorecard,
+    TeamScorecards,
     TravellerRow,
     Travellers,
     hand_records,
+    team_scorecards,
     travellers,
 )
 from .. import ServiceError
@@ -53,6 +70,7 @@ from ..text import clean_name
 MAX_ENTRANTS = {"pairs": 60, "teams": 20, "individuals": 40}
 MIN_ENTRANTS = {"pairs": 4, "teams": 2, "individuals": 5}
 MAX_BOARDS_PER_ROUND = 8
+PAIRINGS = ("round-robin", "swiss")
 SEED_BITS = 48
 
 
@@ -77,7 +95,19 @@ def _movement(kind: str, entrants: int, per_round: int, rounds: int | None = Non
     return mitchell(entrants, per_round, rounds, sets=rounds)
 
 
+def is_swiss(ev: DuplicateEvent) -> bool:
+    return ev.kind == "teams" and ev.pairing == "swiss"
+
+
 def movement_of(ev: DuplicateEvent) -> Movement:
+    if is_swiss(ev):
+        assert ev.rounds is not None
+        return team_swiss_movement(
+            len(ev.entrants),
+            ev.boards_per_round,
+            ev.rounds,
+            [([(a, b) for a, b in x.pairs], x.bye) for x in ev.paired_rounds],
+        )
     return _movement(ev.kind, len(ev.entrants), ev.boards_per_round, ev.rounds)
 
 
@@ -103,7 +133,11 @@ def create_event(
     boards_per_round: int,
     seed: int | None = None,
     rounds: int | None = None,
+    pairing: str = "round-robin",
+    actor_label: str = "",
 ) -> DuplicateEvent:
+    """A new event; a Swiss of teams has its round 1 paired at once (from the entrant order:
+    the first half of the list meets the second half)."""
     name = clean_name(name, "name", 120)
     if db.session.scalar(
         select(DuplicateEvent.id).where(
@@ -147,7 +181,33 @@ def create_event(
         _movement(kind, len(names), boards_per_round)
     except MovementError:
         raise ServiceError(_("No movement fits that many entrants."), "entrants") from None
-    if rounds is not None:
+    if pairing not in PAIRINGS:
+        raise ServiceError(_("Choose a round robin or a Swiss."), "pairing")
+    if pairing == "swiss":
+        if kind != "teams":
+            raise ServiceError(
+                _("Only team events are played as a Swiss; pairs and individuals move."),
+                "pairing",
+            )
+        most = swiss_max_rounds(len(names))
+        full = _movement(kind, len(names), boards_per_round).rounds
+        if most < 1:
+            raise ServiceError(
+                _("Two teams play one match: choose a round robin."),
+                "pairing",
+            )
+        if rounds is None or not 1 <= rounds <= most:
+            raise ServiceError(
+                _(
+                    "A Swiss of %(n)d teams plays from 1 to %(most)d rounds, fewer than the "
+                    "round robin's %(full)d: type the number of rounds, or choose a round robin.",
+                    n=len(names),
+                    most=most,
+                    full=full,
+                ),
+                "rounds",
+            )
+    elif rounds is not None:
         try:
             _movement(kind, len(names), boards_per_round, rounds)
         except MovementError:
@@ -172,13 +232,107 @@ def create_event(
         entrants=names,
         boards_per_round=boards_per_round,
         rounds=rounds,
+        pairing=pairing if kind == "teams" else "round-robin",
         seed=secrets.randbits(SEED_BITS) if seed is None else seed,
         version=1,
         created_by_id=user.id if user else None,
     )
     db.session.add(ev)
     db.session.flush()
+    if is_swiss(ev):
+        _pair(ev, user, actor_label)
     return ev
+
+
+# --- a Swiss of teams: pairing the next round ----------------------------------------------------
+
+
+def missing_results(ev: DuplicateEvent, m: Movement | None = None) -> list[tuple[int, int, int]]:
+    """(round, table, board) of every paired table still without its result."""
+    m = m or movement_of(ev)
+    rows = _rows(ev)
+    return [
+        (s.round, s.table, b)
+        for s in m.sittings
+        for b in s.boards
+        if (b, s.round, s.table) not in rows
+    ]
+
+
+def _pair(ev: DuplicateEvent, user: User | None, actor_label: str) -> DuplicateRound:
+    """Pair the next round from the VPs so far (every result recorded, the director's view)."""
+    m = movement_of(ev)
+    teams = len(ev.entrants)
+    rnd = len(ev.paired_rounds) + 1
+    v = make_variant(ev.variant, ev.options)
+    vps = [0.0] * teams
+    for standing in team_standings(v, table_results(ev, m), teams=range(teams)):
+        vps[standing.team] = standing.vp
+    met = [(a, b) for x in ev.paired_rounds for a, b in x.pairs]
+    byes = [0] * teams
+    for x in ev.paired_rounds:
+        if x.bye is not None:
+            byes[x.bye] += 1
+    n = ev.boards_per_round
+    assert ev.rounds is not None
+    try:
+        sittings, out = team_swiss_round(
+            teams,
+            vps,
+            met,
+            byes,
+            rnd,
+            range((rnd - 1) * n + 1, rnd * n + 1),
+            rounds_after=ev.rounds - rnd,
+        )
+    except MovementError:  # pragma: no cover - a Swiss of 3 or more teams always pairs
+        raise ServiceError(_("Round %(n)d cannot be paired.", n=rnd)) from None
+    row = DuplicateRound(
+        event_id=ev.id,
+        round=rnd,
+        pairs=[list(p) for p in team_pairs(sittings)],
+        bye=out[0] // 2 if out else None,
+        vps=vps,
+        paired_at=utcnow(),
+        paired_by_id=user.id if user else None,
+        paired_by=(actor_label or (user.display_name if user else ""))[:120],
+    )
+    ev.paired_rounds.append(row)
+    db.session.flush()
+    return row
+
+
+def pair_next_round(ev: DuplicateEvent, user: User | None, actor_label: str) -> DuplicateRound:
+    """The director's "pair the next round": only in a Swiss, only while rounds remain, and
+    only once every board of every match paired so far has its result."""
+    if not is_swiss(ev):
+        raise ServiceError(_("Only a Swiss of teams is paired round by round."))
+    # a second director pressing at the same time waits, then sees this round paired
+    lock_for_update(ev, "paired_rounds", "results", "version")
+    assert ev.rounds is not None
+    done = len(ev.paired_rounds)
+    if done >= ev.rounds:
+        raise ServiceError(_("All %(n)d rounds are paired already.", n=ev.rounds))
+    missing = missing_results(ev)
+    if missing:
+        r, t, b = missing[0]
+        raise ServiceError(
+            ngettext(
+                "Round %(r)d is not complete: %(num)d result is still missing (board %(b)d at "
+                "table %(t)d). Round %(next)d is paired once every board of every match is in.",
+                "Round %(r)d is not complete: %(num)d results are still missing (the first: "
+                "board %(b)d at table %(t)d). Round %(next)d is paired once every board of "
+                "every match is in.",
+                len(missing),
+                r=r,
+                b=b,
+                t=t,
+                next=done + 1,
+            )
+        )
+    row = _pair(ev, user, actor_label)
+    ev.bump()
+    return row
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -275,6 +429,14 @@ def save_board(ev: DuplicateEvent, board: int, form: Mapping[str, str]) -> int:
     m = movement_of(ev)
     if not 1 <= board <= m.boards:
         raise ServiceError(_("There is no board %(n)d in this event.", n=board))
+    if not m.board_tables(board):
+        raise ServiceError(
+            _(
+                "No table plays board %(n)d yet: a Swiss round's boards get their tables when "
+                "the round is paired.",
+                n=board,
+            )
+        )
     v = make_variant(ev.variant, ev.options)
     top = v.total_points * 4  # card points with the biggest kitty bonus and penalties
     wanted: dict[tuple[int, int], Any] = {}
@@ -382,6 +544,13 @@ def save_table_result(
 # --- standings ----------------------------------------------------------------------------------
 
 
+def _bye_names(ev: DuplicateEvent, byes: tuple[int, ...]) -> list[str]:
+    """Who sits out: a team by its name (both its halves sit out), others by their label."""
+    if ev.kind == "teams":
+        return list(dict.fromkeys(ev.entrants[e // 2] for e in byes))
+    return [entrant_label(ev, e) for e in byes]
+
+
 def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
     """What the event page shows: the movement, each board's state, and the standings over the
     boards the viewer may see (directors: every result; others: complete boards only)."""
@@ -402,10 +571,13 @@ def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
         for b in range(1, m.boards + 1)
     ]
     rounds = []
+    paired = {x.round: x for x in ev.paired_rounds} if is_swiss(ev) else {}
     for r in range(1, m.rounds + 1):
         rounds.append(
             {
                 "number": r,
+                "paired": not is_swiss(ev) or r in paired,
+                "pairing": paired.get(r),
                 "tables": [
                     {
                         "table": s.table,
@@ -414,7 +586,7 @@ def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
                     }
                     for s in m.round_sittings(r)
                 ],
-                "byes": [entrant_label(ev, e) for e in (m.byes[r - 1] if m.byes else ())],
+                "byes": _bye_names(ev, m.byes[r - 1] if m.byes else ()),
             }
         )
     page: dict[str, Any] = {
@@ -423,7 +595,14 @@ def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
         "rounds": rounds,
         "complete": len(done) == m.boards,
         "shown_boards": sorted({r.board for r in shown}),
+        "swiss": None,
     }
+    if is_swiss(ev):
+        page["swiss"] = {
+            "paired": len(ev.paired_rounds),
+            "next": len(ev.paired_rounds) + 1 if len(ev.paired_rounds) < m.rounds else None,
+            "missing": len(missing_results(ev, m)),
+        }
     if ev.kind == "teams":
         v = make_variant(ev.variant, ev.options)
         rows = team_standings(v, shown, teams=range(len(ev.entrants)))
@@ -530,5 +709,49 @@ def travellers_pdf(ev: DuplicateEvent) -> bytes:
             TravellerRow(s.table, s.round, tuple(entrant_label(ev, e) for e in s.seats))
             for s in m.board_tables(b)
         )
-        boards.append((b, rows))
+        if rows:  # a Swiss round's boards have their tables once the round is paired
+            boards.append((b, rows))
     return travellers(Travellers(ev.name, ev.variant, tuple(boards)))
+
+
+def scorecards_pdf(ev: DuplicateEvent) -> bytes:
+    """A team event's match scorecards: a card per match of every round paired so far (a
+    round robin: every round), filled with the results recorded so far (directors' paper)."""
+    m = movement_of(ev)
+    v = make_variant(ev.variant, ev.options)
+    results = table_results(ev, m)
+    values = {(x.board, x.round, x.table): x.value0 for x in results}
+    scores = {(ms.round, ms.match): ms for ms in match_scores(v, results)}
+    by_match: dict[tuple[int, int], list[Sitting]] = {}
+    for s in m.sittings:
+        assert s.match is not None
+        by_match.setdefault((s.round, s.match), []).append(s)
+    cards = []
+    for (rnd, match), two in sorted(by_match.items()):
+        first, second = sorted(two, key=lambda s: s.table)
+        boards = []
+        for b in first.boards:
+            v1 = values.get((b, rnd, first.table))
+            v2 = values.get((b, rnd, second.table))
+            imps = None
+            if v1 is not None and v2 is not None:
+                i = imps_for(v, v1 - v2)
+                imps = (max(i, 0), max(-i, 0))
+            boards.append(ScorecardBoard(b, (v1, v2), imps))
+        ms = scores.get((rnd, match))
+        cards.append(
+            TeamScorecard(
+                rnd,
+                match,
+                (ev.entrants[first.seats[0] // 2], ev.entrants[first.seats[1] // 2]),
+                (first.table, second.table),
+                (
+                    (entrant_label(ev, first.seats[0]), entrant_label(ev, first.seats[1])),
+                    (entrant_label(ev, second.seats[0]), entrant_label(ev, second.seats[1])),
+                ),
+                tuple(boards),
+                None if ms is None else ms.imps,
+                None if ms is None or ms.boards < len(first.boards) else ms.vp,
+            )
+        )
+    return team_scorecards(TeamScorecards(ev.name, ev.variant, tuple(cards)))

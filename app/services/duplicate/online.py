@@ -79,7 +79,8 @@ def _new_tournament(ev: DuplicateEvent, user: User | None) -> Tournament:
         points={"win": 2, "draw": 1, "loss": 0},
     )
     size = 1 if ev.variant == RED_FIVE else make_variant(ev.variant, ev.options).players // 2
-    entrants = sorted({e for s in m.sittings for e in s.seats})
+    # (a Swiss: the rounds paired so far; the team with round 1's bye plays later rounds)
+    entrants = sorted({e for s in m.sittings for e in s.seats} | {e for b in m.byes for e in b})
     for pos, e in enumerate(entrants, start=1):
         label = entrant_label(ev, e)
         players = [label] if size == 1 else [f"{label} ({i + 1})" for i in range(size)]
@@ -98,6 +99,8 @@ def play_round_online(ev: DuplicateEvent, rnd: int, user: User | None, actor: Ac
     if any(x.round == rnd for x in links):
         raise ServiceError(_("Round %(n)d is already played online.", n=rnd))
     sittings = m.round_sittings(rnd)
+    if not sittings:  # a Swiss round's tables exist once it is paired
+        raise ServiceError(_("Round %(n)d is not paired yet: pair it first.", n=rnd))
     done = {(r.board, r.round, r.table_no) for r in ev.results}
     if any((b, rnd, s.table) in done for s in sittings for b in s.boards):
         raise ServiceError(
