@@ -10,6 +10,7 @@ from ..extensions import db
 from ..models import ROLE_RANK, Club, DuplicateEvent, Member
 from ..permissions import club_route, get_in_club_or_404
 from ..services import ServiceError
+from ..services.duplicate import audit as trail
 from ..services.duplicate import events as svc
 from ..services.duplicate import online as online_svc
 from ..services.duplicate import tables as online_tables_svc
@@ -131,7 +132,7 @@ def board(club: Club, me: Member, did: int, board: int) -> ResponseReturnValue:
     if not 1 <= board <= svc.movement_of(ev).boards:
         abort(404)
     try:
-        n = svc.save_board(ev, board, request.form)
+        n = svc.save_board(ev, board, request.form, actor(me))
     except ServiceError as e:
         db.session.rollback()
         flash(e.message, "error")
@@ -223,3 +224,51 @@ def pair_round(club: Club, me: Member, did: int) -> ResponseReturnValue:
         db.session.commit()
         flash(_("Round %(n)d is paired.", n=row.round), "success")
     return redirect(url_for("duplicate.event", slug=club.slug, did=did), 303)
+
+
+# --- the projector and the audit trail ------------------------------------------------------------
+
+
+@bp.get(BASE + "/<int:did>/projector")
+@club_route("player")
+def projector(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """The standings on a wall: big type, no director's controls, kept up to date by polling
+    ``standings_live``. Only what players may see, whoever opens it (a director's laptop on the
+    projector shows no board before every table has played it)."""
+    ev = _event(club, did)
+    return render_template(
+        "duplicate/projector.html",
+        club=club,
+        ev=ev,
+        live=True,
+        kind_labels=KIND_LABELS,
+        variant_labels=VARIANT_LABELS,
+        follow_url=url_for("duplicate.event", slug=club.slug, did=ev.id, _external=True),
+        **svc.standings_page(ev, director=False),
+    )
+
+
+@bp.get(BASE + "/<int:did>/standings/live")
+@club_route("player")
+def standings_live(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """The projector's standings partial, or 204 (no body) while the event's version is the
+    one the page shows."""
+    ev = _event(club, did)
+    if request.args.get("v") == str(ev.version):
+        return Response(status=204)
+    return render_template(
+        "duplicate/_standings.html",
+        club=club,
+        ev=ev,
+        live=True,
+        **svc.standings_page(ev, director=False),
+    )
+
+
+@bp.get(BASE + "/<int:did>/audit")
+@club_route("director")
+def audit(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """The event's changes: created, each traveller line typed or corrected, rounds paired and
+    sent online, online boards ended without a result."""
+    ev = _event(club, did)
+    return render_template("duplicate/audit.html", club=club, me=me, ev=ev, entries=trail.lines(ev))

@@ -241,13 +241,22 @@ class Deal(Base):
 
 
 class AuditEntry(Base):
-    """Who changed what in a tournament, when, from what to what (JSON snapshots)."""
+    """Who changed what in a tournament or a duplicate event, when, from what to what (JSON
+    snapshots). Each entry belongs to exactly one of the two."""
 
     __tablename__ = "audit_entries"
+    __table_args__ = (
+        CheckConstraint(
+            "(tournament_id IS NULL) <> (duplicate_event_id IS NULL)", name="one_owner"
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    tournament_id: Mapped[int] = mapped_column(
+    tournament_id: Mapped[int | None] = mapped_column(
         ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    duplicate_event_id: Mapped[int | None] = mapped_column(
+        ForeignKey("duplicate_events.id", ondelete="CASCADE"), index=True
     )
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     actor: Mapped[str] = mapped_column(String(120))  # a name, or "table 3 code" for a code

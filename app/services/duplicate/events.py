@@ -66,6 +66,8 @@ from ...printing import (
 )
 from .. import ServiceError
 from ..text import clean_name
+from ..tournaments.audit import Actor
+from . import audit as trail
 
 MAX_ENTRANTS = {"pairs": 60, "teams": 20, "individuals": 40}
 MIN_ENTRANTS = {"pairs": 4, "teams": 2, "individuals": 5}
@@ -239,6 +241,7 @@ def create_event(
     )
     db.session.add(ev)
     db.session.flush()
+    trail.created(ev, trail.actor_of(user, actor_label), movement_of(ev).rounds)
     if is_swiss(ev):
         _pair(ev, user, actor_label)
     return ev
@@ -299,6 +302,7 @@ def _pair(ev: DuplicateEvent, user: User | None, actor_label: str) -> DuplicateR
     )
     ev.paired_rounds.append(row)
     db.session.flush()
+    trail.paired(ev, row, trail.actor_of(user, actor_label))
     return row
 
 
@@ -422,10 +426,13 @@ def _int(text: str) -> int | None:
     return int(t)
 
 
-def save_board(ev: DuplicateEvent, board: int, form: Mapping[str, str]) -> int:
+def save_board(
+    ev: DuplicateEvent, board: int, form: Mapping[str, str], actor: Actor | None = None
+) -> int:
     """Every table's result on ``board`` from the traveller form, checked in full before
     anything is written (one bad line saves nothing). A line left empty has no result (an
-    earlier one is removed). Returns the number of results the board now has."""
+    earlier one is removed). Returns the number of results the board now has; each table's
+    line typed, corrected or removed is in the audit trail (by ``actor``)."""
     m = movement_of(ev)
     if not 1 <= board <= m.boards:
         raise ServiceError(_("There is no board %(n)d in this event.", n=board))
@@ -487,6 +494,7 @@ def save_board(ev: DuplicateEvent, board: int, form: Mapping[str, str]) -> int:
             )
         wanted[(s.round, s.table)] = (int(dec), total)
     rows = _rows(ev)
+    before = trail.snapshot(ev, board)
     changed = False
     for (rnd, tno), got in wanted.items():
         row = rows.get((board, rnd, tno))
@@ -506,6 +514,7 @@ def save_board(ev: DuplicateEvent, board: int, form: Mapping[str, str]) -> int:
             changed = True
     if changed:
         ev.bump()
+        trail.traveller(ev, board, before, actor)
     db.session.flush()
     return sum(1 for got in wanted.values() if got is not None)
 
@@ -518,6 +527,7 @@ def save_table_result(
     declarer: int | None = None,
     total: int | None = None,
     scores: list[int] | None = None,
+    actor: Actor | None = None,
 ) -> int:
     """One table's line of a board's traveller (an online table's result), written through
     ``save_board`` as a director would type it: the board's other lines stay as they are."""
@@ -538,7 +548,7 @@ def save_table_result(
         raise ServiceError(
             _("Table %(t)d does not play board %(b)d in round %(r)d.", t=table, b=board, r=rnd)
         )
-    return save_board(ev, board, form)
+    return save_board(ev, board, form, actor)
 
 
 # --- standings ----------------------------------------------------------------------------------

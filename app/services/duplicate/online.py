@@ -33,6 +33,7 @@ from ..online import bridge
 from ..tournaments.audit import Actor
 from ..tournaments.rounds import new_code
 from ..tournaments.setup import entrant_row, new_tournament_row
+from . import audit as trail
 from .events import entrant_label, movement_of
 
 
@@ -130,4 +131,5 @@ def play_round_online(ev: DuplicateEvent, rnd: int, user: User | None, actor: Ac
     db.session.flush()
     for tab in made:
         bridge.switch_online(t, tab, actor)  # the seat links, the board dealt
+    trail.online(ev, rnd, len(made), actor)
     return len(made)

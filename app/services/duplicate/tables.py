@@ -12,7 +12,8 @@ bridge here: the bridge imports this).
   weak-hand redeal and refusal are off on every board, ``competition.boards.board_options``)
   is not dealt again: the bridge ends the table with no traveller line, and
   ``ended_without_result`` tells its pages (seat, spectators, the director's event page),
-  which send the director to the board's traveller to type the table's result by hand.
+  which send the director to the board's traveller to type the table's result by hand;
+  ``ended(tab, outcome)``, told by the bridge, puts it in the event's audit trail.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from engine.variants import RED_FIVE
 from ...competition.boards import Board, event_boards
 from ...extensions import db
 from ...models import DuplicateEvent, DuplicateOnlineTable, OnlineDeal, Table
+from . import audit as trail
 from . import events
 
 
@@ -70,17 +72,37 @@ def record(tab: Table, deal: Deal) -> bool:
     if ev.variant == RED_FIVE:
         if r.scores is None:
             return False
-        events.save_table_result(ev, link.board, link.round, link.table_no, scores=list(r.scores))
+        events.save_table_result(
+            ev,
+            link.board,
+            link.round,
+            link.table_no,
+            scores=list(r.scores),
+            actor=trail.ONLINE_GAME,
+        )
     else:
         if r.total is None:
             return False
         events.save_table_result(
-            ev, link.board, link.round, link.table_no, declarer=deal.dealer % 2, total=r.total
+            ev,
+            link.board,
+            link.round,
+            link.table_no,
+            declarer=deal.dealer % 2,
+            total=r.total,
+            actor=trail.ONLINE_GAME,
         )
     return True
 
 
 NO_RESULT = ("redeal", "refused")  # deal outcomes that leave a board without a result
+
+
+def ended(tab: Table, outcome: str) -> None:
+    """A duplicate board's online table ended without a result: the event's audit entry."""
+    link = link_of(tab)
+    if link is not None:
+        trail.no_result(link.event, link.board, link.round, link.table_no, outcome)
 
 
 def ended_without_result(ev: DuplicateEvent) -> set[tuple[int, int, int]]:

@@ -466,7 +466,7 @@ def finish(t: Tournament, tab: Table, actor: Actor) -> None:
     audit(t, actor, "finish", _where(tab), {"finished": False}, {"finished": True})
 
 
-def _board_without_result(t: Tournament, tab: Table) -> None:
+def _board_without_result(t: Tournament, tab: Table, outcome: str) -> None:
     """A duplicate board's deal ended without a result (120分: nobody called; an older
     board's weak-hand redeal or refusal): its cards are fixed, so it is not dealt again. The
     table is over with no traveller line (its pages say so); the director types the table's
@@ -476,6 +476,7 @@ def _board_without_result(t: Tournament, tab: Table) -> None:
         tab.round.status = "started"
     t.bump()
     audit(t, GAME_ACTOR, "finish", _where(tab), {"finished": False}, {"finished": True})
+    duplicate_tables.ended(tab, outcome)  # and in the event's own trail
     db.session.flush()
 
 
@@ -686,7 +687,7 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
             duplicate_tables.record(tab, live.deal)  # a duplicate board: its traveller line
             db.session.flush()
         if live.deal.outcome != "played" and duplicate_tables.board_number(tab) is not None:
-            _board_without_result(t, tab)  # a duplicate board is never dealt again
+            _board_without_result(t, tab, live.deal.outcome)  # never dealt again
             return live
         if steps > DEAL_BUDGET:
             return live

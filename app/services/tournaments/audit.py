@@ -1,9 +1,11 @@
 """Who acts on a tournament, and the audit trail every change leaves (who, when, what, from what
-to what)."""
+to what). A duplicate event's trail is written and worded by the same functions
+(``app.services.duplicate.audit``: its entries have a ``duplicate_event_id``, no tournament)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +15,7 @@ from flask_babel import ngettext
 from sqlalchemy import select
 
 from ...extensions import db
-from ...models import AuditEntry, Round, Table, Tournament, User, utcnow
+from ...models import AuditEntry, DuplicateEvent, Round, Table, Tournament, User, utcnow
 from ..online.botchoice import LEVEL_LABELS as BOT_LEVEL_LABELS
 
 
@@ -28,10 +30,17 @@ class Actor:
 
 
 def audit(
-    t: Tournament, actor: Actor, action: str, target: str, before: Any, after: Any
+    t: Tournament | DuplicateEvent,
+    actor: Actor,
+    action: str,
+    target: str,
+    before: Any,
+    after: Any,
 ) -> AuditEntry:
+    """An entry in the trail of a tournament or of a duplicate event."""
     entry = AuditEntry(
-        tournament_id=t.id,
+        tournament_id=t.id if isinstance(t, Tournament) else None,
+        duplicate_event_id=t.id if isinstance(t, DuplicateEvent) else None,
         user_id=actor.user.id if actor.user is not None else None,
         actor=actor.label[:120],
         action=action,
@@ -44,11 +53,12 @@ def audit(
     return entry
 
 
-def audit_trail(t: Tournament) -> list[AuditEntry]:
+def audit_trail(t: Tournament | DuplicateEvent) -> list[AuditEntry]:
+    owner = AuditEntry.tournament_id if isinstance(t, Tournament) else AuditEntry.duplicate_event_id
     return list(
         db.session.scalars(
             select(AuditEntry)
-            .where(AuditEntry.tournament_id == t.id)
+            .where(owner == t.id)
             .order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
         )
     )
@@ -56,15 +66,21 @@ def audit_trail(t: Tournament) -> list[AuditEntry]:
 
 # --- where a change happened, and its values, in the reader's language ------------------------
 
-_PLACE_KEYS = ("round", "table", "deal", "seat")
+_PLACE_KEYS = ("round", "table", "deal", "seat", "board")
 
 
 def place(
-    rnd: int, table: int | None = None, deal: int | None = None, seat: int | None = None
+    rnd: int,
+    table: int | None = None,
+    deal: int | None = None,
+    seat: int | None = None,
+    board: int | None = None,
 ) -> str:
     """A structured audit target (stored as JSON; worded when shown, in the reader's language).
-    ``deal`` and ``seat`` are 1-based, as people count them."""
+    ``deal`` and ``seat`` are 1-based, as people count them; ``board``: a duplicate board."""
     data = {"round": rnd}
+    if board is not None:
+        data["board"] = board
     if table is not None:
         data["table"] = table
     if deal is not None:
@@ -100,6 +116,8 @@ def place_text(target: str) -> str:
     if p is None:
         return target
     r = p["round"]
+    if "board" in p and "table" in p:
+        return _("board %(b)d, round %(r)d, table %(t)d", b=p["board"], r=r, t=p["table"])
     if "table" not in p:
         return _("round %(n)d", n=r)
     if "deal" in p:
@@ -141,6 +159,30 @@ KEY_LABELS: dict[str, Any] = {
     "clock_paused_seconds": _l("seconds paused"),
     "last_deal_at": _l("last deal called at"),
     "visibility": _l("Standings seen by"),
+    # a duplicate event's entries
+    "total": _l("Attackers' points"),
+    "scores": _l("积分 changes"),
+    "format": _l("Format"),
+    "team_pairing": _l("Team matches"),
+    "entrants": _l("Entrants"),
+    "boards_per_round": _l("Boards per round"),
+    "seed": _l("Seed"),
+    "matches": _l("Matches"),
+    "bye": _l("Sitting out"),
+    "outcome": _l("How the board ended"),
+}
+# the words of a few values, by their key (the same words as the forms that choose them)
+VALUE_WORDS: dict[str, dict[str, Any]] = {
+    "format": {
+        "pairs": _l("Pairs or trios across the field (matchpoints)"),
+        "teams": _l("Teams of two pairs or trios (IMPs and VPs)"),
+        "individuals": _l("Red five individuals (matchpoints)"),
+    },
+    "team_pairing": {"round-robin": _l("Round robin"), "swiss": _l("Swiss")},
+    "outcome": {
+        "redeal": _l("nobody called: no result"),
+        "refused": _l("the deal was refused: no result"),
+    },
 }
 # The audit data key under which a discarded online game's whole log is kept (each deal's seed,
 # setup and action records: ``online.guards.replay`` reads it back).
@@ -201,8 +243,18 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
             return seats[x]
         return _("seat %(n)d", n=x + 1) if type(x) is int else _words(None, x, None)
 
+    if key in VALUE_WORDS and isinstance(v, str) and v in VALUE_WORDS[key]:
+        return str(VALUE_WORDS[key][v])
     if key in ("declarer", "forfeit") and v is not None:
         return side(v)
+    if key == "scores" and isinstance(v, list):  # red five: each seat's 积分 change
+        return ", ".join(
+            f"{seat(i)} {x:+d}" if type(x) is int else seat(i) for i, x in enumerate(v)
+        )
+    if key == "matches" and isinstance(v, list):  # a paired round: "A – B" per match
+        return ", ".join(
+            " – ".join(str(x) for x in m) if isinstance(m, list) else str(m) for m in v
+        )
     if key == "misplays" and isinstance(v, list):
         return ", ".join(side(x) for x in v)
     if key == "mode" and v in ("online", "paper"):
@@ -286,14 +338,22 @@ def _key_label(k: str) -> str:
     return str(label) if label is not None else k
 
 
+# the names at a place of the trail: (sides, seats), or None when unknown
+NamesOf = Callable[[dict[str, int] | None], tuple[list[str], list[str]] | None]
+
+
 def audit_lines(t: Tournament, entries: list[AuditEntry] | None = None) -> list[AuditLine]:
     """The trail worded for the reader: places in their language, sides as the entrants'
     names (side A/B when the table is unknown), seats as the players, suits as ♠♥♦♣ / 无主."""
-    names = _Names(t)
+    return worded(audit_trail(t) if entries is None else entries, _Names(t).of)
+
+
+def worded(entries: list[AuditEntry], names_of: NamesOf) -> list[AuditLine]:
+    """Entries worded for the reader, the names at each entry's place from ``names_of``."""
     out = []
-    for e in audit_trail(t) if entries is None else entries:
+    for e in entries:
         p = parse_place(e.target)
-        n = names.of(p)
+        n = names_of(p)
         out.append(
             AuditLine(
                 e,
