@@ -14,6 +14,7 @@ from app.models import DuplicateEvent, DuplicateOnlineTable, DuplicateResult, On
 from app.models import Table as TableRow
 from app.services.duplicate import events as svc
 from app.services.online import autoplay, bridge
+from tests.duplicate.test_duplicate_audit import _audit_rows
 from tests.duplicate.test_duplicate_online import _deal_row, _links
 from tests.duplicate.test_duplicate_pages import _create, _event_id
 from tests.tournaments.tournament_helpers import login, world
@@ -171,3 +172,24 @@ def test_a_board_nobody_calls_ends_without_a_result(app, client) -> None:  # typ
     assert "ended without a result" not in page and "2 of 2 tables" in page
     login(client, w.player)
     assert "Team matches" in client.get(base).get_data(as_text=True)
+
+    # the event's trail: the round sent online, table 2's result written by the online game,
+    # table 1 ended without one, then typed by the director
+    login(client, w.director)
+    rows = {
+        tuple(r[1:3]): r[3:]
+        for r in _audit_rows(client.get(base + "/audit").get_data(as_text=True))
+    }
+    where = "board 1, round 1, table 1"
+    assert rows[("Dora Director", "round played online · round 1")] == [
+        "Mode of play: on paper",
+        "Mode of play: online; Tables: 2",
+    ]
+    assert rows[("online game", f"online board ended without a result · {where}")] == [
+        "",
+        "How the board ended: nobody called: no result",
+    ]
+    assert rows[("online game", "board result typed in · board 1, round 1, table 2")][0] == ""
+    assert rows[("Dora Director", f"board result typed in · {where}")][1].endswith(
+        "Attackers' points: 120"
+    )

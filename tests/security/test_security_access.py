@@ -237,6 +237,10 @@ EXPECT: dict[str, Expect] = {
     "duplicate.play_online": Expect("director", POST),
     # the world's event is a Swiss with every round paired: a sentence, 303
     "duplicate.pair_round": Expect("director", POST),
+    # the players' standings on a wall, and its live partial (204 while unchanged)
+    "duplicate.projector": Expect("player", GET),
+    "duplicate.standings_live": Expect("player", GET),
+    "duplicate.audit": Expect("director", GET),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it
