@@ -11,6 +11,10 @@ the lowest-ranked team without a bye).
 
 No peeking: a board's results and comparisons count on the club's pages only once every table
 that plays the board has its result; directors see everything as it comes in.
+
+Every change is in the event's audit trail (``audit``: created, each traveller line typed,
+corrected or removed, each Swiss round paired); a correction changes only stored results, and
+every comparison is derived from them again.
 """
 
 from __future__ import annotations
