@@ -222,3 +222,38 @@ def test_the_projector_shows_only_what_players_see(app, client) -> None:  # type
     login(client, w.outsider)
     assert client.get(base + "/projector").status_code in (403, 404)
     assert client.get(live).status_code in (403, 404)
+
+
+def test_a_red_five_correction_rederives_the_seats_and_names_them(app, client) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.director)
+    names = "\n".join(f"选手{i}" for i in range(10))
+    did = _event_id(
+        _create(client, w, name="Red", variant="red-five-5p", kind="individuals", entrants=names)
+    )
+    base = f"/clubs/{w.club.slug}/duplicate/{did}"
+    ev = db.session.get(DuplicateEvent, did)
+    one, two = svc.board_sheet(ev, 1)
+    lines = [["2", "-1", "-1", "1", "-1"], ["-2", "1", "1", "-1", "1"]]
+
+    def post() -> None:
+        data = {
+            f"{row.key}_s{i}": v
+            for row, vals in zip((one, two), lines, strict=True)
+            for i, v in enumerate(vals)
+        }
+        assert client.post(f"{base}/boards/1", data=data).status_code == 303
+
+    post()
+    assert (_pct(client.get(base).get_data(as_text=True))[two.names[0]]) == 0.0
+    lines[1] = ["2", "-1", "-1", "1", "-1"]  # table 2's seat 0 won too: the seats tie
+    post()
+    pct = _pct(client.get(base).get_data(as_text=True))
+    assert pct[one.names[0]] == pct[two.names[0]] == 50.0
+    rows = _audit_rows(client.get(base + "/audit").get_data(as_text=True))
+    assert rows[0][2] == f"board result corrected · board 1, round {two.round}, table {two.table}"
+    n = two.names
+    assert rows[0][3:] == [
+        f"积分 changes: {n[0]} -2, {n[1]} +1, {n[2]} +1, {n[3]} -1, {n[4]} +1",
+        f"积分 changes: {n[0]} +2, {n[1]} -1, {n[2]} -1, {n[3]} +1, {n[4]} -1",
+    ]
