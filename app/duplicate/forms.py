@@ -61,3 +61,7 @@ class DuplicateEventForm(FlaskForm):
         description=_l("Empty: a random seed. The same seed deals the same boards."),
         validators=[Optional(), NumberRange(0, 2**48 - 1)],
     )
+
+
+class DuplicateImportForm(FlaskForm):
+    """An event file upload (the file itself is read from ``request.files``; CSRF only)."""

@@ -11,12 +11,19 @@ from ..models import ROLE_RANK, Club, DuplicateEvent, Member
 from ..permissions import club_route, get_in_club_or_404
 from ..services import ServiceError
 from ..services.duplicate import events as svc
+from ..services.duplicate import files as files_svc
 from ..services.duplicate import online as online_svc
 from ..services.duplicate import tables as online_tables_svc
 from ..tournaments.lookup import actor
 from ..web import show_service_error
 from . import bp
-from .forms import KIND_LABELS, PAIRING_LABELS, VARIANT_LABELS, DuplicateEventForm
+from .forms import (
+    KIND_LABELS,
+    PAIRING_LABELS,
+    VARIANT_LABELS,
+    DuplicateEventForm,
+    DuplicateImportForm,
+)
 
 BASE = "/clubs/<slug>/duplicate"
 
@@ -26,7 +33,11 @@ def _event(club: Club, did: int) -> DuplicateEvent:
 
 
 def _index(
-    club: Club, me: Member, form: DuplicateEventForm, status: int = 200
+    club: Club,
+    me: Member,
+    form: DuplicateEventForm,
+    status: int = 200,
+    import_errors: tuple[str, ...] = (),
 ) -> ResponseReturnValue:
     return render_template(
         "duplicate/index.html",
@@ -34,6 +45,8 @@ def _index(
         me=me,
         events=svc.events_of(club),
         form=form,
+        import_form=DuplicateImportForm(formdata=None),
+        import_errors=import_errors,
         director=ROLE_RANK[me.role] >= ROLE_RANK["director"],
         kind_labels=KIND_LABELS,
         pairing_labels=PAIRING_LABELS,
@@ -223,3 +236,65 @@ def pair_round(club: Club, me: Member, did: int) -> ResponseReturnValue:
         db.session.commit()
         flash(_("Round %(n)d is paired.", n=row.round), "success")
     return redirect(url_for("duplicate.event", slug=club.slug, did=did), 303)
+
+
+# --- files: the event file (export, import) and the CSV files -------------------------------------
+
+
+def _download(text: str, filename: str, mimetype: str) -> Response:
+    r = Response(text.encode("utf-8"), mimetype=mimetype)
+    r.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    r.headers["X-Content-Type-Options"] = "nosniff"
+    return r
+
+
+@bp.get(BASE + "/<int:did>/event.json")
+@club_route("director")
+def export_file(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """The event as a tournament file with its duplicate part: boards, pairings, results."""
+    ev = _event(club, did)
+    return _download(files_svc.export_json(ev), f"duplicate-{ev.id}.json", "application/json")
+
+
+@bp.post(BASE + "/import")
+@club_route("director")
+def import_file(club: Club, me: Member) -> ResponseReturnValue:
+    """An event file from another club or installation, as a new event of this club (all or
+    nothing)."""
+    if not DuplicateImportForm().validate_on_submit():
+        abort(400)
+    upload = request.files.get("file")
+    try:
+        if upload is None or not upload.filename:
+            raise files_svc.FileRefused([_("Please choose a duplicate event file (.json).")])
+        e = files_svc.read_file(upload.read(files_svc.MAX_UPLOAD + 1))
+        ev = files_svc.import_event(club, me.user, e)
+    except files_svc.FileRefused as error:
+        db.session.rollback()
+        form = DuplicateEventForm(formdata=None)
+        return _index(club, me, form, 422, tuple(error.reasons))
+    db.session.commit()
+    flash(_("Duplicate event imported."), "success")
+    return redirect(url_for("duplicate.event", slug=club.slug, did=ev.id), 303)
+
+
+def _director(me: Member) -> bool:
+    return ROLE_RANK[me.role] >= ROLE_RANK["director"]
+
+
+@bp.get(BASE + "/<int:did>/standings.csv")
+@club_route("player")
+def standings_csv(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """The standings as the event page shows them to this viewer (no peeking)."""
+    ev = _event(club, did)
+    text = files_svc.standings_csv(ev, _director(me))
+    return _download("\ufeff" + text, f"duplicate-{ev.id}-standings.csv", "text/csv")
+
+
+@bp.get(BASE + "/<int:did>/boards.csv")
+@club_route("player")
+def boards_csv(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """Board by board, every table's result; a player gets the complete boards only."""
+    ev = _event(club, did)
+    text = files_svc.boards_csv(ev, _director(me))
+    return _download("\ufeff" + text, f"duplicate-{ev.id}-boards.csv", "text/csv")
