@@ -195,6 +195,9 @@ def test_bad_files_are_refused_in_the_readers_language_and_save_nothing(app, cli
     bad["duplicate"]["kind"] = "teamz"
     refused(bad, "A is listed twice", "duplicate.kind: &#39;teamz&#39; is not one of the formats")
     refused(b"{not json", "This is not a JSON file")
+    refused(b"[" * 100_000 + b"]" * 100_000, "This is not a JSON file")  # nested too deeply
+    refused(b'{"format": ' + b"9" * 5000 + b"}", "This is not a JSON file")
+    refused(b"\xff\xfe{}", "The file is not UTF-8 text.")
     refused(bad, "不是", lang="zh-CN")
     tournament = {"format": "shengji-tournament/1", "club": "Test Club", "name": "Cup"}
     refused(tournament, "This file holds no duplicate event")
