@@ -88,6 +88,10 @@ def test_pairs_event_round_trip_into_another_club(app, client) -> None:  # type:
     _fill(client, base, did, 2, [("1", "120"), ("0", "35")])  # one table still to play
     page = client.get(base).get_data(as_text=True)
     assert "Event file (JSON" in page and "Board by board results (CSV)" in page
+    zh = client.get(base, headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
+    assert "赛事文件（JSON" in zh and "逐副结果（CSV）" in zh and "排名（CSV）" in zh
+    index = client.get(f"/clubs/{w.club.slug}/duplicate", headers={"Accept-Language": "zh-CN"})
+    assert "导入复式赛事" in index.get_data(as_text=True)
     doc, new = _round_trip(client, w, did)
     assert doc["format"] == "shengji-tournament/1" and doc["club"] == "Test Club"
     assert "played" not in doc and "entrants" not in doc  # the tournament part: the envelope
