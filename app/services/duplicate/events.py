@@ -559,7 +559,7 @@ def shown_results(
     done: set[int] | None = None,
 ) -> list[TableResult]:
     """The results a viewer may see (no peeking): a director every one, anyone else those of
-    complete boards only. The event page, its CSV files and exports all ask this."""
+    complete boards only. The event page and its CSV files both ask this."""
     m = m or movement_of(ev)
     results = table_results(ev, m) if results is None else results
     if director:
