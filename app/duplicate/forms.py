@@ -64,4 +64,10 @@ class DuplicateEventForm(FlaskForm):
 
 
 class DuplicateImportForm(FlaskForm):
-    """An event file upload (the file itself is read from ``request.files``; CSRF only)."""
+    """An event file upload (the file itself is read from ``request.files``)."""
+
+    name = StringField(
+        _l("Name in this club (optional)"),
+        description=_l("Empty: the name in the file."),
+        validators=[Optional(), Length(max=120)],
+    )

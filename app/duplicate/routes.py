@@ -14,6 +14,7 @@ from ..services.duplicate import events as svc
 from ..services.duplicate import files as files_svc
 from ..services.duplicate import online as online_svc
 from ..services.duplicate import tables as online_tables_svc
+from ..services.text import clean_name
 from ..tournaments.lookup import actor
 from ..web import show_service_error
 from . import bp
@@ -38,6 +39,7 @@ def _index(
     form: DuplicateEventForm,
     status: int = 200,
     import_errors: tuple[str, ...] = (),
+    import_form: DuplicateImportForm | None = None,
 ) -> ResponseReturnValue:
     return render_template(
         "duplicate/index.html",
@@ -45,7 +47,7 @@ def _index(
         me=me,
         events=svc.events_of(club),
         form=form,
-        import_form=DuplicateImportForm(formdata=None),
+        import_form=import_form or DuplicateImportForm(formdata=None, prefix="import"),
         import_errors=import_errors,
         director=ROLE_RANK[me.role] >= ROLE_RANK["director"],
         kind_labels=KIND_LABELS,
@@ -261,18 +263,25 @@ def export_file(club: Club, me: Member, did: int) -> ResponseReturnValue:
 def import_file(club: Club, me: Member) -> ResponseReturnValue:
     """An event file from another club or installation, as a new event of this club (all or
     nothing)."""
-    if not DuplicateImportForm().validate_on_submit():
-        abort(400)
+    form = DuplicateImportForm(prefix="import")
+    if not form.validate_on_submit():
+        if form.csrf_token.errors:
+            abort(400)
+        return _index(club, me, DuplicateEventForm(formdata=None), 422, import_form=form)
     upload = request.files.get("file")
     try:
+        name = clean_name(form.name.data, "name", 120) if form.name.data else None
         if upload is None or not upload.filename:
             raise files_svc.FileRefused([_("Please choose a duplicate event file (.json).")])
         e = files_svc.read_file(upload.read(files_svc.MAX_UPLOAD + 1))
-        ev = files_svc.import_event(club, me.user, e)
+        ev = files_svc.import_event(club, me.user, e, name)
+    except ServiceError as error:  # the name typed on the form
+        db.session.rollback()
+        form.name.errors = [error.message]
+        return _index(club, me, DuplicateEventForm(formdata=None), 422, import_form=form)
     except files_svc.FileRefused as error:
         db.session.rollback()
-        form = DuplicateEventForm(formdata=None)
-        return _index(club, me, form, 422, tuple(error.reasons))
+        return _index(club, me, DuplicateEventForm(formdata=None), 422, tuple(error.reasons), form)
     db.session.commit()
     flash(_("Duplicate event imported."), "success")
     return redirect(url_for("duplicate.event", slug=club.slug, did=ev.id), 303)

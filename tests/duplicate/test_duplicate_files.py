@@ -43,7 +43,7 @@ def _upload(client, slug: str, doc: object, **headers: str):  # type: ignore[no-
     raw = doc if isinstance(doc, bytes) else json.dumps(doc, ensure_ascii=False).encode()
     return client.post(
         f"/clubs/{slug}/duplicate/import",
-        data={"file": (io.BytesIO(raw), "event.json")},
+        data={"file": (io.BytesIO(raw), "event.json"), "import-name": ""},
         headers=headers,
     )
 
@@ -174,6 +174,7 @@ def test_bad_files_are_refused_in_the_readers_language_and_save_nothing(app, cli
 
     # the same name in the same club
     refused(good, "already has a duplicate event of that name")
+    taken = json.loads(json.dumps(good))
     good["name"] = "Moved"
     bad = json.loads(json.dumps(good))
     bad["duplicate"]["results"][2]["total"] = 37
@@ -205,6 +206,22 @@ def test_bad_files_are_refused_in_the_readers_language_and_save_nothing(app, cli
     refused(bad, "不是", lang="zh-CN")
     tournament = {"format": "shengji-tournament/1", "club": "Test Club", "name": "Cup"}
     refused(tournament, "This file holds no duplicate event")
+    # the name taken: the director names the event anew on the form
+    r = client.post(
+        f"/clubs/{w.club.slug}/duplicate/import",
+        data={"file": (io.BytesIO(json.dumps(taken).encode()), "e.json"), "import-name": ""},
+    )
+    assert r.status_code == 422 and "already has a duplicate event" in r.get_data(as_text=True)
+    assert _count() == before
+    r = client.post(
+        f"/clubs/{w.club.slug}/duplicate/import",
+        data={"file": (io.BytesIO(json.dumps(taken).encode()), "e.json"), "import-name": "Copy"},
+    )
+    assert r.status_code == 303
+    copy = db.session.get(DuplicateEvent, _event_id(r))
+    assert copy.name == "Copy" and copy.club_id == w.club.id and len(copy.results) == 3
+    assert _count() == (before[0] + 1, before[1] + 3, before[2])
+    before = _count()
     # a player imports nothing
     client.post("/account/logout")
     login(client, w.player)
