@@ -219,6 +219,13 @@ class _Loader:
         d = self.obj(doc, "", "a tournament file")
         if d is None:
             return None
+        if "duplicate" in d:  # the optional duplicate part (docs/TOURNAMENT_EXTENSIONS.md)
+            self.err(
+                "duplicate",
+                "this file holds a duplicate event (复式), not a tournament: import it on the "
+                "club's duplicate events page or with flask duplicate import",
+            )
+            return None
         self.errors += _bounds(d)
         if any(e.message.startswith("nested too deeply") for e in self.errors):
             return None

@@ -61,3 +61,13 @@ class DuplicateEventForm(FlaskForm):
         description=_l("Empty: a random seed. The same seed deals the same boards."),
         validators=[Optional(), NumberRange(0, 2**48 - 1)],
     )
+
+
+class DuplicateImportForm(FlaskForm):
+    """An event file upload (the file itself is read from ``request.files``)."""
+
+    name = StringField(
+        _l("Name in this club (optional)"),
+        description=_l("Empty: the name in the file."),
+        validators=[Optional(), Length(max=120)],
+    )

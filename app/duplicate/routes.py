@@ -12,12 +12,20 @@ from ..permissions import club_route, get_in_club_or_404
 from ..services import ServiceError
 from ..services.duplicate import audit as trail
 from ..services.duplicate import events as svc
+from ..services.duplicate import files as files_svc
 from ..services.duplicate import online as online_svc
 from ..services.duplicate import tables as online_tables_svc
+from ..services.text import clean_name
 from ..tournaments.lookup import actor
 from ..web import show_service_error
 from . import bp
-from .forms import KIND_LABELS, PAIRING_LABELS, VARIANT_LABELS, DuplicateEventForm
+from .forms import (
+    KIND_LABELS,
+    PAIRING_LABELS,
+    VARIANT_LABELS,
+    DuplicateEventForm,
+    DuplicateImportForm,
+)
 
 BASE = "/clubs/<slug>/duplicate"
 
@@ -27,7 +35,12 @@ def _event(club: Club, did: int) -> DuplicateEvent:
 
 
 def _index(
-    club: Club, me: Member, form: DuplicateEventForm, status: int = 200
+    club: Club,
+    me: Member,
+    form: DuplicateEventForm,
+    status: int = 200,
+    import_errors: tuple[str, ...] = (),
+    import_form: DuplicateImportForm | None = None,
 ) -> ResponseReturnValue:
     return render_template(
         "duplicate/index.html",
@@ -35,6 +48,8 @@ def _index(
         me=me,
         events=svc.events_of(club),
         form=form,
+        import_form=import_form or DuplicateImportForm(formdata=None, prefix="import"),
+        import_errors=import_errors,
         director=ROLE_RANK[me.role] >= ROLE_RANK["director"],
         kind_labels=KIND_LABELS,
         pairing_labels=PAIRING_LABELS,
@@ -272,3 +287,72 @@ def audit(club: Club, me: Member, did: int) -> ResponseReturnValue:
     sent online, online boards ended without a result."""
     ev = _event(club, did)
     return render_template("duplicate/audit.html", club=club, me=me, ev=ev, entries=trail.lines(ev))
+
+
+# --- files: the event file (export, import) and the CSV files -------------------------------------
+
+
+def _download(text: str, filename: str, mimetype: str) -> Response:
+    r = Response(text.encode("utf-8"), mimetype=mimetype)
+    r.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    r.headers["X-Content-Type-Options"] = "nosniff"
+    return r
+
+
+@bp.get(BASE + "/<int:did>/event.json")
+@club_route("director")
+def export_file(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """The event as a tournament file with its duplicate part: boards, pairings, results."""
+    ev = _event(club, did)
+    return _download(files_svc.export_json(ev), f"duplicate-{ev.id}.json", "application/json")
+
+
+@bp.post(BASE + "/import")
+@club_route("director")
+def import_file(club: Club, me: Member) -> ResponseReturnValue:
+    """An event file from another club or installation, as a new event of this club (all or
+    nothing)."""
+    form = DuplicateImportForm(prefix="import")
+    if not form.validate_on_submit():
+        if form.csrf_token.errors:
+            abort(400)
+        return _index(club, me, DuplicateEventForm(formdata=None), 422, import_form=form)
+    upload = request.files.get("file")
+    try:
+        name = clean_name(form.name.data, "name", 120) if form.name.data else None
+        if upload is None or not upload.filename:
+            raise files_svc.FileRefused([_("Please choose a duplicate event file (.json).")])
+        e = files_svc.read_file(upload.read(files_svc.MAX_UPLOAD + 1))
+        ev = files_svc.import_event(club, me.user, e, name)
+    except ServiceError as error:  # the name typed on the form
+        db.session.rollback()
+        form.name.errors = [error.message]
+        return _index(club, me, DuplicateEventForm(formdata=None), 422, import_form=form)
+    except files_svc.FileRefused as error:
+        db.session.rollback()
+        return _index(club, me, DuplicateEventForm(formdata=None), 422, tuple(error.reasons), form)
+    db.session.commit()
+    flash(_("Duplicate event imported."), "success")
+    return redirect(url_for("duplicate.event", slug=club.slug, did=ev.id), 303)
+
+
+def _director(me: Member) -> bool:
+    return ROLE_RANK[me.role] >= ROLE_RANK["director"]
+
+
+@bp.get(BASE + "/<int:did>/standings.csv")
+@club_route("player")
+def standings_csv(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """The standings as the event page shows them to this viewer (no peeking)."""
+    ev = _event(club, did)
+    text = files_svc.standings_csv(ev, _director(me))
+    return _download("\ufeff" + text, f"duplicate-{ev.id}-standings.csv", "text/csv")
+
+
+@bp.get(BASE + "/<int:did>/boards.csv")
+@club_route("player")
+def boards_csv(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """Board by board, every table's result; a player gets the complete boards only."""
+    ev = _event(club, did)
+    text = files_svc.boards_csv(ev, _director(me))
+    return _download("\ufeff" + text, f"duplicate-{ev.id}-boards.csv", "text/csv")

@@ -79,6 +79,10 @@ def _upload(_o: ClubObjects) -> dict[str, Any]:
     return {"file": (io.BytesIO(b'{"format": "shengji-tournament"}'), "t.json")}
 
 
+def _duplicate_upload(_o: ClubObjects) -> dict[str, Any]:
+    return {"file": (io.BytesIO(b'{"format": "shengji-tournament/1", "duplicate": {}}'), "d.json")}
+
+
 def _swap(o: ClubObjects) -> dict[str, Any]:
     return {"first": o.entrants[0], "second": o.entrants[2]}
 
@@ -241,6 +245,12 @@ EXPECT: dict[str, Expect] = {
     "duplicate.projector": Expect("player", GET),
     "duplicate.standings_live": Expect("player", GET),
     "duplicate.audit": Expect("director", GET),
+    # the event file (every result: the director's) and the CSV files (a player's: the
+    # complete boards only, tests/duplicate/test_duplicate_files.py)
+    "duplicate.export_file": Expect("director", GET),
+    "duplicate.import_file": Expect("director", POST, _duplicate_upload),
+    "duplicate.standings_csv": Expect("player", GET),
+    "duplicate.boards_csv": Expect("player", GET),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it

@@ -565,13 +565,30 @@ def _bye_names(ev: DuplicateEvent, byes: tuple[int, ...]) -> list[str]:
     return [entrant_label(ev, e) for e in byes]
 
 
+def shown_results(
+    ev: DuplicateEvent,
+    director: bool,
+    m: Movement | None = None,
+    results: list[TableResult] | None = None,
+    done: set[int] | None = None,
+) -> list[TableResult]:
+    """The results a viewer may see (no peeking): a director every one, anyone else those of
+    complete boards only. The event page and its CSV files both ask this."""
+    m = m or movement_of(ev)
+    results = table_results(ev, m) if results is None else results
+    if director:
+        return results
+    done = complete_boards(ev, m) if done is None else done
+    return [x for x in results if x.board in done]
+
+
 def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
     """What the event page shows: the movement, each board's state, and the standings over the
     boards the viewer may see (directors: every result; others: complete boards only)."""
     m = movement_of(ev)
     done = complete_boards(ev, m)
     results = table_results(ev, m)
-    shown = results if director else [x for x in results if x.board in done]
+    shown = shown_results(ev, director, m, results, done)
     counts: dict[int, int] = {}
     for x in results:
         counts[x.board] = counts.get(x.board, 0) + 1
