@@ -244,9 +244,17 @@ class RandomBot:
 
 
 class HeuristicBot(RandomBot):
-    """A simple player: calls with long trumps, buries low side cards, leads from strength
-    (aces and pairs), gives points to a winning partner, ruffs or beats a trick with points and
-    otherwise plays its cheapest cards."""
+    """A simple player with a memory of the cards played (``_Memory``): calls with long trumps,
+    buries to void its shortest side suits (else low side cards), leads what nobody can beat
+    (a pair or a card with no higher one left out, in a suit no opponent is known to be out
+    of), else pairs and aces, else a low card of its shortest side suit; gives points to a
+    partner only when the partner's card is sure to win (or nobody plays after it), ruffs or
+    beats a trick with points and otherwise plays its cheapest cards.
+
+    Measured against the same bot without the memory, the voiding burial and the short-suit
+    lead (``python -m engine.arena``, 2,000 duplicate pairs, seed 11): +0.252 levels a deal
+    [0.235, 0.269] in 升级, +0.050 积分 [0.033, 0.067] in 红五, +0.107 levels [0.091, 0.123]
+    in 120分."""
 
     name = "heuristic"
 
@@ -307,7 +315,22 @@ class HeuristicBot(RandomBot):
                 ctx.strength(c),
             )
 
-        return sorted(hand, key=key)[: deal.kitty_size]
+        # void the shortest side suits that fit whole (no ace, no pair in them), so the
+        # declarer can ruff them; then the cheapest cards as before
+        size = deal.kitty_size
+        by_suit: dict[int, list[int]] = {}
+        for c in hand:
+            if not ctx.is_trump(c):
+                by_suit.setdefault(ctx.suit_index(c), []).append(c)
+        chosen: list[int] = []
+        for cards in sorted(by_suit.values(), key=len):
+            if len(chosen) + len(cards) > size:
+                break
+            if any(c % 13 == 12 or cnt[c] > 1 for c in cards):
+                continue
+            chosen += cards
+        rest = sorted((c for c in hand if c not in chosen), key=key)
+        return chosen + rest[: size - len(chosen)]
 
     def choose_friend(self, deal: Deal, seat: int) -> int | None:
         _check_turn(deal, seat, FRIEND, "friend card")
@@ -339,10 +362,21 @@ class HeuristicBot(RandomBot):
         assert ctx is not None
         hand = deal.hands[seat]
         cnt = Counter(hand)
-        # strength first: the highest side-suit pair, else a side ace, else a low side card
+        # strength first: a side-suit pair or card nobody can beat (card memory), the highest
+        # side-suit pair, a side ace, else a low side card
         side = [c for c in cnt if not ctx.is_trump(c)]
         if _keep_back_friend_card(deal, seat):
             side = [c for c in side if c != deal.friend_card]
+        memory = _Memory(deal, seat)
+        # a suit an opponent is known to be out of would be ruffed: no winners led there
+        safe = [c for c in side if not memory.ruffable(deal, seat, ctx.suit_index(c))]
+        boss_pairs = [c for c in safe if cnt[c] >= 2 and memory.boss(ctx, c, 2)]
+        if boss_pairs:
+            c = max(boss_pairs, key=lambda x: (card_points(x), ctx.strength(x)))
+            return [c, c]
+        bosses = [c for c in safe if memory.boss(ctx, c, 1) and (c % 13 == 12 or card_points(c))]
+        if bosses:
+            return [max(bosses, key=lambda x: (card_points(x), ctx.strength(x)))]
         pairs = [c for c in side if cnt[c] >= 2 and c % 13 >= 9]
         if pairs:
             c = max(pairs, key=ctx.strength)
@@ -351,7 +385,9 @@ class HeuristicBot(RandomBot):
         if aces:
             return [aces[0]]
         pool = side or list(cnt)
-        c = min(pool, key=lambda x: (card_points(x), ctx.strength(x)))
+        # a low card of the shortest side suit: soon out of it, the seat can ruff it
+        length = Counter(ctx.suit_index(c) for c in hand)
+        c = min(pool, key=lambda x: (card_points(x), length[ctx.suit_index(x)], ctx.strength(x)))
         return [c]
 
     def _follow(self, deal: Deal, seat: int) -> list[int]:
@@ -365,6 +401,18 @@ class HeuristicBot(RandomBot):
             trick.plays[rules.trick_winner(plays, ctx)][0] if len(plays) > 1 else (trick.leader)
         )
         friendly = _friendly(deal, seat, winner_seat)
+        if friendly and len(plays) < deal.n - 1 and n == 1:
+            # a partner's single wins for sure only if nobody left can beat it: otherwise no
+            # points thrown onto it (card memory: higher cards still out, voids shown)
+            memory = _Memory(deal, seat)
+            win = plays[rules.trick_winner(plays, ctx)][0]
+            lead_suit = ctx.suit_index(plays[0][0])
+            later = [(seat + k) % deal.n for k in range(1, deal.n - len(plays))]
+            friendly = memory.boss(ctx, win, 1) and not (
+                ctx.suit_index(win) == lead_suit
+                and lead_suit != 4
+                and any(memory.void(s, lead_suit) and not _friendly(deal, seat, s) for s in later)
+            )
         pts = sum(card_points(c) for p in plays for c in p)
         if core is None and not suit and not friendly and pts > 0:
             trumps = sorted((c for c in other if ctx.is_trump(c)), key=ctx.strength)
@@ -407,6 +455,55 @@ class HeuristicBot(RandomBot):
                 if Counter(alt)[x] <= Counter(suit)[x] and deal.can_play(seat, alt):
                     return alt
         return cand
+
+
+class _Memory:
+    """What a seat remembers of the deal, all of it public or its own: how many copies of each
+    card may still be in other hands (not in its hand, not played, not in the kitty it buried
+    itself) and the suits each seat showed it is out of (it did not follow a lead)."""
+
+    def __init__(self, deal: Deal, seat: int) -> None:
+        ctx = deal.ctx
+        assert ctx is not None
+        out = [deal.variant.decks] * 54
+        for c in deal.hands[seat]:
+            out[c] -= 1
+        if deal.kitty_owner == seat and not deal.kitty_revealed:
+            for c in deal.buried:
+                out[c] -= 1
+        voids: list[set[int]] = [set() for _ in range(deal.n)]
+        tricks = list(deal.tricks)
+        if deal.trick is not None:
+            tricks.append(deal.trick)
+        for t in tricks:
+            if not t.plays:
+                continue
+            lead = t.plays[0][1]
+            suit, size = ctx.suit_index(lead[0]), len(lead)
+            for s, cards in t.plays:
+                for c in cards:
+                    out[c] -= 1
+                if sum(1 for c in cards if ctx.suit_index(c) == suit) < size:
+                    voids[s].add(suit)
+        self.out = out
+        self.voids = voids
+
+    def boss(self, ctx: Any, card: int, width: int) -> bool:
+        """Can no other hand beat ``card`` (``width`` = 2: a pair of it) in its own suit?"""
+        suit = ctx.suit_index(card)
+        above = ctx.positions[suit][ctx.pos_tab[card] + 1 :]
+        return all(self.out[x] < width for cards in above for x in cards)
+
+    def void(self, seat: int, suit: int) -> bool:
+        return suit in self.voids[seat]
+
+    def ruffable(self, deal: Deal, seat: int, suit: int) -> bool:
+        """Has a seat not on ``seat``'s side shown it is out of ``suit``?"""
+        return any(
+            suit in self.voids[s] and not _friendly(deal, seat, s)
+            for s in range(deal.n)
+            if s != seat
+        )
 
 
 def _friendly(deal: Deal, seat: int, other: int) -> bool:
