@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1920, "height": 1080}
+SMALL_PROJECTOR = {"width": 1280, "height": 720}
 LANGS = {"en": "en-US", "zh": "zh-CN"}
 
 pytestmark = pytest.mark.browser
@@ -87,6 +88,26 @@ def _watch(page: Page) -> list[str]:
     return problems
 
 
+def _boxes_meet(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def _assert_qr_in_the_clear(page: Page) -> None:
+    """The QR code in the corner covers neither the table nor the chart, scrolled to the end."""
+    page.locator("figure.chart-box").scroll_into_view_if_needed()
+    qr = page.locator(".follow svg.follow-qr").bounding_box()
+    assert qr is not None
+    for what in ("table.season-table", "figure.chart-box"):
+        box = page.locator(what).bounding_box()
+        assert box is not None, what
+        assert not _boxes_meet(qr, box), (what, qr, box)
+
+
 def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
     browser: Browser, league_site: dict[str, Any]
 ) -> None:
@@ -149,6 +170,10 @@ def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
         size = float(cell.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
         assert size >= 30, size
         page.screenshot(path=str(SHOTS / f"browser_season_projector_{lang}.png"))
+        _assert_qr_in_the_clear(page)
+        page.set_viewport_size(SMALL_PROJECTOR)
+        page.screenshot(path=str(SHOTS / f"browser_season_projector_720_{lang}.png"))
+        _assert_qr_in_the_clear(page)
         context.close()
 
     # anyone with the link, not logged in, on the projector
@@ -160,6 +185,7 @@ def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
     expect(page.locator("table.season-table tbody tr")).to_have_count(8)
     expect(page.locator(".follow .follow-url")).to_have_text(link)
     page.screenshot(path=str(SHOTS / "browser_season_public_projector_zh.png"))
+    _assert_qr_in_the_clear(page)
     page.goto(season_url, wait_until="domcontentloaded")  # the club's own page: log in first
     assert "/account/login" in page.url
     context.close()
