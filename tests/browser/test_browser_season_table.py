@@ -5,18 +5,14 @@ view without logging in. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from werkzeug.serving import make_server
 
-from app import create_app
-from app.extensions import db
-from tests.conftest import DEFAULT_PASSWORD, app_config
+from tests.browser.browser_helpers import log_in, serving, sqlite_app
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts"
@@ -40,11 +36,8 @@ def league_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         world,
     )
 
-    path = tmp_path_factory.mktemp("league") / "league.db"
-    config = app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
-    application = create_app(config)
+    application = sqlite_app(tmp_path_factory.mktemp("league") / "league.db")
     with application.app_context():
-        db.create_all()
         w = world()
         client = application.test_client()
         login(client, w.owner)
@@ -57,28 +50,8 @@ def league_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
             add_entrants(client, w.club, t, 3, 2)
             play_round_out(t, seat(client, w.club, t), w.owner, seed=k)
         slug, username = w.club.slug, w.owner.username
-    application.config["SERVER_NAME"] = None  # links name the address the browser used
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield {
-            "base": f"http://127.0.0.1:{server.server_port}",
-            "slug": slug,
-            "owner": username,
-        }
-    finally:
-        server.shutdown()
-        with application.app_context():
-            db.engine.dispose()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(base + "/account/login", wait_until="domcontentloaded")
-    page.locator("input[name=username]").fill(username)
-    page.locator("input[name=password]").fill(DEFAULT_PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/account/login" not in url)
+    with serving(application) as base:
+        yield {"base": base, "slug": slug, "owner": username}
 
 
 def _watch(page: Page) -> list[str]:
@@ -116,7 +89,7 @@ def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
     context = browser.new_context(viewport=PHONE, locale="en-US")
     page = context.new_page()
     problems = _watch(page)
-    _log_in(page, base, league_site["owner"])
+    log_in(page, base, league_site["owner"])
     page.goto(f"{base}/clubs/{slug}", wait_until="domcontentloaded")
     page.get_by_role("link", name="The club's seasons and league tables").click()
     page.get_by_label("Season name").fill("冬季联赛 Winter League")
@@ -150,7 +123,7 @@ def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
         context = browser.new_context(viewport=PHONE, locale=locale)
         page = context.new_page()
         problems += _watch(page)
-        _log_in(page, base, league_site["owner"])
+        log_in(page, base, league_site["owner"])
         page.goto(season_url, wait_until="domcontentloaded")
         heading = {"en": "Nights", "zh": "比赛"}[lang]
         expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
