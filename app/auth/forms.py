@@ -9,6 +9,27 @@ from ..forms_common import TOO_LONG
 from ..passwords import MAX_PASSWORD_LENGTH
 
 
+def _password_twice(label: str, again: str, name: str) -> tuple[PasswordField, PasswordField]:
+    """A new password (not longer than the hashing takes) and the same typed again: the form's
+    fields ``name`` and ``confirm``."""
+    return (
+        PasswordField(
+            label,
+            validators=[
+                DataRequired(_l("Please fill this in.")),
+                Length(max=MAX_PASSWORD_LENGTH, message=TOO_LONG),
+            ],
+        ),
+        PasswordField(
+            again,
+            validators=[
+                DataRequired(_l("Please fill this in.")),
+                EqualTo(name, _l("The two passwords differ.")),
+            ],
+        ),
+    )
+
+
 class RegisterForm(FlaskForm):
     username = StringField(
         _l("Login name"),
@@ -20,20 +41,7 @@ class RegisterForm(FlaskForm):
         validators=[DataRequired(_l("Please fill this in.")), Length(max=80, message=TOO_LONG)],
         description=_l("As club mates know you; shown on score sheets."),
     )
-    password = PasswordField(
-        _l("Password"),
-        validators=[
-            DataRequired(_l("Please fill this in.")),
-            Length(max=MAX_PASSWORD_LENGTH, message=TOO_LONG),
-        ],
-    )
-    confirm = PasswordField(
-        _l("Password again"),
-        validators=[
-            DataRequired(_l("Please fill this in.")),
-            EqualTo("password", _l("The two passwords differ.")),
-        ],
-    )
+    password, confirm = _password_twice(_l("Password"), _l("Password again"), "password")
     next = HiddenField()
 
 
@@ -47,19 +55,8 @@ class ChangePasswordForm(FlaskForm):
     current_password = PasswordField(
         _l("Current password"), validators=[DataRequired(_l("Please fill this in."))]
     )
-    new_password = PasswordField(
-        _l("New password"),
-        validators=[
-            DataRequired(_l("Please fill this in.")),
-            Length(max=MAX_PASSWORD_LENGTH, message=TOO_LONG),
-        ],
-    )
-    confirm = PasswordField(
-        _l("New password again"),
-        validators=[
-            DataRequired(_l("Please fill this in.")),
-            EqualTo("new_password", _l("The two passwords differ.")),
-        ],
+    new_password, confirm = _password_twice(
+        _l("New password"), _l("New password again"), "new_password"
     )
 
 

@@ -16,7 +16,7 @@ always written.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -189,6 +189,27 @@ class _Loader:
             return None
         return v
 
+    def record(
+        self, v: object, path: str, what: str, known: tuple[str, ...]
+    ) -> Mapping[str, Any] | None:
+        """An object (``what`` says which) whose fields should all be ``known``: an unknown
+        field is an error, and the object is read all the same."""
+        o = self.obj(v, path, what)
+        if o is not None:
+            self.unknown(o, known, path)
+        return o
+
+    def records(
+        self, arr: list[Any], path: str, what: str, known: tuple[str, ...]
+    ) -> Iterator[tuple[int, str, Mapping[str, Any]]]:
+        """The objects of a list, each with its index and path (``path[i]``); an item that is
+        not an object is an error, and skipped."""
+        for i, item in enumerate(arr):
+            ipath = f"{path}[{i}]"
+            o = self.record(item, ipath, what, known)
+            if o is not None:
+                yield i, ipath, o
+
     def name(self, v: object, path: str, what: str = "text") -> str | None:
         """A name cleaned as the forms clean it (``names.normalize_name``), or None with the
         reason: not a text, empty, or holding invisible characters."""
@@ -336,10 +357,14 @@ class _Loader:
             return None
 
     def match(self, v: object, variant_id: object) -> MatchSpec | None:
-        m = self.obj(v, "match", '{"deals": n}, {"minutes": n} or {"to_a": true}')
+        m = self.record(
+            v,
+            "match",
+            '{"deals": n}, {"minutes": n} or {"to_a": true}',
+            ("deals", "minutes", "to_a", "tie_break", "target"),
+        )
         if m is None:
             return None
-        self.unknown(m, ("deals", "minutes", "to_a", "tie_break", "target"), "match")
         given = [k for k in ("deals", "minutes", "to_a") if k in m]
         if len(given) != 1:
             self.err("match", 'must hold exactly one of "deals", "minutes" or "to_a"')
@@ -378,10 +403,9 @@ class _Loader:
         return MatchSpec(minutes=value, tie_break=tie)
 
     def points(self, v: object) -> PointsSpec:
-        p = self.obj(v, "points", "match points: win, draw, loss")
+        p = self.record(v, "points", "match points: win, draw, loss", POINTS_KEYS)
         if p is None:
             return PointsSpec()
-        self.unknown(p, POINTS_KEYS, "points")
         values: dict[str, Any] = {}
         for key in POINTS_KEYS:
             if key not in p:
@@ -404,12 +428,9 @@ class _Loader:
         out: list[Entrant] = []
         names: set[str] = set()
         player_of: dict[str, str] = {}
-        for i, item in enumerate(arr):
-            path = f"entrants[{i}]"
-            e = self.obj(item, path, "an entrant with name and players")
-            if e is None:
-                continue
-            self.unknown(e, ENTRANT_KEYS, path)
+        for _i, path, e in self.records(
+            arr, "entrants", "an entrant with name and players", ENTRANT_KEYS
+        ):
             raw = e.get("name")
             name = self.name(raw, _join(path, "name"))
             if name is None:
@@ -484,12 +505,7 @@ class _Loader:
         out: list[Round] = []
         if rounds is not None and len(arr) > rounds:
             self.err(f"played[{rounds}]", f"the tournament has {rounds} rounds")
-        for i, item in enumerate(arr):
-            path = f"played[{i}]"
-            r = self.obj(item, path, "a round with round and tables")
-            if r is None:
-                continue
-            self.unknown(r, ROUND_KEYS, path)
+        for i, path, r in self.records(arr, "played", "a round with round and tables", ROUND_KEYS):
             number = r.get("round")
             if number != i + 1 or not _is_int(number):
                 self.err(
@@ -517,12 +533,7 @@ class _Loader:
         out: list[Table] = []
         numbers: set[int] = set()
         seated: dict[str, str] = {}
-        for k, item in enumerate(arr):
-            path = f"{rpath}.tables[{k}]"
-            t = self.obj(item, path, "a table")
-            if t is None:
-                continue
-            self.unknown(t, TABLE_KEYS, path)
+        for _k, path, t in self.records(arr, f"{rpath}.tables", "a table", TABLE_KEYS):
             number = t.get("table")
             if not _is_int(number) or number < 1:
                 self.err(
@@ -683,10 +694,9 @@ class _Loader:
         )
 
     def deal(self, v: object, path: str, variant: Variant | None) -> Deal | None:
-        d = self.obj(v, path, "a deal")
+        d = self.record(v, path, "a deal", DEAL_KEYS)
         if d is None:
             return None
-        self.unknown(d, DEAL_KEYS, path)
         before = len(self.errors)
         red = variant is not None and variant.id == RED_FIVE
         required = ["trump", "points", "kitty"]
@@ -759,12 +769,9 @@ class _Loader:
         if arr is None:
             return ()
         out: list[tuple[int, str]] = []
-        for i, item in enumerate(arr):
-            ipath = f"{path}[{i}]"
-            o = self.obj(item, ipath, "a warning: seat and reason")
-            if o is None:
-                continue
-            self.unknown(o, ("seat", "reason"), ipath)
+        for _i, ipath, o in self.records(
+            arr, path, "a warning: seat and reason", ("seat", "reason")
+        ):
             seat, reason = o.get("seat"), o.get("reason")
             if not _is_int(seat):
                 self.err(_join(ipath, "seat"), f"must be a seat number, not {_show(seat)}")
@@ -785,12 +792,9 @@ class _Loader:
         red = variant is not None and variant.id == RED_FIVE
         who_key = "seat" if red else "side"
         out: list[tuple[str, str | int]] = []
-        for i, item in enumerate(arr):
-            ipath = f"{path}[{i}]"
-            o = self.obj(item, ipath, f"a penalty: kind and {who_key}")
-            if o is None:
-                continue
-            self.unknown(o, ("kind", who_key), ipath)
+        for _i, ipath, o in self.records(
+            arr, path, f"a penalty: kind and {who_key}", ("kind", who_key)
+        ):
             kind = o.get("kind")
             if "kind" not in o:
                 self.err(_join(ipath, "kind"), "is missing")
@@ -816,10 +820,9 @@ class _Loader:
         if variant is None:
             return None
         if variant.id == TRACTOR:
-            o = self.obj(v, path, '{"declarer": n, "attackers": m}')
+            o = self.record(v, path, '{"declarer": n, "attackers": m}', ("declarer", "attackers"))
             if o is None:
                 return None
-            self.unknown(o, ("declarer", "attackers"), path)
             counts = []
             lists: list[tuple[int, ...]] = []
             for side in ("declarer", "attackers"):

@@ -28,7 +28,7 @@ from ..permissions import club_route
 from ..services import ServiceError
 from ..services.online import botchoice, bridge, guards, pages, seat_json, seats
 from ..services.tournaments.sheets import may_edit
-from ..tournaments.actions import attempt, confirmed
+from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor, round_, table, tournament
 from . import bp
@@ -39,6 +39,7 @@ MY_SEAT_URL = "/clubs/<slug>/my-table/<int:seat_id>"
 WATCH_URL = "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/watch"
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def no_store(view: F) -> F:
@@ -67,27 +68,53 @@ def _table_kw(club: Club, t: Tournament, tab: Table) -> dict[str, Any]:
 # --- the director -----------------------------------------------------------------------------
 
 
+def _on_table(
+    club: Club,
+    tid: int,
+    n: int,
+    tno: int,
+    form: type[ConfirmForm],
+    action: Callable[[Tournament, Table], T],
+    said: Callable[[T | None], str | None],
+    onward: str | None = None,
+) -> ResponseReturnValue:
+    """A director's button on an online table: the tournament and the table the URL names, the
+    button's form (CSRF checked, else 400), the service ``action`` (committed, or rolled back with
+    its refusal flashed), ``said(result)`` flashed when it succeeded and says something; then back
+    to the table's page (or to ``onward`` after a success)."""
+    t, tab = _table_of(club, tid, n, tno)
+    if not form().validate_on_submit():
+        abort(400)
+    ok, result = attempt(lambda: action(t, tab))
+    if ok:
+        message = said(result)
+        if message:
+            flash(message, "success")
+        if onward is not None:
+            return redirect(onward, 303)
+    return redirect(url_for("online.table_page", **_table_kw(club, t, tab)), 303)
+
+
 @bp.route(TABLE_URL, methods=["GET", "POST"])
 @club_route("director")
 def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """GET: the seat links and bots of an online table; POST: switch the table online."""
-    t = tournament(club, tid)
-    tab = table(round_(t, n), tno, bye=False)
-    here = url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno)
     if request.method == "POST":
-        if not ConfirmForm().validate_on_submit():
-            abort(400)
 
-        def switch() -> None:
+        def switch(t: Tournament, tab: Table) -> None:
             bridge.switch_online(t, tab, actor(me))
             seats.bind_defaults(t, tab, club, actor(me))
 
-        ok, _r = attempt(switch)
-        if ok:
-            flash(
-                _("The table is played online: send each player the link of their seat."), "success"
-            )
-        return redirect(here, 303)
+        return _on_table(
+            club,
+            tid,
+            n,
+            tno,
+            ConfirmForm,
+            switch,
+            lambda _r: _("The table is played online: send each player the link of their seat."),
+        )
+    t, tab = _table_of(club, tid, n, tno)
     ctx: dict[str, Any] = {"club": club, "me": me, "t": t, "tab": tab, "rnd": tab.round}
     if tab.mode == "online":
         ctx.update(pages.director_page(tab))
@@ -120,17 +147,19 @@ def _paper_warning(tab: Table) -> str | None:
 @bp.post(TABLE_URL + "/paper")
 @club_route("director")
 def paper(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
-    """The players move to a physical table: the table is played on paper from now on."""
-    t = tournament(club, tid)
-    tab = table(round_(t, n), tno, bye=False)
-    if not ConfirmForm().validate_on_submit():
-        abort(400)
+    """The players move to a physical table: the table is played on paper from now on (when it
+    is refused, back to the button, which now asks for confirmation)."""
     sure = request.form.get("confirm") == "1"
-    ok, _r = attempt(lambda: guards.switch_paper(t, tab, actor(me), sure))
-    if not ok:  # back to the button, which now asks for confirmation
-        return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
-    flash(_("The table is played on paper: enter its next deals on the score sheet."), "success")
-    return redirect(url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+    return _on_table(
+        club,
+        tid,
+        n,
+        tno,
+        ConfirmForm,
+        lambda t, tab: guards.switch_paper(t, tab, actor(me), sure),
+        lambda _r: _("The table is played on paper: enter its next deals on the score sheet."),
+        onward=url_for("tournaments.table_sheet", slug=club.slug, tid=tid, n=n, tno=tno),
+    )
 
 
 def _seat_field() -> int:
@@ -143,34 +172,36 @@ def _seat_field() -> int:
 def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """Mark a seat as played by a bot (``bot=1``) or by its player again (``bot=0``); with
     ``level`` (easy, normal, strong), choose how strong the seat's bot plays."""
-    t = tournament(club, tid)
-    tab = table(round_(t, n), tno, bye=False)
-    if not SeatControlForm().validate_on_submit():
-        abort(400)
     seat = _seat_field()
     level = request.form.get("level")
     if level is not None:
-        ok, _r = attempt(lambda: bridge.set_bot_level(t, tab, seat, level, actor(me)))
-        if ok:
-            flash(
-                _(
-                    "Seat %(s)d's bot plays %(level)s.",
-                    s=seat + 1,
-                    level=botchoice.LEVEL_LABELS[level],
-                ),
-                "success",
-            )
-        return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+        return _on_table(
+            club,
+            tid,
+            n,
+            tno,
+            SeatControlForm,
+            lambda t, tab: bridge.set_bot_level(t, tab, seat, level, actor(me)),
+            lambda _r: _(
+                "Seat %(s)d's bot plays %(level)s.",
+                s=seat + 1,
+                level=botchoice.LEVEL_LABELS[level],
+            ),
+        )
     bot = request.form.get("bot", "1") == "1"
-    ok, _r = attempt(lambda: bridge.set_bot(t, tab, seat, bot, actor(me)))
-    if ok:
-        flash(
+    return _on_table(
+        club,
+        tid,
+        n,
+        tno,
+        SeatControlForm,
+        lambda t, tab: bridge.set_bot(t, tab, seat, bot, actor(me)),
+        lambda _r: (
             _("Seat %(s)d is played by a bot.", s=seat + 1)
             if bot
-            else _("Seat %(s)d is played by its player.", s=seat + 1),
-            "success",
-        )
-    return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+            else _("Seat %(s)d is played by its player.", s=seat + 1)
+        ),
+    )
 
 
 @bp.post(TABLE_URL + "/seats")
@@ -178,50 +209,61 @@ def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnVa
 def bind(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """Bind a seat to a member with an account (``member`` = their id), or make it a guest's
     seat played through its link (``member`` empty)."""
-    t = tournament(club, tid)
-    tab = table(round_(t, n), tno, bye=False)
-    if not SeatControlForm().validate_on_submit():
-        abort(400)
     seat = _seat_field()
     raw = request.form.get("member", "").strip()
-    if raw and not (raw.isdigit() and len(raw) < 12):
-        flash(_("Please choose a member from the list."), "error")
-        return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
-    member_id = int(raw) if raw else None
-    ok, changed = attempt(lambda: seats.bind(t, tab, seat, member_id, actor(me)))
-    if ok and changed:
-        flash(
-            _("Seat %(s)d is played by its guest, through its link.", s=seat + 1)
+    member_id = int(raw) if raw.isdigit() and len(raw) < 12 else None
+
+    def bind_seat(t: Tournament, tab: Table) -> bool:
+        if raw and member_id is None:
+            raise ServiceError(_("Please choose a member from the list."))
+        return seats.bind(t, tab, seat, member_id, actor(me))
+
+    return _on_table(
+        club,
+        tid,
+        n,
+        tno,
+        SeatControlForm,
+        bind_seat,
+        lambda changed: (
+            None
+            if not changed
+            else _("Seat %(s)d is played by its guest, through its link.", s=seat + 1)
             if member_id is None
-            else _("Seat %(s)d is bound: its member plays it from their home page.", s=seat + 1),
-            "success",
-        )
-    return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+            else _("Seat %(s)d is bound: its member plays it from their home page.", s=seat + 1)
+        ),
+    )
 
 
 @bp.post(TABLE_URL + "/rotate")
 @club_route("director")
 def rotate(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """Give a seat a new secret link; the old one stops working."""
-    t = tournament(club, tid)
-    tab = table(round_(t, n), tno, bye=False)
-    if not SeatControlForm().validate_on_submit():
-        abort(400)
     seat = _seat_field()
-    ok, _r = attempt(lambda: seats.rotate(t, tab, seat, actor(me)))
-    if ok:
-        flash(_("Seat %(s)d has a new link: the old one no longer works.", s=seat + 1), "success")
-    return redirect(url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno), 303)
+    return _on_table(
+        club,
+        tid,
+        n,
+        tno,
+        SeatControlForm,
+        lambda t, tab: seats.rotate(t, tab, seat, actor(me)),
+        lambda _r: _("Seat %(s)d has a new link: the old one no longer works.", s=seat + 1),
+    )
 
 
 @bp.post(TABLE_URL + "/finish")
 @club_route("director")
 def finish(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """Time is up for a timed match: the online table stops where it is."""
-    t = tournament(club, tid)
-    tab = table(round_(t, n), tno, bye=False)
-    here = url_for("online.table_page", slug=club.slug, tid=t.id, n=n, tno=tno)
-    return confirmed(lambda: bridge.finish(t, tab, actor(me)), here, _("Table marked finished."))
+    return _on_table(
+        club,
+        tid,
+        n,
+        tno,
+        ConfirmForm,
+        lambda t, tab: bridge.finish(t, tab, actor(me)),
+        lambda _r: _("Table marked finished."),
+    )
 
 
 def _director_live_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[str, Any]:
@@ -253,19 +295,20 @@ def director_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> Respons
 @club_route("director")
 def pause(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """Pause the table (``paused=1``: moves refused, bots wait) or let it play on (``paused=0``)."""
-    t, tab = _table_of(club, tid, n, tno)
-    if not PauseForm().validate_on_submit():
-        abort(400)
     paused = request.form.get("paused", "1") == "1"
-    ok, _r = attempt(lambda: bridge.set_paused(t, tab, paused, actor(me)))
-    if ok:
-        flash(
+    return _on_table(
+        club,
+        tid,
+        n,
+        tno,
+        PauseForm,
+        lambda t, tab: bridge.set_paused(t, tab, paused, actor(me)),
+        lambda _r: (
             _("The table is paused: no move is taken until you resume it.")
             if paused
-            else _("The table plays on."),
-            "success",
-        )
-    return redirect(url_for("online.table_page", **_table_kw(club, t, tab)), 303)
+            else _("The table plays on.")
+        ),
+    )
 
 
 # --- spectators -------------------------------------------------------------------------------

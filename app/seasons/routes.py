@@ -5,11 +5,13 @@ which has its own page and projector view)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 from sqlalchemy import select
 
 from ..charts import builders, svg
@@ -173,24 +175,43 @@ def _back(club: Club, s: Season, anchor: str = "") -> ResponseReturnValue:
     return redirect(url_for("seasons.season", slug=club.slug, sid=s.id) + anchor, 303)
 
 
-@bp.post(BASE + "/<int:sid>/rule")
-@club_route("owner")
-def set_rule(club: Club, me: Member, sid: int) -> ResponseReturnValue:
-    s = _season(club, sid)
-    form = RuleForm()
+def _submit(
+    club: Club,
+    me: Member,
+    s: Season,
+    slot: str,
+    form: FlaskForm,
+    action: Callable[[], str],
+    onward: Callable[[], str] | None = None,
+) -> ResponseReturnValue:
+    """A form of the season page: when it is valid, ``action`` runs the service and says what it
+    did; that is committed, flashed, and back to the season page (or to ``onward()``). A refusal
+    is rolled back and shown on its field; an invalid or refused form shows the season page again
+    (422) with the form, its ``slot`` in the page."""
     if form.validate_on_submit():
         try:
-            manage.set_rule(s, form.rule_text(), form.min_nights.data or 1, form.places_list())
+            said = action()
         except ServiceError as e:
             db.session.rollback()
             show_service_error(form, e)
         else:
             db.session.commit()
-            flash(
-                _("The season is now counted this way; the table below is re-derived."), "success"
-            )
-            return _back(club, s)
-    return render_template("seasons/season.html", **_page(club, me, s, rule_form=form)), 422
+            flash(said, "success")
+            return redirect(onward(), 303) if onward is not None else _back(club, s)
+    return render_template("seasons/season.html", **_page(club, me, s, **{slot: form})), 422
+
+
+@bp.post(BASE + "/<int:sid>/rule")
+@club_route("owner")
+def set_rule(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    s = _season(club, sid)
+    form = RuleForm()
+
+    def count() -> str:
+        manage.set_rule(s, form.rule_text(), form.min_nights.data or 1, form.places_list())
+        return _("The season is now counted this way; the table below is re-derived.")
+
+    return _submit(club, me, s, "rule_form", form, count)
 
 
 @bp.post(BASE + "/<int:sid>/nights")
@@ -207,28 +228,23 @@ def add_night(club: Club, me: Member, sid: int) -> ResponseReturnValue:
         ]
     )
     form.division.choices = choices([(0, "—")] + [(d.id, d.name) for d in s.divisions])
-    if form.validate_on_submit():
+
+    def put_in() -> str:
         t = get_in_club_or_404(Tournament, club, form.tournament.data)
         division = db.session.get(Division, form.division.data) if form.division.data else None
-        try:
-            if t.season_id is not None and t.season_id != s.id:
-                raise ServiceError(
-                    _("That night already counts in another season: take it out there first."),
-                    "tournament",
-                )
-            if form.date.data:
-                t.date = form.date.data
-            if form.venue.data:
-                t.venue = form.venue.data.strip()
-            manage.set_night(t, s, division)
-        except ServiceError as e:
-            db.session.rollback()
-            show_service_error(form, e)
-        else:
-            db.session.commit()
-            flash(_("%(name)s now counts in this season.", name=t.name), "success")
-            return _back(club, s)
-    return render_template("seasons/season.html", **_page(club, me, s, night_form=form)), 422
+        if t.season_id is not None and t.season_id != s.id:
+            raise ServiceError(
+                _("That night already counts in another season: take it out there first."),
+                "tournament",
+            )
+        if form.date.data:
+            t.date = form.date.data
+        if form.venue.data:
+            t.venue = form.venue.data.strip()
+        manage.set_night(t, s, division)
+        return _("%(name)s now counts in this season.", name=t.name)
+
+    return _submit(club, me, s, "night_form", form, put_in)
 
 
 @bp.post(BASE + "/<int:sid>/nights/<int:tid>/remove")
@@ -249,22 +265,17 @@ def remove_night(club: Club, me: Member, sid: int, tid: int) -> ResponseReturnVa
 def add_division(club: Club, me: Member, sid: int) -> ResponseReturnValue:
     s = _season(club, sid)
     form = DivisionForm()
-    if form.validate_on_submit():
-        try:
-            manage.add_division(
-                s,
-                form.name.data or "",
-                (form.players.data or "").splitlines(),
-                form.carry_factor.data,
-            )
-        except ServiceError as e:
-            db.session.rollback()
-            show_service_error(form, e)
-        else:
-            db.session.commit()
-            flash(_("Division added."), "success")
-            return _back(club, s)
-    return render_template("seasons/season.html", **_page(club, me, s, division_form=form)), 422
+
+    def add() -> str:
+        manage.add_division(
+            s,
+            form.name.data or "",
+            (form.players.data or "").splitlines(),
+            form.carry_factor.data,
+        )
+        return _("Division added.")
+
+    return _submit(club, me, s, "division_form", form, add)
 
 
 @bp.post(BASE + "/<int:sid>/movement")
@@ -273,24 +284,24 @@ def movement(club: Club, me: Member, sid: int) -> ResponseReturnValue:
     s = _season(club, sid)
     form = MovementForm()
     form.next_season.choices = choices([(x.id, x.name) for x in manage.seasons_of(club)])
-    if form.validate_on_submit():
+
+    def apply() -> str:
         nxt = _season(club, form.next_season.data)
-        try:
-            manage.apply_movement(s, form.k.data or 0, nxt)
-        except ServiceError as e:
-            db.session.rollback()
-            show_service_error(form, e)
-        else:
-            db.session.commit()
-            flash(
-                _(
-                    "Promotion and relegation applied: %(name)s starts with these divisions.",
-                    name=nxt.name,
-                ),
-                "success",
-            )
-            return redirect(url_for("seasons.season", slug=club.slug, sid=nxt.id), 303)
-    return render_template("seasons/season.html", **_page(club, me, s, movement_form=form)), 422
+        manage.apply_movement(s, form.k.data or 0, nxt)
+        return _(
+            "Promotion and relegation applied: %(name)s starts with these divisions.",
+            name=nxt.name,
+        )
+
+    return _submit(
+        club,
+        me,
+        s,
+        "movement_form",
+        form,
+        apply,
+        lambda: url_for("seasons.season", slug=club.slug, sid=form.next_season.data),
+    )
 
 
 # --- who sees the season's standings: the club only, or anyone with the public link -------------

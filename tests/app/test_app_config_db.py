@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import stat
 
 import pytest
@@ -14,6 +13,7 @@ from app.db import write_transaction
 from app.extensions import db
 from app.models import User
 from tests.conftest import app_config
+from tests.sqlite_lock import write_lock_held
 
 
 def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
@@ -67,20 +67,6 @@ def test_sqlite_runs_in_wal_with_busy_timeout(app):
         assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
 
 
-def _other_writer_blocked(path: str) -> bool:
-    """Can another connection take the write lock right now?"""
-    other = sqlite3.connect(path, timeout=0, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")
-        other.execute("ROLLBACK")
-        return False
-    except sqlite3.OperationalError as error:
-        assert "locked" in str(error)
-        return True
-    finally:
-        other.close()
-
-
 @pytest.mark.sqlite_only(
     "SQLite's file lock; PostgreSQL locks rows (tests/app/test_app_concurrency.py)"
 )
@@ -94,9 +80,9 @@ def test_write_requests_take_the_write_lock_at_begin(app, make_user, method, imm
     with app.test_request_context("/", method=method):
         session = db.session()
         session.scalar(select(User.id))  # a read begins the transaction
-        assert _other_writer_blocked(path) is immediate
+        assert write_lock_held(path) is immediate
         session.rollback()
-    assert _other_writer_blocked(path) is False
+    assert write_lock_held(path) is False
 
 
 @pytest.mark.sqlite_only("SQLite's file lock")
@@ -106,10 +92,10 @@ def test_write_transaction_outside_requests(app, make_user):
     db.session.remove()
     with write_transaction():
         db.session.scalar(select(User.id))
-        assert _other_writer_blocked(path)
+        assert write_lock_held(path)
         db.session.rollback()
     db.session.scalar(select(User.id))
-    assert not _other_writer_blocked(path)
+    assert not write_lock_held(path)
     db.session.rollback()
 
 

@@ -46,7 +46,7 @@ from app.services.visibility import set_visibility
 from engine.bots import RandomBot, perform
 from engine.cards import card_str
 from engine.deal import DRAW
-from tests.app.served import Browser, Served
+from tests.app.served import Browser, Reply, Served
 from tests.conftest import DEFAULT_PASSWORD, app_config
 from tests.online.online_helpers import page_token, replay_row
 from tests.tournaments.tournament_helpers import add_entrants, create, login, seat, world
@@ -172,6 +172,15 @@ def _driver(body: Callable[[], None], log: Log) -> Callable[[], None]:
     return run
 
 
+def _get(browser: Browser, path: str) -> Reply | None:
+    """A driver's GET; None while the server is down (it restarts), after a short pause."""
+    try:
+        return browser.get(path)
+    except OSError:
+        time.sleep(0.05)
+        return None
+
+
 def _paper_driver(
     browser: Browser,
     url: str,
@@ -188,10 +197,8 @@ def _paper_driver(
     pending: list[dict[str, Any]] | None = None  # the sheet if the unanswered request was saved
     try:
         while not stop.is_set():
-            try:
-                page = browser.get(url)
-            except OSError:
-                time.sleep(0.05)
+            page = _get(browser, url)
+            if page is None:
                 continue
             if page.status != 200:
                 log.unexpected.append(f"GET sheet {page.status}")
@@ -275,10 +282,8 @@ def _online_driver(
     seed = 0
     try:
         while not stop.is_set():
-            try:
-                page = browser.get(link)
-            except OSError:
-                time.sleep(0.05)
+            page = _get(browser, link)
+            if page is None:
                 continue
             if page.status != 200:
                 log.unexpected.append(f"GET seat {page.status}")

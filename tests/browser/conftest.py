@@ -4,17 +4,12 @@ the app served by Werkzeug in a daemon thread with a temporary SQLite file datab
 from __future__ import annotations
 
 import shutil
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
-from app import create_app
-from app.extensions import db
-from tests.conftest import app_config
+from tests.browser.browser_helpers import serving, sqlite_app
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -40,21 +35,8 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a running app with an empty database."""
-    path: Path = tmp_path_factory.mktemp("live") / "live.db"
-    config = app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
-    config.pop("SERVER_NAME")
-    application = create_app(config)
-    with application.app_context():
-        db.create_all()
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        with application.app_context():
-            db.engine.dispose()
+    with serving(sqlite_app(tmp_path_factory.mktemp("live") / "live.db")) as base:
+        yield base
 
 
 # A busy two-core CI machine can take longer than Playwright's 5 s default for an htmx swap;

@@ -5,7 +5,6 @@ after the page was reloaded meanwhile."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,12 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
-from werkzeug.serving import make_server
 
-from app import create_app
 from app.extensions import db
 from app.models import Deal
-from tests.conftest import DEFAULT_PASSWORD, app_config
+from tests.browser.browser_helpers import log_in, serving, sqlite_app
 from tests.tournaments.tournament_helpers import add_entrants, create, login, seat, world
 
 pytestmark = pytest.mark.browser
@@ -26,11 +23,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def sheet_server(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    config = app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'offline.db'}")
-    config.pop("SERVER_NAME")
-    application = create_app(config)
+    application = sqlite_app(tmp_path / "offline.db")
     with application.app_context():
-        db.create_all()
         w = world()
         client = application.test_client()
         login(client, w.director)
@@ -40,9 +34,6 @@ def sheet_server(tmp_path: Path) -> Iterator[dict[str, Any]]:
         table_id = rnd.tables[0].id
         path = f"/clubs/{w.club.slug}/tournaments/{t.id}/rounds/1/tables/1"
         username = w.director.username
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
 
     def deals() -> int:
         with application.app_context():
@@ -53,25 +44,8 @@ def sheet_server(tmp_path: Path) -> Iterator[dict[str, Any]]:
                 or 0
             )
 
-    try:
-        yield {
-            "base": f"http://127.0.0.1:{server.server_port}",
-            "path": path,
-            "user": username,
-            "deals": deals,
-        }
-    finally:
-        server.shutdown()
-        with application.app_context():
-            db.engine.dispose()
-
-
-def _log_in(page: Page, s: dict[str, Any]) -> None:
-    page.goto(s["base"] + "/account/login", wait_until="domcontentloaded")
-    page.get_by_label("Login name").fill(s["user"])
-    page.get_by_label("Password").fill(DEFAULT_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/account/login" not in url)
+    with serving(application) as base:
+        yield {"base": base, "path": path, "user": username, "deals": deals}
 
 
 def test_a_deal_typed_offline_is_kept_and_sent_once_when_back(
@@ -79,7 +53,7 @@ def test_a_deal_typed_offline_is_kept_and_sent_once_when_back(
 ) -> None:
     s = sheet_server
     page.set_viewport_size({"width": 390, "height": 844})
-    _log_in(page, s)
+    log_in(page, s["base"], s["user"])
     page.goto(s["base"] + s["path"], wait_until="domcontentloaded")
     expect(page.get_by_text("No deal entered yet.")).to_be_visible()
 
@@ -111,7 +85,7 @@ def test_a_pending_deal_survives_a_reload_and_a_double_is_refused(
     page: Page, sheet_server: dict[str, Any]
 ) -> None:
     s = sheet_server
-    _log_in(page, s)
+    log_in(page, s["base"], s["user"])
     page.goto(s["base"] + s["path"], wait_until="domcontentloaded")
     page.get_by_label("Attackers' points").fill("40")
     page.context.set_offline(True)

@@ -9,7 +9,6 @@ from it to decide which cards to tap (a bot's choice for the human seat)."""
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,13 +16,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
-from werkzeug.serving import make_server
 
 from app.extensions import db
 from app.models import Table, Tournament
 from app.services.online.bridge import card_face
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
+from tests.browser.browser_helpers import register_with_a_club, serving
 from tests.online.online_helpers import OnlineWorld, online_world, replay_row
 
 pytestmark = pytest.mark.browser
@@ -37,13 +36,8 @@ SHOTS = Path("/tmp/shots")
 def served(app: Flask) -> Iterator[str]:
     """The test's app (its database, the test's own monkeypatches) served on a free port."""
     app.config["SERVER_NAME"] = None
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
+    with serving(app, dispose=False) as base:
+        yield base
 
 
 def _shot(page: Page, name: str) -> None:
@@ -161,15 +155,7 @@ def _no_sideways_scroll(page: Page) -> None:
 
 
 def _director_sets_up(page: Page, live_server: str) -> str:
-    page.goto(live_server + "/account/register", wait_until="domcontentloaded")
-    page.get_by_label("Login name").fill("olive")
-    page.get_by_label("Your name").fill("Olive")
-    page.get_by_label("Password", exact=True).fill("a good password")
-    page.get_by_label("Password again").fill("a good password")
-    page.get_by_role("button", name="Create my account").click()
-    page.get_by_role("link", name="Create a club").click()
-    page.get_by_label("Club name").fill("Online Club")
-    page.get_by_role("button", name="Create").click()
+    register_with_a_club(page, live_server, "olive", "Olive", "Online Club")
     page.get_by_role("link", name="New tournament").click()
     page.get_by_label("Tournament name").fill("Online Cup 线上杯")
     page.get_by_label("Rounds").fill("1")

@@ -3,21 +3,18 @@ without its points, the declarers go up one level, and the row shows the penalty
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
-from app import create_app
 from app.competition import model as cm
 from app.extensions import db
 from app.models import Table, Tournament
 from app.services.tournaments.sheets import record_deal
-from tests.conftest import DEFAULT_PASSWORD, app_config
+from tests.browser.browser_helpers import log_in, serving, sqlite_app
 from tests.tournaments.tournament_helpers import actor, add_entrants, create, login, seat, world
 
 pytestmark = pytest.mark.browser
@@ -27,11 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def sheet_server(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    config = app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'penalty.db'}")
-    config.pop("SERVER_NAME")
-    application = create_app(config)
+    application = sqlite_app(tmp_path / "penalty.db")
     with application.app_context():
-        db.create_all()
         w = world()
         client = application.test_client()
         login(client, w.director)
@@ -49,25 +43,14 @@ def sheet_server(tmp_path: Path) -> Iterator[dict[str, Any]]:
             db.session.commit()
         path = f"/clubs/{w.club.slug}/tournaments/{t.id}/rounds/1/tables/1"
         username = w.director.username
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield {"base": f"http://127.0.0.1:{server.server_port}", "path": path, "user": username}
-    finally:
-        server.shutdown()
-        with application.app_context():
-            db.engine.dispose()
+    with serving(application) as base:
+        yield {"base": base, "path": path, "user": username}
 
 
 def test_a_director_records_a_revoke_on_a_phone(page: Page, sheet_server: dict[str, Any]) -> None:
     s = sheet_server
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(s["base"] + "/account/login", wait_until="domcontentloaded")
-    page.get_by_label("Login name").fill(s["user"])
-    page.get_by_label("Password").fill(DEFAULT_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/account/login" not in url)
+    log_in(page, s["base"], s["user"])
     page.goto(s["base"] + s["path"], wait_until="domcontentloaded")
     level_a = page.locator(".levels .side-0 .level strong")
     expect(level_a).to_have_text("5")

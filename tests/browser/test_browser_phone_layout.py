@@ -5,22 +5,18 @@ screen in big type."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 import app.tournaments.demo  # noqa: F401  (registers the demo tournaments)
-from app import create_app
 from app.demo import DEMO_PASSWORD, load_demo
 from app.extensions import db
 from app.models import Club, Table, Tournament
-from tests.conftest import app_config
+from tests.browser.browser_helpers import log_in, serving, sqlite_app
 
 pytestmark = pytest.mark.browser
 
@@ -30,12 +26,8 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The app with `flask demo` data, served on a free port; the URLs worth visiting."""
-    path: Path = tmp_path_factory.mktemp("demo") / "demo.db"
-    config = app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
-    config.pop("SERVER_NAME")
-    application = create_app(config)
+    application = sqlite_app(tmp_path_factory.mktemp("demo") / "demo.db")
     with application.app_context():
-        db.create_all()
         with application.test_request_context():
             load_demo(if_empty=True)
         club = db.session.scalars(select(Club)).one()
@@ -43,10 +35,6 @@ def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         links = {t.variant: t.public_token for t in db.session.scalars(select(Tournament))}
         code = db.session.scalars(select(Table.code).where(Table.code.is_not(None))).first()
         slug = club.slug
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.server_port}"
     club_pages = [f"/clubs/{slug}", f"/clubs/{slug}/members", f"/clubs/{slug}/tournaments"]
     t_pages = []
     for tid in tids.values():
@@ -54,7 +42,7 @@ def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         t_pages += [t, f"{t}/rounds/1"]
     sheets = [f"/clubs/{slug}/tournaments/{tid}/rounds/1/tables/1" for tid in tids.values()]
     public = [f"/p/{link}" for link in links.values()] + ["/table", f"/table/{code}"]
-    try:
+    with serving(application) as base:
         yield {
             "base": base,
             "tids": tids,
@@ -65,18 +53,6 @@ def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
             "anonymous": ["/", *public],
             "sheet": sheets[0],
         }
-    finally:
-        server.shutdown()
-        with application.app_context():
-            db.engine.dispose()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(base + "/account/login", wait_until="domcontentloaded")
-    page.locator("input[name=username]").fill(username)
-    page.locator("input[name=password]").fill(DEMO_PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/account/login" not in url)
 
 
 @pytest.mark.parametrize("locale", ["zh-CN", "en-US"])
@@ -87,7 +63,7 @@ def test_no_page_scrolls_sideways_on_a_phone(
     context = browser.new_context(viewport=PHONE, locale=locale)
     page = context.new_page()
     if who != "anonymous":
-        _log_in(page, demo_site["base"], {"director": "lihua", "player": "emma"}[who])
+        log_in(page, demo_site["base"], {"director": "lihua", "player": "emma"}[who], DEMO_PASSWORD)
     too_wide = {}
     for path in demo_site[who]:
         response = page.goto(demo_site["base"] + path, wait_until="domcontentloaded")
@@ -104,7 +80,7 @@ def test_phone_score_sheet_keyboards_and_breadcrumbs(
 ) -> None:
     context = browser.new_context(viewport=PHONE, locale="zh-CN")
     page = context.new_page()
-    _log_in(page, demo_site["base"], "lihua")
+    log_in(page, demo_site["base"], "lihua", DEMO_PASSWORD)
     page.goto(demo_site["base"] + demo_site["sheet"].replace("tables/1", "tables/2"))
     for name in ("points", "kitty", "ft_declarer", "ft_attackers"):
         expect(page.locator(f"input[name={name}]")).to_have_attribute("inputmode", "numeric")

@@ -5,23 +5,20 @@ view without logging in. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from werkzeug.serving import make_server
 
-from app import create_app
-from app.extensions import db
-from tests.conftest import DEFAULT_PASSWORD, app_config
+from tests.browser.browser_helpers import log_in, serving, sqlite_app
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1920, "height": 1080}
+SMALL_PROJECTOR = {"width": 1280, "height": 720}
 LANGS = {"en": "en-US", "zh": "zh-CN"}
 
 pytestmark = pytest.mark.browser
@@ -39,11 +36,8 @@ def league_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         world,
     )
 
-    path = tmp_path_factory.mktemp("league") / "league.db"
-    config = app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
-    application = create_app(config)
+    application = sqlite_app(tmp_path_factory.mktemp("league") / "league.db")
     with application.app_context():
-        db.create_all()
         w = world()
         client = application.test_client()
         login(client, w.owner)
@@ -56,28 +50,8 @@ def league_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
             add_entrants(client, w.club, t, 3, 2)
             play_round_out(t, seat(client, w.club, t), w.owner, seed=k)
         slug, username = w.club.slug, w.owner.username
-    application.config["SERVER_NAME"] = None  # links name the address the browser used
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield {
-            "base": f"http://127.0.0.1:{server.server_port}",
-            "slug": slug,
-            "owner": username,
-        }
-    finally:
-        server.shutdown()
-        with application.app_context():
-            db.engine.dispose()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(base + "/account/login", wait_until="domcontentloaded")
-    page.locator("input[name=username]").fill(username)
-    page.locator("input[name=password]").fill(DEFAULT_PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/account/login" not in url)
+    with serving(application) as base:
+        yield {"base": base, "slug": slug, "owner": username}
 
 
 def _watch(page: Page) -> list[str]:
@@ -85,6 +59,26 @@ def _watch(page: Page) -> list[str]:
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
     return problems
+
+
+def _boxes_meet(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def _assert_qr_in_the_clear(page: Page) -> None:
+    """The QR code in the corner covers neither the table nor the chart, scrolled to the end."""
+    page.locator("figure.chart-box").scroll_into_view_if_needed()
+    qr = page.locator(".follow svg.follow-qr").bounding_box()
+    assert qr is not None
+    for what in ("table.season-table", "figure.chart-box"):
+        box = page.locator(what).bounding_box()
+        assert box is not None, what
+        assert not _boxes_meet(qr, box), (what, qr, box)
 
 
 def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
@@ -95,7 +89,7 @@ def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
     context = browser.new_context(viewport=PHONE, locale="en-US")
     page = context.new_page()
     problems = _watch(page)
-    _log_in(page, base, league_site["owner"])
+    log_in(page, base, league_site["owner"])
     page.goto(f"{base}/clubs/{slug}", wait_until="domcontentloaded")
     page.get_by_role("link", name="The club's seasons and league tables").click()
     page.get_by_label("Season name").fill("冬季联赛 Winter League")
@@ -129,7 +123,7 @@ def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
         context = browser.new_context(viewport=PHONE, locale=locale)
         page = context.new_page()
         problems += _watch(page)
-        _log_in(page, base, league_site["owner"])
+        log_in(page, base, league_site["owner"])
         page.goto(season_url, wait_until="domcontentloaded")
         heading = {"en": "Nights", "zh": "比赛"}[lang]
         expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
@@ -149,6 +143,10 @@ def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
         size = float(cell.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
         assert size >= 30, size
         page.screenshot(path=str(SHOTS / f"browser_season_projector_{lang}.png"))
+        _assert_qr_in_the_clear(page)
+        page.set_viewport_size(SMALL_PROJECTOR)
+        page.screenshot(path=str(SHOTS / f"browser_season_projector_720_{lang}.png"))
+        _assert_qr_in_the_clear(page)
         context.close()
 
     # anyone with the link, not logged in, on the projector
@@ -160,6 +158,7 @@ def test_owner_builds_a_season_and_reads_it_on_a_phone_and_a_projector(
     expect(page.locator("table.season-table tbody tr")).to_have_count(8)
     expect(page.locator(".follow .follow-url")).to_have_text(link)
     page.screenshot(path=str(SHOTS / "browser_season_public_projector_zh.png"))
+    _assert_qr_in_the_clear(page)
     page.goto(season_url, wait_until="domcontentloaded")  # the club's own page: log in first
     assert "/account/login" in page.url
     context.close()

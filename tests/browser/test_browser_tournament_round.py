@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.browser_helpers import register_with_a_club
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
@@ -18,15 +20,7 @@ def test_director_enters_a_whole_round_on_a_phone(page: Page, live_server: str) 
     page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(live_server + "/account/register", wait_until="domcontentloaded")
-    page.get_by_label("Login name").fill("dora")
-    page.get_by_label("Your name").fill("Dora 多拉")
-    page.get_by_label("Password", exact=True).fill("a good password")
-    page.get_by_label("Password again").fill("a good password")
-    page.get_by_role("button", name="Create my account").click()
-    page.get_by_role("link", name="Create a club").click()
-    page.get_by_label("Club name").fill("Phone Club")
-    page.get_by_role("button", name="Create").click()
+    register_with_a_club(page, live_server, "dora", "Dora 多拉", "Phone Club")
 
     page.get_by_role("link", name="New tournament").click()
     page.get_by_label("Tournament name").fill("Phone Cup 手机杯")

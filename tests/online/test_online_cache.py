@@ -32,6 +32,7 @@ from tests.online.online_helpers import (
     replay_row,
 )
 from tests.online.test_online_tables import _choose
+from tests.sqlite_lock import write_lock_held
 
 PLAYERS = {"tractor-4p": 4, "red-five-5p": 5, "one-twenty-6p": 6}
 
@@ -388,20 +389,6 @@ def test_a_failed_write_leaves_nothing_in_the_cache(app: Flask, client) -> None:
     assert r.status_code == 422 and "closed" in r.get_data(as_text=True)
 
 
-def _blocked(path: str) -> bool:
-    """Is SQLite's write lock held by someone else right now?"""
-    other = sqlite3.connect(path, timeout=0, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")
-        other.execute("ROLLBACK")
-        return False
-    except sqlite3.OperationalError as error:
-        assert "locked" in str(error)
-        return True
-    finally:
-        other.close()
-
-
 @pytest.mark.sqlite_only("SQLite's BEGIN / BEGIN IMMEDIATE statements")
 def test_a_read_first_request_reads_then_takes_the_lock_then_reads_again(app: Flask) -> None:
     from app.db import begin_write, read_first, reads_only
@@ -414,7 +401,7 @@ def test_a_read_first_request_reads_then_takes_the_lock_then_reads_again(app: Fl
     seen: list[tuple[str, bool, bool]] = []
 
     def note(what: str) -> None:
-        seen.append((what, _blocked(path), reads_only()))
+        seen.append((what, write_lock_held(path), reads_only()))
 
     @read_first
     def view() -> None:

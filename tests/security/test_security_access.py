@@ -40,7 +40,7 @@ from tests.security.security_world import (
     logged_in,
     snapshot,
 )
-from tests.tournaments.tournament_helpers import fixed_deal
+from tests.tournaments.tournament_helpers import fixed_deal, setup_form
 
 GET = frozenset({"GET"})
 POST = frozenset({"POST"})
@@ -53,26 +53,7 @@ ACCESS_OTHER = ("public", "login", "code", "invite", "seat", "link", "member")
 
 
 def _tournament_form(_o: ClubObjects) -> dict[str, Any]:
-    return {
-        "name": "Gamma Cup",
-        "variant": "tractor-4p",
-        "options_variant": "tractor-4p",
-        "pairing": "swiss",
-        "rounds": 3,
-        "match_kind": "deals",
-        "match_value": 2,
-        "win": 2,
-        "draw": 1,
-        "loss": 0,
-        "forfeit_level_diff": 3,
-        "opt_decks": "2",
-        "opt_triple_tractors": "true",
-        "opt_kitty_multiplier": "by_shape",
-        "opt_throw_penalty": "ten_per_attempt",
-        "opt_no_call_trump": "kitty",
-        "opt_redeal_below": "15",
-        "opt_must_play_levels": "A",
-    }
+    return setup_form(name="Gamma Cup")
 
 
 def _upload(_o: ClubObjects) -> dict[str, Any]:

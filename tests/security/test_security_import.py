@@ -14,39 +14,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
+from tests.competition.tfile_examples import EXAMPLE as DOCUMENTED
 from tests.security.security_world import SecurityWorld, build_world, logged_in, snapshot
 
-EXAMPLE: dict[str, Any] = {
-    "format": "shengji-tournament/1",
-    "club": "Club A",
-    "name": "Imported Cup",
-    "variant": "tractor-4p",
-    "options": {"throw_penalty": "ten_per_attempt"},
-    "pairing": "swiss",
-    "rounds": 3,
-    "match": {"deals": 2},
-    "points": {"win": 2, "draw": 1, "loss": 0},
-    "entrants": [
-        {"name": "Li & Zhang", "players": ["Li Wei", "Zhang Min"]},
-        {"name": "Wang & Zhao", "players": ["Wang Fang", "Zhao Lei"]},
-        {"name": "Chen & Liu", "players": ["Chen Jie", "Liu Yang"]},
-    ],
-    "played": [
-        {
-            "round": 1,
-            "tables": [
-                {
-                    "table": 1,
-                    "sides": ["Li & Zhang", "Wang & Zhao"],
-                    "deals": [
-                        {"declarer": 0, "trump": "S", "points": 85, "kitty": 10, "multiplier": 4}
-                    ],
-                },
-                {"table": 2, "bye": "Chen & Liu"},
-            ],
-        }
-    ],
-}
+# the documented example, in club A's name
+EXAMPLE: dict[str, Any] = {**DOCUMENTED, "club": "Club A", "name": "Imported Cup"}
 
 
 def _wrong_everywhere(doc: Any, depth: int = 0) -> Any:

@@ -19,34 +19,7 @@ from app.competition import tfile
 from app.extensions import db
 from app.models import Club, Tournament
 from app.services.tournaments.csv_export import safe_cell
-
-# The example of shared/formats/TOURNAMENT.md, as written there.
-EXAMPLE_TEXT = """{
-  "format": "shengji-tournament/1",
-  "club": "Riverside Card Club",
-  "name": "Autumn Cup 2026",
-  "variant": "tractor-4p",
-  "options": {"throw_penalty": "ten_per_attempt"},
-  "pairing": "swiss",
-  "rounds": 3,
-  "match": {"deals": 2},
-  "points": {"win": 2, "draw": 1, "loss": 0},
-  "entrants": [
-    {"name": "Li & Zhang", "players": ["Li Wei", "Zhang Min"]},
-    {"name": "Wang & Zhao", "players": ["Wang Fang", "Zhao Lei"]},
-    {"name": "Chen & Liu", "players": ["Chen Jie", "Liu Yang"]}
-  ],
-  "played": [
-    {"round": 1, "tables": [
-      {"table": 1, "sides": ["Li & Zhang", "Wang & Zhao"], "deals": [
-        {"declarer": 0, "trump": "S", "points": 85, "kitty": 10, "multiplier": 4},
-        {"declarer": 1, "trump": null, "points": 35, "kitty": 0, "failed_throws": {"declarer": 1, "attackers": 0}}
-      ]},
-      {"table": 2, "bye": "Chen & Liu"}
-    ]}
-  ]
-}
-"""
+from tests.competition.tfile_examples import EXAMPLE, EXAMPLE_TEXT, ONE20, RED_FIVE
 
 
 def _import(runner, tmp_path, doc: Any, name: str = "t.json"):
@@ -270,8 +243,6 @@ def test_standings_polling_answers_204_when_unchanged(client):
 
 
 def test_round_trip_through_the_database_for_every_variant(runner, tmp_path):
-    from tests.competition.test_competition_tfile import EXAMPLE, ONE20, RED_FIVE
-
     for doc in (EXAMPLE, RED_FIVE, ONE20):
         path = tmp_path / "doc.json"
         path.write_text(json.dumps(doc, ensure_ascii=False), "utf-8")

@@ -5,31 +5,12 @@ defaults."""
 from __future__ import annotations
 
 from sqlalchemy import func, select
-from tournament_helpers import create, login, world
+from tournament_helpers import create, login, setup_form, world
 
 from app.extensions import db
 from app.models import Tournament
 
-BASE = {
-    "name": "Cup",
-    "variant": "tractor-4p",
-    "options_variant": "tractor-4p",
-    "pairing": "swiss",
-    "rounds": 3,
-    "match_kind": "deals",
-    "match_value": 4,
-    "win": 2,
-    "draw": 1,
-    "loss": 0,
-    "forfeit_level_diff": 3,
-    "opt_decks": "2",
-    "opt_triple_tractors": "true",
-    "opt_kitty_multiplier": "by_shape",
-    "opt_throw_penalty": "ten_per_attempt",
-    "opt_no_call_trump": "kitty",
-    "opt_redeal_below": "15",
-    "opt_must_play_levels": "A",
-}
+BASE = setup_form(name="Cup", match_value=4)
 
 
 def test_penalty_options_are_stored_when_changed(client):

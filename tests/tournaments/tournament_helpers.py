@@ -41,8 +41,35 @@ def login(client: FlaskClient, user: User) -> None:
     _login(client, user)
 
 
-def create(client: FlaskClient, club: Club, **fields: Any) -> Tournament:
-    data = {
+# each variant's options as the set-up form shows them (its defaults)
+SETUP_OPTIONS: dict[str, dict[str, str]] = {
+    "tractor-4p": {
+        "opt_decks": "2",
+        "opt_triple_tractors": "true",
+        "opt_kitty_multiplier": "by_shape",
+        "opt_throw_penalty": "ten_per_attempt",
+        "opt_no_call_trump": "kitty",
+        "opt_redeal_below": "15",
+        "opt_must_play_levels": "A",
+    },
+    "red-five-5p": {
+        "opt_triple_tractors": "true",
+        "opt_kitty_multiplier": "by_shape",
+        "opt_score_table": "units60",
+    },
+    "one-twenty-6p": {
+        "opt_triple_tractors": "true",
+        "opt_kitty_multiplier": "double",
+        "opt_refuse_below": "20",
+        "opt_must_play_levels": "A",
+    },
+}
+
+
+def setup_form(**fields: Any) -> dict[str, Any]:
+    """The set-up form as a director posts it untouched: a Swiss of 3 rounds, matches of 2
+    deals, 2/1/0 points and the variant's default options; ``fields`` change or add to it."""
+    data: dict[str, Any] = {
         "name": "Spring Cup",
         "variant": "tractor-4p",
         "pairing": "swiss",
@@ -56,30 +83,13 @@ def create(client: FlaskClient, club: Club, **fields: Any) -> Tournament:
     }
     data.update(fields)
     data.setdefault("options_variant", data["variant"])
-    defaults = {
-        "tractor-4p": {
-            "opt_decks": "2",
-            "opt_triple_tractors": "true",
-            "opt_kitty_multiplier": "by_shape",
-            "opt_throw_penalty": "ten_per_attempt",
-            "opt_no_call_trump": "kitty",
-            "opt_redeal_below": "15",
-            "opt_must_play_levels": "A",
-        },
-        "red-five-5p": {
-            "opt_triple_tractors": "true",
-            "opt_kitty_multiplier": "by_shape",
-            "opt_score_table": "units60",
-        },
-        "one-twenty-6p": {
-            "opt_triple_tractors": "true",
-            "opt_kitty_multiplier": "double",
-            "opt_refuse_below": "20",
-            "opt_must_play_levels": "A",
-        },
-    }[data["variant"]]
-    for k, v in defaults.items():
+    for k, v in SETUP_OPTIONS[data["variant"]].items():
         data.setdefault(k, v)
+    return data
+
+
+def create(client: FlaskClient, club: Club, **fields: Any) -> Tournament:
+    data = setup_form(**fields)
     r = client.post(f"/clubs/{club.slug}/tournaments/new", data=data)
     assert r.status_code == 303, r.get_data(as_text=True)[:3000]
     tid = int(re.search(r"/tournaments/(\d+)", r.headers["Location"]).group(1))  # type: ignore[union-attr]
