@@ -25,7 +25,7 @@ def test_a_team_match_of_two_boards_played_online_by_bots(page: Page, live_serve
     page.get_by_label("Club name").fill("Duplicate Club")
     page.get_by_role("button", name="Create").click()
     page.get_by_role("link", name="Duplicate events: every table plays the same boards").click()
-    page.get_by_label("Name").fill("线上复式 Online teams")
+    page.get_by_label("Name", exact=True).fill("线上复式 Online teams")
     page.get_by_label("Format").select_option("teams")
     page.get_by_label("Entrants, one a line").fill("红队\n蓝队")
     page.get_by_label("Boards per round").fill("2")
