@@ -60,7 +60,7 @@ def import_command(path: str, club_name: str | None) -> None:
                 club = Club(name=clean, slug=unique_slug(clean))
                 db.session.add(club)
                 db.session.flush()
-            ev = files_svc.import_event(club, None, e)
+            ev = files_svc.import_event(club, None, e, by="flask duplicate import")
         except files_svc.FileRefused as error:
             db.session.rollback()
             for reason in error.reasons:

@@ -374,8 +374,8 @@ def _draw_traveller(
         ]
         weights = [0.7, 0.7, 2.0, 2.0, 1.3, 1.5, 1.4]
         how = (
-            "填庄家方和闲家得分（含抠底和罚分） Write the declaring side and the attackers' "
-            "total (kitty bonus and penalties included)"
+            "填庄家方和闲家得分（含抠底和罚分） The declaring side and the attackers' total "
+            "(kitty and penalties included) · 复式牌不许暴动/拒打 No redeal or refusal"
         )
     pen.fit(x, y_top - 39, w, how, 7.5)
     tw = sum(weights)

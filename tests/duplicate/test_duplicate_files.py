@@ -17,6 +17,7 @@ from app.competition import tfile
 from app.extensions import db
 from app.models import Club, DuplicateEvent, DuplicateResult, DuplicateRound
 from app.services.duplicate import events as svc
+from tests.duplicate.test_duplicate_audit import _audit_rows
 from tests.duplicate.test_duplicate_pages import PAIRS, _create, _event_id
 from tests.duplicate.test_duplicate_swiss import _enter, _swiss
 from tests.tournaments.tournament_helpers import login, world
@@ -35,6 +36,8 @@ def _standings(page: str) -> str:
     """The event page's standings and team matches, as the reader sees them."""
     part = page.split("<h2>Standings</h2>", 1)[1].split("<h2>Boards</h2>", 1)[0]
     part = re.sub(r"<form.*?</form>", "", part, flags=re.S)  # its URLs name the event
+    part = re.sub(r'<p class="actions">.*?</p>', "", part, flags=re.S)  # so do its links
+    part = re.sub(r' data-version="\d+"', "", part)  # the event's own count of changes
     assert "<table" in part
     return re.sub(r"\s+", " ", part)
 
@@ -74,6 +77,11 @@ def _round_trip(client, w, did: int) -> tuple[dict, int]:  # type: ignore[no-unt
     assert _standings(after) == _standings(before)
     again = json.loads(client.get(other + "/event.json").get_data(as_text=True))
     assert again["club"] == "Other Club" and again == {**doc, "club": "Other Club"}
+    # the new event's trail begins with the import: by whom, with how many results
+    trail = _audit_rows(client.get(other + "/audit").get_data(as_text=True))
+    assert len(trail) == 1, trail
+    assert trail[0][2].startswith("duplicate event imported from a file · "), trail
+    assert f"Results: {len(doc['duplicate']['results'])}" in trail[0][4], trail
     client.post("/account/logout")
     login(client, w.director)
     return doc, new

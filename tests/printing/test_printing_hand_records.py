@@ -151,6 +151,7 @@ def test_travellers_a_slip_per_board_a_row_per_table() -> None:
     assert text[0].index("第 1 副  Board 1") < text[0].index("第 2 副  Board 2")
     assert "第 3 副  Board 3" in text[1]
     assert "闲家得分 Attackers' points" in text[0] and "庄家方 Declarer 甲/乙" in text[0]
+    assert "复式牌不许暴动/拒打" in text[0]  # a board's cards are fixed (docs/DUPLICATE_ONLINE.md)
     lines = text[1].splitlines()
     a = lines.index("Anna/Ben")
     assert lines[a - 2 : a + 2] == ["1", "1", "Anna/Ben", "陈/王"]

@@ -73,6 +73,17 @@ def traveller(
         audit(ev, who, action, place(rnd, table, board=board), old, new)
 
 
+def imported(ev: DuplicateEvent, actor: Actor, rounds: int, results: int) -> None:
+    """The event came from an event file (its own trail stayed behind: the file has none)."""
+    after: dict[str, Any] = {
+        "variant": ev.variant,
+        "format": ev.kind,
+        "entrants": list(ev.entrants),
+    }
+    after |= {"paired_rounds": rounds, "results": results, "seed": ev.seed}
+    audit(ev, actor, "duplicate_import", ev.name, None, after)
+
+
 def paired(ev: DuplicateEvent, row: DuplicateRound, actor: Actor) -> None:
     after: dict[str, Any] = {"matches": [[ev.entrants[a], ev.entrants[b]] for a, b in row.pairs]}
     if row.bye is not None:

@@ -28,6 +28,7 @@ from ...extensions import db
 from ...models import Club, DuplicateEvent, DuplicateResult, DuplicateRound, User
 from ..online.refusals import refusal_text
 from ..tournaments.csv_export import _csv
+from . import audit as trail
 from . import events as svc
 
 LIMITS = df.Limits(svc.MIN_ENTRANTS, svc.MAX_ENTRANTS, svc.MAX_BOARDS_PER_ROUND)
@@ -186,10 +187,11 @@ def read_file(raw: bytes | str) -> df.EventFile:
 
 
 def import_event(
-    club: Club, user: User | None, e: df.EventFile, name: str | None = None
+    club: Club, user: User | None, e: df.EventFile, name: str | None = None, by: str = ""
 ) -> DuplicateEvent:
     """The event of a checked file as a new event of ``club`` (its name, or ``name``): the
-    event, its paired rounds and every result, added and flushed (the caller commits once)."""
+    event, its paired rounds and every result, added and flushed (the caller commits once),
+    with the import in the event's audit trail (by ``user``, or ``by`` for the command line)."""
     name = name or e.name
     if db.session.scalar(
         select(DuplicateEvent.id).where(
@@ -238,6 +240,7 @@ def import_event(
             )
         )
     db.session.flush()
+    trail.imported(ev, trail.actor_of(user, by), len(e.paired), len(e.results))
     return ev
 
 

@@ -170,6 +170,8 @@ KEY_LABELS: dict[str, Any] = {
     "matches": _l("Matches"),
     "bye": _l("Sitting out"),
     "outcome": _l("How the board ended"),
+    "paired_rounds": _l("Rounds paired"),
+    "results": _l("Results"),
 }
 # the words of a few values, by their key (the same words as the forms that choose them)
 VALUE_WORDS: dict[str, dict[str, Any]] = {
