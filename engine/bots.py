@@ -33,10 +33,11 @@ def _check(deal: object, seat: object) -> Deal:
     return deal
 
 
-def _calls_after_draw(deal: object, seat: int) -> list[list[int]]:
+def _calls_after_draw(deal: object, seat_arg: object) -> list[list[int]]:
     """The calls ``seat`` may make right after drawing (none when the hand is empty or the card
     just drawn, being neither a level card nor a joker, cannot have made a new call possible)."""
-    d = _check(deal, seat)
+    d = _check(deal, seat_arg)
+    seat = d._seat(seat_arg)
     hand = d.hands[seat]
     if not hand:
         return []

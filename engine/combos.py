@@ -102,13 +102,13 @@ def _check_cards(cards: object, ctx: object) -> None:
         and (isinstance(cards, str | bytes) or not isinstance(cards, Sequence))
     ):
         raise CardError("cards.list_type", got=repr(cards))
-    seq = cast(Sequence[int], cards)
+    seq = cast(Sequence[object], cards)  # not int: the check is what proves them cards
     for c in seq:
         if type(c) is not int or not 0 <= c < 54:
             raise CardError("card.not_a_number", got=repr(c))
     decks = ctx.variant.decks  # type: ignore[attr-defined]
     if len(seq) > decks:
-        for c, k in Counter(seq).items():
+        for c, k in Counter(cast(Sequence[int], seq)).items():  # cards now
             if k > decks:
                 raise CardError(
                     "cards.copies", what="these cards", n=k, card=card_str(c), decks=decks

@@ -513,6 +513,7 @@ class Deal:
 
     def can_call_now(self, seat: int) -> bool:
         """During the draw: may ``seat`` call at all now (whatever its cards)?"""
+        seat = self._seat(seat)
         return self.phase == DRAW and self._draw_call_reason(seat) is None
 
     def call_options(self, seat: int) -> list[list[int]]:

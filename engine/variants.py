@@ -222,7 +222,7 @@ class Variant:
         return {"variant": self.id, "options": dict(self.options)}
 
 
-def _check_id(variant_id: str) -> None:
+def _check_id(variant_id: object) -> None:
     if not isinstance(variant_id, str) or variant_id not in _VARIANT_OPTIONS:
         raise OptionError("variant.unknown", got=repr(variant_id), variants=", ".join(VARIANT_IDS))
 
