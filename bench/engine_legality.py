@@ -127,6 +127,7 @@ class Checker:
     def play(self, deal: Any, bots: list[Any], fallback: Any, where: str) -> None:
         EngineError = self.eng.errors.EngineError
         perform = self.eng.bots.perform
+        action: Any
         while deal.outcome is None:
             if deal.phase == "draw":
                 drew = deal.draw().seat
@@ -142,7 +143,7 @@ class Checker:
                         perform(deal, action)
                 continue
             seat = deal.to_act
-            action: Any = f"seat {seat}'s move in {deal.phase} (the bot raised)"
+            action = f"seat {seat}'s move in {deal.phase} (the bot raised)"
             try:
                 action = bots[seat].act(deal, seat)
                 self.check(deal, action)
