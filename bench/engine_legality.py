@@ -37,16 +37,12 @@ MIXES = ("random", "heuristic", "mixed")
 SHOWN = 10  # illegal moves printed in full
 
 
-def _engine(compiled: bool) -> Any:
-    if compiled:
-        root = ROOT / "build" / "mypyc"
-        if not list((root / "engine").glob("deal.*.so")):
-            raise SystemExit(
-                "error: no compiled engine in build/mypyc: run tools/compile_engine.py"
-            )
-        sys.path.insert(0, str(root))
-    else:
-        sys.path.insert(0, str(ROOT))
+def _engine(compiled: bool, root: Path | None = None) -> Any:
+    if root is None:
+        root = ROOT / "build" / "mypyc" if compiled else ROOT
+    if compiled and not list((root / "engine").glob("deal.*.so")):
+        raise SystemExit(f"error: no compiled engine in {root}: run tools/compile_engine.py")
+    sys.path.insert(0, str(root))
     import engine.bots
     import engine.deal
     import engine.errors
@@ -159,8 +155,9 @@ def main() -> int:
     p.add_argument("--deals", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--compiled", action="store_true", help="the build/mypyc engine")
+    p.add_argument("--root", type=Path, default=None, help="import the engine under ROOT")
     args = p.parse_args()
-    eng = _engine(args.compiled)
+    eng = _engine(args.compiled, args.root)
     build = _build(eng)
     print(f"{build} engine ({eng.deal.__file__}), {args.deals} deals", flush=True)
     checker = Checker(eng)
