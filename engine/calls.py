@@ -46,6 +46,13 @@ class CallShape:
     count: int
     kind: int
 
+    def __init__(self, suit: str | None, count: int, kind: int) -> None:
+        # written out (the dataclass keeps eq, hash, repr and frozenness): the generated one is an
+        # interpreted function even in the compiled build, about 16 times slower there
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "kind", kind)
+
     @property
     def key(self) -> tuple[str, str | None]:
         """What a take-back must repeat: level cards of the same suit, or the same joker."""

@@ -45,6 +45,13 @@ class Component:
     units: tuple[tuple[int, int], ...]
     top: int
 
+    def __init__(self, kind: str, units: tuple[tuple[int, int], ...], top: int) -> None:
+        # written out (the dataclass keeps eq, hash, repr and frozenness): the generated one is an
+        # interpreted function even in the compiled build, about 16 times slower there
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "top", top)
+
     @property
     def size(self) -> int:
         return sum(w for _, w in self.units)

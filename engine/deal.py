@@ -85,6 +85,20 @@ class Record:
     cards: tuple[int, ...] = ()
     played: tuple[int, ...] | None = None
 
+    def __init__(
+        self,
+        kind: str,
+        seat: int,
+        cards: tuple[int, ...] = (),
+        played: tuple[int, ...] | None = None,
+    ) -> None:
+        # written out (the dataclass keeps eq, hash, repr and frozenness): the generated one is an
+        # interpreted function even in the compiled build, about 16 times slower there
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "played", played)
+
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
         if self.cards or self.kind in ("friend", "call", "bury", "play"):
@@ -1211,6 +1225,22 @@ class Trick:
     winner: int | None = None
     points: int = 0
     lead_comps: list[combos.Component] | None = None
+
+    def __init__(
+        self,
+        leader: int,
+        plays: list[tuple[int, tuple[int, ...]]] | None = None,
+        winner: int | None = None,
+        points: int = 0,
+        lead_comps: list[combos.Component] | None = None,
+    ) -> None:
+        # written out (the dataclass keeps eq, hash, repr and frozenness): the generated one is an
+        # interpreted function even in the compiled build, about 16 times slower there
+        self.leader = leader
+        self.plays = [] if plays is None else plays
+        self.winner = winner
+        self.points = points
+        self.lead_comps = lead_comps
 
     def to_json(self) -> dict[str, Any]:
         return {
