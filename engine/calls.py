@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import HJ, LJ, RANKS, SUITS, check_card, check_copies
 from .errors import EngineError, Reason
 from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
-_COLOUR_JOKER = {"S": LJ, "C": LJ, "H": HJ, "D": HJ}
+_COLOUR_JOKER: Final = {"S": LJ, "C": LJ, "H": HJ, "D": HJ}
 
 
 @dataclass(frozen=True)

@@ -12,26 +12,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Final, cast
 
 from .cards import card_str
 from .errors import CardError, EngineError, IllegalAction
 from .order import EFF_SUITS, TRUMP, TrumpContext
 
-SINGLE = "single"
-PAIR = "pair"
-TRIPLE = "triple"
-QUAD = "quad"
-TRACTOR = "tractor"
-HANDLED = "handled-tractor"
-THROW = "throw"
-INVALID = "invalid"
+SINGLE: Final = "single"
+PAIR: Final = "pair"
+TRIPLE: Final = "triple"
+QUAD: Final = "quad"
+TRACTOR: Final = "tractor"
+HANDLED: Final = "handled-tractor"
+THROW: Final = "throw"
+INVALID: Final = "invalid"
 
-PLAIN_KINDS = {1: SINGLE, 2: PAIR, 3: TRIPLE, 4: QUAD}
+PLAIN_KINDS: Final = {1: SINGLE, 2: PAIR, 3: TRIPLE, 4: QUAD}
 # kind order for "largest first" at equal card count (lower = larger)
-KIND_RANK = {TRACTOR: 0, HANDLED: 0, QUAD: 1, TRIPLE: 2, PAIR: 3, SINGLE: 4}
+KIND_RANK: Final = {TRACTOR: 0, HANDLED: 0, QUAD: 1, TRIPLE: 2, PAIR: 3, SINGLE: 4}
 # search budget of the exact throw reading, in states (product of count+1 over distinct cards)
-_EXACT_LIMIT = 4000
+_EXACT_LIMIT: Final = 4000
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from . import combos, draws
 from . import play as rules
@@ -55,18 +55,18 @@ from .order import TrumpContext
 from .scoring import DealResult, deal_result, kitty_multiplier
 from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant, make_variant
 
-DRAW = "draw"
-CALLS = "calls"
-REDEAL = "redeal"
-BURY = "bury"
-OVERCALL = "overcall"
-FRIEND = "friend"
-PLAY = "play"
-DONE = "done"
-PHASES = (DRAW, CALLS, REDEAL, BURY, OVERCALL, FRIEND, PLAY, DONE)
+DRAW: Final = "draw"
+CALLS: Final = "calls"
+REDEAL: Final = "redeal"
+BURY: Final = "bury"
+OVERCALL: Final = "overcall"
+FRIEND: Final = "friend"
+PLAY: Final = "play"
+DONE: Final = "done"
+PHASES: Final = (DRAW, CALLS, REDEAL, BURY, OVERCALL, FRIEND, PLAY, DONE)
 
-RED_FIVE_CARD = 13 + 3  # 5H
-FRIEND_RANKS = (11, 12)  # K, A
+RED_FIVE_CARD: Final = 13 + 3  # 5H
+FRIEND_RANKS: Final = (11, 12)  # K, A
 
 
 # --- records ------------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ class Record:
         )
 
 
-ACTION_KINDS = ("draw", "call", "pass", "redeal", "bury", "friend", "play")
+ACTION_KINDS: Final = ("draw", "call", "pass", "redeal", "bury", "friend", "play")
 
 
 @dataclass(frozen=True)
@@ -535,17 +535,18 @@ class Deal:
         or the moment): the candidates ``legal_calls`` filters."""
         seat = self._seat(seat)
         v = self.variant
-        hand = Counter(self.hands[seat])
+        # only the level cards and the jokers count: list.count, not a Counter of the whole hand
+        held = self.hands[seat].count
         lv = RANKS.index(self._call_level(seat))
         out: list[list[int]] = []
         for s in range(4):
             card = s * 13 + lv
-            k = hand[card]
+            k = held(card)
             if not k:
                 continue
             if v.id == TRACTOR and v.decks == 2:
                 joker = HJ if s in (1, 2) else LJ
-                if hand[joker]:
+                if held(joker):
                     out.append([card, joker])
                     if k >= 2:
                         out.append([card, card, joker])
@@ -555,11 +556,11 @@ class Deal:
                 out.extend([card] * j for j in range(1, k + 1))
         if v.id == TRACTOR and v.decks == 2:
             for j in (LJ, HJ):
-                if hand[j] >= 2:
+                if held(j) >= 2:
                     out.append([j, j])
         elif v.id == ONE_TWENTY:
             for j in (LJ, HJ):
-                out.extend([j] * m for m in range(2, hand[j] + 1))
+                out.extend([j] * m for m in range(2, held(j) + 1))
         return out
 
     def legal_calls(self, seat: int) -> list[list[int]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from .cards import card_str
 from .combos import (
@@ -34,8 +34,8 @@ from .order import TRUMP, TrumpContext
 
 # A demand: ("chain", widths sorted high→low) or ("unit", (width,)).
 Demand = tuple[str, tuple[int, ...]]
-_CHAIN = "chain"
-_UNIT = "unit"
+_CHAIN: Final = "chain"
+_UNIT: Final = "unit"
 
 
 def _names(cards: Iterable[int]) -> list[str]:
