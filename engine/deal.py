@@ -486,25 +486,25 @@ class Deal:
         return self.level
 
     def verify_call(self, seat: int, cards: Sequence[int]) -> None:
-        seat = self._seat(seat)
+        who = self._seat(seat)  # a typed local (see bots.RandomBot.act)
         cs = self._cards(cards)
         v = self.variant
         ph = self.phase
         if ph == DRAW:
-            reason = self._draw_call_reason(seat)
+            reason = self._draw_call_reason(who)
             if reason:
                 raise IllegalAction.because(reason)
         elif ph in (CALLS, OVERCALL):
-            self._turn(seat, "call")
+            self._turn(who, "call")
         else:
             raise IllegalAction("phase.no_calls", phase=ph)
-        self._in_hand(seat, cs, "show")
+        self._in_hand(who, cs, "show")
         if self.book.hidden and ph == DRAW:
-            shape = call_shape(v, self._call_level(seat), cs)
+            shape = call_shape(v, self._call_level(who), cs)
             if isinstance(shape, Reason):
                 raise IllegalAction.because(shape)
             return
-        reason = self.book.why_not(seat, cs, self._call_level(seat))
+        reason = self.book.why_not(who, cs, self._call_level(who))
         if reason is not None:
             raise IllegalAction.because(reason)
         if ph == DRAW and v.id == TRACTOR and self.book.standing is not None:
@@ -533,20 +533,26 @@ class Deal:
     def call_options(self, seat: int) -> list[list[int]]:
         """Every call shape ``seat``'s hand could show (not checked against the standing call
         or the moment): the candidates ``legal_calls`` filters."""
-        seat = self._seat(seat)
+        who = self._seat(seat)  # a typed local (see bots.RandomBot.act)
         v = self.variant
-        # only the level cards and the jokers count: list.count, not a Counter of the whole hand
-        held = self.hands[seat].count
-        lv = RANKS.index(self._call_level(seat))
+        lv = RANKS.index(self._call_level(who))
+        # only the level cards and the jokers count, in one pass over the hand (no Counter):
+        # held[s] copies of suit s's level card, held[4] low jokers, held[5] high jokers
+        held = [0, 0, 0, 0, 0, 0]
+        for c in self.hands[who]:
+            if c >= LJ:
+                held[c - LJ + 4] += 1
+            elif c % 13 == lv:
+                held[c // 13] += 1
         out: list[list[int]] = []
         for s in range(4):
             card = s * 13 + lv
-            k = held(card)
+            k = held[s]
             if not k:
                 continue
             if v.id == TRACTOR and v.decks == 2:
                 joker = HJ if s in (1, 2) else LJ
-                if held(joker):
+                if held[joker - LJ + 4]:
                     out.append([card, joker])
                     if k >= 2:
                         out.append([card, card, joker])
@@ -556,19 +562,19 @@ class Deal:
                 out.extend([card] * j for j in range(1, k + 1))
         if v.id == TRACTOR and v.decks == 2:
             for j in (LJ, HJ):
-                if held(j) >= 2:
+                if held[j - LJ + 4] >= 2:
                     out.append([j, j])
         elif v.id == ONE_TWENTY:
             for j in (LJ, HJ):
-                out.extend([j] * m for m in range(2, held(j) + 1))
+                out.extend([j] * m for m in range(2, held[j - LJ + 4] + 1))
         return out
 
     def legal_calls(self, seat: int) -> list[list[int]]:
         """The calls ``seat`` may make right now (a client offers these as buttons)."""
-        seat = self._seat(seat)
+        who = self._seat(seat)  # a typed local (see bots.RandomBot.act)
         if self.phase not in (DRAW, CALLS, OVERCALL):
             return []
-        return [c for c in self.call_options(seat) if self.can_call(seat, c)]
+        return [c for c in self.call_options(who) if self.can_call(who, c)]
 
     def actions(self, seat: int) -> list[str]:
         """The kinds of action ``seat`` may take now: ``call``, ``pass``, ``redeal``, ``bury``,
