@@ -237,7 +237,11 @@ def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
     if len(cards) == 1:
         c = cards[0]
         return [Component(SINGLE, ((c, 1),), ctx.strength_tab[c])]
-    cnt = Counter(cards)
+    # a plain dict in first-seen order, as Counter counts (faster for a few cards, native when
+    # compiled; only the counted cards are read)
+    cnt: dict[int, int] = {}
+    for c in cards:
+        cnt[c] = cnt.get(c, 0) + 1
     if not cnt:
         return []
     if len(cnt) == 1:

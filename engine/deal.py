@@ -1084,8 +1084,13 @@ class Deal:
                 rest.subtract(actual)
                 grabbed = any(k > 0 and st[c] == suit for c, k in rest.items())
                 self.friend_grabbed = grabbed
-        for c in actual:
-            hand.remove(c)
+        for c in actual:  # hand.remove(c), as a loop that compiles to native int compares
+            for i in range(len(hand)):
+                if hand[i] == c:
+                    del hand[i]
+                    break
+            else:
+                raise ValueError("list.remove(x): x not in list")  # as hand.remove: unreachable
         if leading:
             trick.lead_comps = comps
         trick.plays.append((seat, actual))
