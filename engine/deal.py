@@ -1084,13 +1084,8 @@ class Deal:
                 rest.subtract(actual)
                 grabbed = any(k > 0 and st[c] == suit for c, k in rest.items())
                 self.friend_grabbed = grabbed
-        for c in actual:  # hand.remove(c), as a loop that compiles to native int compares
-            for i in range(len(hand)):
-                if hand[i] == c:
-                    del hand[i]
-                    break
-            else:
-                raise ValueError("list.remove(x): x not in list")  # as hand.remove: unreachable
+        for c in actual:
+            hand.remove(c)
         if leading:
             trick.lead_comps = comps
         trick.plays.append((seat, actual))
@@ -1266,7 +1261,11 @@ def _unchanged(held: list[object], shown: tuple[object, ...]) -> bool:
     equality: a list edited in place is verified in full); a native loop when compiled."""
     if len(held) != len(shown):
         return False
-    return all(held[i] is shown[i] for i in range(len(shown)))
+    # a loop, not all(...): no generator frame in the pure engine (lengths checked above)
+    for a, b in zip(held, shown):  # noqa: B905, SIM110
+        if a is not b:
+            return False
+    return True
 
 
 def _result_json(r: DealResult) -> dict[str, Any]:
