@@ -25,15 +25,22 @@ serve: $(STAMP)
 	$(FLASK) db upgrade
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py "app:create_app()"
 
-## Install what the tests need (Python packages; Debian's chromium, CJK font, poppler and
-## PostgreSQL server) and run them all. The app tests run on every database of DB.
+## Install what the tests need (Python packages; Debian's chromium, CJK font, poppler, PostgreSQL
+## server, C compiler and Python headers) and run them all. The app tests run on every database
+## of DB; the engine tests run twice, on the pure engine and on its mypyc build (compiled first,
+## so a machine that cannot compile fails at once: a C compiler and Python.h are required).
 DB ?= sqlite,postgresql
-test: $(STAMP) system-deps lint typecheck pytest
+test: $(STAMP) system-deps lint typecheck engine-compiled pytest test-engine-compiled
 
 # Debian packages, each installed only when missing: chromium and a CJK font (browser tests),
-# poppler-utils (PDF rendering), postgresql (the app tests start a throwaway server of it).
+# poppler-utils (PDF rendering), postgresql (the app tests start a throwaway server of it), gcc
+# and python3-dev (the compiled engine: a C compiler and the headers of Debian's python3; another
+# Python, such as pyenv's, brings its own headers).
 system-deps:
 	@missing=""; \
+	command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
+	inc=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+	test -f "$$inc/Python.h" || missing="$$missing python3-dev"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc || missing="$$missing fonts-wqy-microhei"; \
 	command -v pdftoppm >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
@@ -70,13 +77,15 @@ i18n: $(STAMP)
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b; done
 
-## Optional: the engine compiled with mypyc into build/mypyc (an accelerator for self-play and
-## arenas; the pure engine stays the reference and is what the app imports), its tests, its speed.
+## The engine compiled with mypyc into build/mypyc (an optional accelerator for self-play and
+## arenas; the pure engine stays the reference and is what the app imports), its tests (part of
+## `make test`: ENGINE_BUILD makes the run fail unless the compiled modules are the ones
+## imported), its speed.
 engine-compiled: $(STAMP)
 	$(PY) tools/compile_engine.py
 
 test-engine-compiled: engine-compiled
-	$(PY) -m pytest -q -o pythonpath="build/mypyc ." tests/engine
+	ENGINE_BUILD=compiled $(PY) -m pytest -q -o pythonpath="build/mypyc ." tests/engine
 
 bench-engine-compiled: engine-compiled
 	$(PY) bench/engine_selfplay.py --compiled --against 6645ff0

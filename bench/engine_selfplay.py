@@ -14,7 +14,10 @@ medians per variant (deals/s by CPU time, ``time.process_time``, and by wall tim
 medians: on a shared machine CPU time is the steadier figure). Each run says which engine build
 it imported: ``pure`` (the ``.py`` modules) or ``compiled`` (mypyc extension modules).
 ``--compiled`` makes "current" the compiled build of ``tools/compile_engine.py`` (``build/mypyc``,
-built from the current tree); the revision ``REV`` is always its pure engine.
+built from the current tree); the revision ``REV`` is always its pure engine. ``--also
+NAME=DIR`` (repeatable) adds another engine tree to the same alternation, e.g. a saved compiled
+build of an earlier commit, and prints its medians and ``speedup_vs_REV`` line too, so a before
+and an after are measured in one run.
 """
 
 from __future__ import annotations
@@ -124,7 +127,13 @@ def _git(*args: str) -> str:
     ).stdout.strip()
 
 
-def against(rev: str, deals: int, compiled: bool = False, rounds: int = ROUNDS) -> None:
+def against(
+    rev: str,
+    deals: int,
+    compiled: bool = False,
+    rounds: int = ROUNDS,
+    also: dict[str, str] | None = None,
+) -> None:
     current = COMPILED_ROOT if compiled else ROOT
     if compiled and not list((current / "engine").glob("deal.*.so")):
         raise SystemExit("error: no compiled engine in build/mypyc: run tools/compile_engine.py")
@@ -133,7 +142,7 @@ def against(rev: str, deals: int, compiled: bool = False, rounds: int = ROUNDS) 
     where = os.path.join(tmp, "tree")
     _git("worktree", "add", "--detach", "--quiet", where, sha)
     try:
-        sides = {rev: where, "current": str(current)}
+        sides = {rev: where, "current": str(current), **(also or {})}
         rates: dict[str, dict[str, list[tuple[float, float]]]] = {k: {} for k in sides}
         for r in range(rounds):
             for label, root in sides.items():
@@ -149,13 +158,15 @@ def against(rev: str, deals: int, compiled: bool = False, rounds: int = ROUNDS) 
                     cpu_rate, wall_rate = deals / t["cpu"], deals / t["wall"]
                     rates[label].setdefault(variant, []).append((cpu_rate, wall_rate))
                     parts.append(f"{variant} {cpu_rate:.0f}")
-                name = f"{rev} ({sha})" if label == rev else "current"
+                name = f"{rev} ({sha})" if label == rev else label
                 print(
                     f"run {r + 1}/{rounds} {name}, {got['build']} engine: "
                     f"{', '.join(parts)} deals/s (CPU)",
                     flush=True,
                 )
-        speedups, best = [], []
+        others = [label for label in sides if label not in (rev, "current")]
+        speedups: dict[str, list[str]] = {label: [] for label in ["current", *others]}
+        best = []
         for variant, _options in VARIANTS:
             med: dict[str, tuple[float, float]] = {}
             for label in sides:
@@ -168,13 +179,19 @@ def against(rev: str, deals: int, compiled: bool = False, rounds: int = ROUNDS) 
                 f"{variant}: median {med[rev][0]:.0f} deals/s CPU ({med[rev][1]:.0f} wall) "
                 f"at {rev}, {med['current'][0]:.0f} deals/s CPU ({med['current'][1]:.0f} wall) "
                 f"now, {deals} deals per run"
+                + "".join(
+                    f", {med[o][0]:.0f} deals/s CPU ({med[o][1]:.0f} wall) {o}" for o in others
+                )
             )
-            speedups.append(f"{variant}={med['current'][0] / med[rev][0]:.2f}")
+            for label, out in speedups.items():
+                out.append(f"{variant}={med[label][0] / med[rev][0]:.2f}")
             tops = [max(c for c, _w in rates[label][variant]) for label in (rev, "current")]
             best.append(f"{variant}={tops[1] / tops[0]:.2f}")
         # the ratio of the best runs: on a loaded machine the least disturbed run of each side
         print(f"best_run_speedup_vs_{rev} " + " ".join(best))
-        print(f"speedup_vs_{rev} " + " ".join(speedups))
+        for o in others:
+            print(f"{o}_speedup_vs_{rev} " + " ".join(speedups[o]))
+        print(f"speedup_vs_{rev} " + " ".join(speedups["current"]))
     finally:
         _git("worktree", "remove", "--force", where)
         os.rmdir(tmp)
@@ -188,13 +205,26 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=150, help="deals per variant and run (--against)")
     p.add_argument("--rounds", type=int, default=ROUNDS, help="runs of each side (--against)")
     p.add_argument("--compiled", action="store_true", help="current = the build/mypyc engine")
+    p.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="another engine tree in the same alternation (--against)",
+    )
     p.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
         worker(args.worker, args.deals)
         return
     if args.against:
-        against(args.against, args.deals, args.compiled, max(1, args.rounds))
+        also = {}
+        for item in args.also:
+            name, sep, where = item.partition("=")
+            if not sep or not name or name in ("current", args.against):
+                raise SystemExit(f"error: --also takes NAME=DIR, got {item!r}")
+            also[name] = str(Path(where).resolve())
+        against(args.against, args.deals, args.compiled, max(1, args.rounds), also)
         return
     eng = _engine()
     print(f"{build_name(eng)} engine")

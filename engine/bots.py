@@ -33,10 +33,11 @@ def _check(deal: object, seat: object) -> Deal:
     return deal
 
 
-def _calls_after_draw(deal: object, seat: int) -> list[list[int]]:
+def _calls_after_draw(deal: object, seat_arg: object) -> list[list[int]]:
     """The calls ``seat`` may make right after drawing (none when the hand is empty or the card
     just drawn, being neither a level card nor a joker, cannot have made a new call possible)."""
-    d = _check(deal, seat)
+    d = _check(deal, seat_arg)
+    seat = d._seat(seat_arg)
     hand = d.hands[seat]
     if not hand:
         return []
@@ -75,6 +76,12 @@ def perform(deal: Deal, action: Action) -> Record:
     """Apply a bot action ``(kind, seat, *args)`` to the deal."""
     if type(deal) is not Deal and not isinstance(deal, Deal):
         raise EngineError("deal.type", got=repr(deal))
+    return _perform(deal, action)
+
+
+def _perform(deal: Deal, action: Any) -> Record:
+    """``perform`` on a checked deal: typed, for the compiled build's loops (the action is checked
+    here, so it may be anything)."""
     t = type(action)
     if (t is not tuple and not isinstance(action, tuple | list)) or len(action) < 2:
         raise IllegalAction("action.type", got=repr(action))
@@ -191,27 +198,30 @@ class RandomBot:
         return None
 
     def act(self, deal: Deal, seat: int) -> Action:
-        _check_acting(deal, seat)
-        ph = deal.phase
+        # the checked deal and seat as typed locals: in the compiled build the parameters of a
+        # public method are untyped (tools/compile_engine.py), the locals are native
+        d = _check_acting(deal, seat)
+        s = d._seat(seat)
+        ph = d.phase
         if ph == PLAY:  # the commonest phase first
-            return ("play", seat, self._choose_play(deal, seat))
+            return ("play", s, self._choose_play(d, s))
         rng = self.rng
         if ph in (CALLS, OVERCALL):
-            calls = legal_calls(deal, seat)
+            calls = legal_calls(d, s)
             if calls and rng.random() < self.call_rate:
-                return ("call", seat, draws.choice(rng, calls))
-            return ("pass", seat)
+                return ("call", s, draws.choice(rng, calls))
+            return ("pass", s)
         if ph == REDEAL:
-            if deal.can_redeal(seat) and rng.random() < 0.5:
-                return ("redeal", seat)
-            return ("pass", seat)
+            if d.can_redeal(s) and rng.random() < 0.5:
+                return ("redeal", s)
+            return ("pass", s)
         if ph == BURY:
-            return ("bury", seat, draws.sample(rng, deal.hands[seat], deal.kitty_size))
+            return ("bury", s, draws.sample(rng, d.hands[s], d.kitty_size))
         if ph == FRIEND:
             choices: list[int | None] = [None, HJ, 13 + 3]
             choices += [s * 13 + r for s in range(4) for r in (11, 12)]
-            return ("friend", seat, draws.choice(rng, choices))
-        raise IllegalAction("bots.nothing_to_do", seat=seat, phase=ph)
+            return ("friend", s, draws.choice(rng, choices))
+        raise IllegalAction("bots.nothing_to_do", seat=s, phase=ph)
 
     def choose_play(self, deal: Deal, seat: int) -> list[int]:
         """The cards this bot plays now (``seat`` must be the seat to play)."""
@@ -262,7 +272,8 @@ class HeuristicBot(RandomBot):
         calls = _calls_after_draw(deal, seat)
         if not calls:
             return None
-        hand = deal.hands[seat]
+        d: Deal = deal  # checked: a typed local (see RandomBot.act)
+        hand = d.hands[d._seat(seat)]
         drawn = len(hand)
 
         def length(call: list[int]) -> int:
@@ -270,25 +281,26 @@ class HeuristicBot(RandomBot):
             return sum(1 for c in hand if c >= LJ or (s is not None and c // 13 == s))
 
         best = max(calls, key=lambda c: (len(c), length(c)))
-        if length(best) * deal.n >= drawn + 4 or drawn >= deal.variant.hand - 2:
+        if length(best) * d.n >= drawn + 4 or drawn >= d.variant.hand - 2:
             return best
         return None
 
     def act(self, deal: Deal, seat: int) -> Action:
-        _check_acting(deal, seat)
-        ph = deal.phase
+        d = _check_acting(deal, seat)  # typed locals (see RandomBot.act)
+        s = d._seat(seat)
+        ph = d.phase
         if ph in (CALLS, OVERCALL):
-            calls = legal_calls(deal, seat)
+            calls = legal_calls(d, s)
             if calls:
-                return ("call", seat, max(calls, key=len))
-            return ("pass", seat)
+                return ("call", s, max(calls, key=len))
+            return ("pass", s)
         if ph == REDEAL:
-            return ("redeal", seat) if deal.can_redeal(seat) else ("pass", seat)
+            return ("redeal", s) if d.can_redeal(s) else ("pass", s)
         if ph == BURY:
-            return ("bury", seat, self._choose_bury(deal, seat))
+            return ("bury", s, self._choose_bury(d, s))
         if ph == FRIEND:
-            return ("friend", seat, self._choose_friend(deal, seat))
-        return super().act(deal, seat)
+            return ("friend", s, self._choose_friend(d, s))
+        return super().act(d, s)
 
     def _value(self, deal: Deal, card: int) -> tuple[int, int, int]:
         ctx = deal.ctx
@@ -561,15 +573,17 @@ def play_deal(deal: Deal, bots: Sequence[RandomBot]) -> Deal:
         raise EngineError("bots.list_type", got=repr(bots))
     if len(bots) != deal.n:
         raise IllegalAction("bots.count", variant=deal.variant.id, need=deal.n, got=len(bots))
-    while deal.outcome is None:
-        if deal.phase == "draw":
-            drew = deal.draw().seat
-            if deal.can_call_now(drew):
-                call = bots[drew].on_draw(deal, drew)
+    d: Deal = deal  # checked: typed locals (see RandomBot.act)
+    seated: list[RandomBot] = list(bots)
+    while d.outcome is None:
+        if d.phase == "draw":
+            drew = d.draw().seat
+            if d.can_call_now(drew):
+                call = seated[drew].on_draw(d, drew)
                 if call is not None:
-                    deal.call(drew, call)
+                    d.call(drew, call)
             continue
-        seat = deal.to_act
+        seat = d.to_act
         assert seat is not None
-        perform(deal, bots[seat].act(deal, seat))
-    return deal
+        _perform(d, seated[seat].act(d, seat))
+    return d

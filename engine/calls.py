@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import HJ, LJ, RANKS, SUITS, check_card, check_copies
 from .errors import EngineError, Reason
 from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
-_COLOUR_JOKER = {"S": LJ, "C": LJ, "H": HJ, "D": HJ}
+_COLOUR_JOKER: Final = {"S": LJ, "C": LJ, "H": HJ, "D": HJ}
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,13 @@ class CallShape:
     suit: str | None
     count: int
     kind: int
+
+    def __init__(self, suit: str | None, count: int, kind: int) -> None:
+        # written out (the dataclass keeps eq, hash, repr and frozenness): the generated one is an
+        # interpreted function even in the compiled build, about 16 times slower there
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "kind", kind)
 
     @property
     def key(self) -> tuple[str, str | None]:

@@ -12,21 +12,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Final
 
 from .errors import CardError
 
-SUITS: tuple[str, ...] = ("S", "H", "D", "C")
-RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-RED_SUITS = frozenset({"H", "D"})
-LJ = 52
-HJ = 53
-CARDS_PER_DECK = 54
-POINTS_PER_DECK = 100
+SUITS: Final[tuple[str, ...]] = ("S", "H", "D", "C")
+RANKS: Final[tuple[str, ...]] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RED_SUITS: Final = frozenset({"H", "D"})
+LJ: Final = 52
+HJ: Final = 53
+CARDS_PER_DECK: Final = 54
+POINTS_PER_DECK: Final = 100
 
-_RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
-_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_RANK_INDEX: Final = {r: i for i, r in enumerate(RANKS)}
+_SUIT_INDEX: Final = {s: i for i, s in enumerate(SUITS)}
 # Accept a few common spellings of ten and lower-case input; output is always canonical.
-_RANK_ALIASES = {"T": "10", "1": "A"}
+_RANK_ALIASES: Final = {"T": "10", "1": "A"}
 
 
 def check_card(card: object) -> int:

@@ -12,26 +12,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Final, cast
 
 from .cards import card_str
 from .errors import CardError, EngineError, IllegalAction
 from .order import EFF_SUITS, TRUMP, TrumpContext
 
-SINGLE = "single"
-PAIR = "pair"
-TRIPLE = "triple"
-QUAD = "quad"
-TRACTOR = "tractor"
-HANDLED = "handled-tractor"
-THROW = "throw"
-INVALID = "invalid"
+SINGLE: Final = "single"
+PAIR: Final = "pair"
+TRIPLE: Final = "triple"
+QUAD: Final = "quad"
+TRACTOR: Final = "tractor"
+HANDLED: Final = "handled-tractor"
+THROW: Final = "throw"
+INVALID: Final = "invalid"
 
-PLAIN_KINDS = {1: SINGLE, 2: PAIR, 3: TRIPLE, 4: QUAD}
+PLAIN_KINDS: Final = {1: SINGLE, 2: PAIR, 3: TRIPLE, 4: QUAD}
 # kind order for "largest first" at equal card count (lower = larger)
-KIND_RANK = {TRACTOR: 0, HANDLED: 0, QUAD: 1, TRIPLE: 2, PAIR: 3, SINGLE: 4}
+KIND_RANK: Final = {TRACTOR: 0, HANDLED: 0, QUAD: 1, TRIPLE: 2, PAIR: 3, SINGLE: 4}
 # search budget of the exact throw reading, in states (product of count+1 over distinct cards)
-_EXACT_LIMIT = 4000
+_EXACT_LIMIT: Final = 4000
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,13 @@ class Component:
     kind: str
     units: tuple[tuple[int, int], ...]
     top: int
+
+    def __init__(self, kind: str, units: tuple[tuple[int, int], ...], top: int) -> None:
+        # written out (the dataclass keeps eq, hash, repr and frozenness): the generated one is an
+        # interpreted function even in the compiled build, about 16 times slower there
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "top", top)
 
     @property
     def size(self) -> int:
@@ -102,13 +109,13 @@ def _check_cards(cards: object, ctx: object) -> None:
         and (isinstance(cards, str | bytes) or not isinstance(cards, Sequence))
     ):
         raise CardError("cards.list_type", got=repr(cards))
-    seq = cast(Sequence[int], cards)
+    seq = cast(Sequence[object], cards)  # not int: the check is what proves them cards
     for c in seq:
         if type(c) is not int or not 0 <= c < 54:
             raise CardError("card.not_a_number", got=repr(c))
     decks = ctx.variant.decks  # type: ignore[attr-defined]
     if len(seq) > decks:
-        for c, k in Counter(seq).items():
+        for c, k in Counter(cast(Sequence[int], seq)).items():  # cards now
             if k > decks:
                 raise CardError(
                     "cards.copies", what="these cards", n=k, card=card_str(c), decks=decks
@@ -230,7 +237,11 @@ def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Component]:
     if len(cards) == 1:
         c = cards[0]
         return [Component(SINGLE, ((c, 1),), ctx.strength_tab[c])]
-    cnt = Counter(cards)
+    # a plain dict in first-seen order, as Counter counts (faster for a few cards, native when
+    # compiled; only the counted cards are read)
+    cnt: dict[int, int] = {}
+    for c in cards:
+        cnt[c] = cnt.get(c, 0) + 1
     if not cnt:
         return []
     if len(cnt) == 1:

@@ -28,12 +28,11 @@ setup plus the log rebuild the state (``engine.serialize.replay``).
 
 from __future__ import annotations
 
-import operator
 import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, cast
 
 from . import combos, draws
 from . import play as rules
@@ -55,18 +54,18 @@ from .order import TrumpContext
 from .scoring import DealResult, deal_result, kitty_multiplier
 from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant, make_variant
 
-DRAW = "draw"
-CALLS = "calls"
-REDEAL = "redeal"
-BURY = "bury"
-OVERCALL = "overcall"
-FRIEND = "friend"
-PLAY = "play"
-DONE = "done"
-PHASES = (DRAW, CALLS, REDEAL, BURY, OVERCALL, FRIEND, PLAY, DONE)
+DRAW: Final = "draw"
+CALLS: Final = "calls"
+REDEAL: Final = "redeal"
+BURY: Final = "bury"
+OVERCALL: Final = "overcall"
+FRIEND: Final = "friend"
+PLAY: Final = "play"
+DONE: Final = "done"
+PHASES: Final = (DRAW, CALLS, REDEAL, BURY, OVERCALL, FRIEND, PLAY, DONE)
 
-RED_FIVE_CARD = 13 + 3  # 5H
-FRIEND_RANKS = (11, 12)  # K, A
+RED_FIVE_CARD: Final = 13 + 3  # 5H
+FRIEND_RANKS: Final = (11, 12)  # K, A
 
 
 # --- records ------------------------------------------------------------------------------------
@@ -84,6 +83,20 @@ class Record:
     seat: int
     cards: tuple[int, ...] = ()
     played: tuple[int, ...] | None = None
+
+    def __init__(
+        self,
+        kind: str,
+        seat: int,
+        cards: tuple[int, ...] = (),
+        played: tuple[int, ...] | None = None,
+    ) -> None:
+        # written out (the dataclass keeps eq, hash, repr and frozenness): the generated one is an
+        # interpreted function even in the compiled build, about 16 times slower there
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "played", played)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
@@ -117,7 +130,7 @@ class Record:
         )
 
 
-ACTION_KINDS = ("draw", "call", "pass", "redeal", "bury", "friend", "play")
+ACTION_KINDS: Final = ("draw", "call", "pass", "redeal", "bury", "friend", "play")
 
 
 @dataclass(frozen=True)
@@ -472,25 +485,25 @@ class Deal:
         return self.level
 
     def verify_call(self, seat: int, cards: Sequence[int]) -> None:
-        seat = self._seat(seat)
+        who = self._seat(seat)  # a typed local (see bots.RandomBot.act)
         cs = self._cards(cards)
         v = self.variant
         ph = self.phase
         if ph == DRAW:
-            reason = self._draw_call_reason(seat)
+            reason = self._draw_call_reason(who)
             if reason:
                 raise IllegalAction.because(reason)
         elif ph in (CALLS, OVERCALL):
-            self._turn(seat, "call")
+            self._turn(who, "call")
         else:
             raise IllegalAction("phase.no_calls", phase=ph)
-        self._in_hand(seat, cs, "show")
+        self._in_hand(who, cs, "show")
         if self.book.hidden and ph == DRAW:
-            shape = call_shape(v, self._call_level(seat), cs)
+            shape = call_shape(v, self._call_level(who), cs)
             if isinstance(shape, Reason):
                 raise IllegalAction.because(shape)
             return
-        reason = self.book.why_not(seat, cs, self._call_level(seat))
+        reason = self.book.why_not(who, cs, self._call_level(who))
         if reason is not None:
             raise IllegalAction.because(reason)
         if ph == DRAW and v.id == TRACTOR and self.book.standing is not None:
@@ -513,24 +526,32 @@ class Deal:
 
     def can_call_now(self, seat: int) -> bool:
         """During the draw: may ``seat`` call at all now (whatever its cards)?"""
+        seat = self._seat(seat)
         return self.phase == DRAW and self._draw_call_reason(seat) is None
 
     def call_options(self, seat: int) -> list[list[int]]:
         """Every call shape ``seat``'s hand could show (not checked against the standing call
         or the moment): the candidates ``legal_calls`` filters."""
-        seat = self._seat(seat)
+        who = self._seat(seat)  # a typed local (see bots.RandomBot.act)
         v = self.variant
-        hand = Counter(self.hands[seat])
-        lv = RANKS.index(self._call_level(seat))
+        lv = RANKS.index(self._call_level(who))
+        # only the level cards and the jokers count, in one pass over the hand (no Counter):
+        # held[s] copies of suit s's level card, held[4] low jokers, held[5] high jokers
+        held = [0, 0, 0, 0, 0, 0]
+        for c in self.hands[who]:
+            if c >= LJ:
+                held[c - LJ + 4] += 1
+            elif c % 13 == lv:
+                held[c // 13] += 1
         out: list[list[int]] = []
         for s in range(4):
             card = s * 13 + lv
-            k = hand[card]
+            k = held[s]
             if not k:
                 continue
             if v.id == TRACTOR and v.decks == 2:
                 joker = HJ if s in (1, 2) else LJ
-                if hand[joker]:
+                if held[joker - LJ + 4]:
                     out.append([card, joker])
                     if k >= 2:
                         out.append([card, card, joker])
@@ -540,19 +561,19 @@ class Deal:
                 out.extend([card] * j for j in range(1, k + 1))
         if v.id == TRACTOR and v.decks == 2:
             for j in (LJ, HJ):
-                if hand[j] >= 2:
+                if held[j - LJ + 4] >= 2:
                     out.append([j, j])
         elif v.id == ONE_TWENTY:
             for j in (LJ, HJ):
-                out.extend([j] * m for m in range(2, hand[j] + 1))
+                out.extend([j] * m for m in range(2, held[j - LJ + 4] + 1))
         return out
 
     def legal_calls(self, seat: int) -> list[list[int]]:
         """The calls ``seat`` may make right now (a client offers these as buttons)."""
-        seat = self._seat(seat)
+        who = self._seat(seat)  # a typed local (see bots.RandomBot.act)
         if self.phase not in (DRAW, CALLS, OVERCALL):
             return []
-        return [c for c in self.call_options(seat) if self.can_call(seat, c)]
+        return [c for c in self.call_options(who) if self.can_call(who, c)]
 
     def actions(self, seat: int) -> list[str]:
         """The kinds of action ``seat`` may take now: ``call``, ``pass``, ``redeal``, ``bury``,
@@ -1016,8 +1037,7 @@ class Deal:
             and v[1] == len(self.log)
             and type(seat) is int
             and seat == v[2]
-            and len(cards) == len(v[4])
-            and all(map(operator.is_, cards, v[4]))
+            and _unchanged(cast("list[object]", v[3]), v[4])
         ):
             self._vouched = None
             return self._play(seat, list(v[4]), None)
@@ -1211,6 +1231,22 @@ class Trick:
     points: int = 0
     lead_comps: list[combos.Component] | None = None
 
+    def __init__(
+        self,
+        leader: int,
+        plays: list[tuple[int, tuple[int, ...]]] | None = None,
+        winner: int | None = None,
+        points: int = 0,
+        lead_comps: list[combos.Component] | None = None,
+    ) -> None:
+        # written out (the dataclass keeps eq, hash, repr and frozenness): the generated one is an
+        # interpreted function even in the compiled build, about 16 times slower there
+        self.leader = leader
+        self.plays = [] if plays is None else plays
+        self.winner = winner
+        self.points = points
+        self.lead_comps = lead_comps
+
     def to_json(self) -> dict[str, Any]:
         return {
             "leader": self.leader,
@@ -1218,6 +1254,18 @@ class Trick:
             "winner": self.winner,
             "points": self.points,
         }
+
+
+def _unchanged(held: list[object], shown: tuple[object, ...]) -> bool:
+    """A vouched list still holds the very int objects it held when vouched for (identity, not
+    equality: a list edited in place is verified in full); a native loop when compiled."""
+    if len(held) != len(shown):
+        return False
+    # a loop, not all(...): no generator frame in the pure engine (lengths checked above)
+    for a, b in zip(held, shown):  # noqa: B905, SIM110
+        if a is not b:
+            return False
+    return True
 
 
 def _result_json(r: DealResult) -> dict[str, Any]:

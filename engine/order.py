@@ -13,17 +13,17 @@ tractor is a run of adjacent positions, one card identity per position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from .cards import HJ, LJ, RANKS, SUITS
 from .errors import CardError, EngineError, OptionError
 from .variants import RED_FIVE, Variant
 
-TRUMP = 4  # effective-suit index of the trump suit
-EFF_SUITS: tuple[str, ...] = ("S", "H", "D", "C", "T")
-TRUMP_BASE = 100  # strength of the weakest trump; side cards are 0..12
-_COLOUR_PARTNER = {0: 3, 3: 0, 1: 2, 2: 1}  # S<->C, H<->D
-RED_FIVE_CARD = 1 * 13 + 3  # 5H
+TRUMP: Final = 4  # effective-suit index of the trump suit
+EFF_SUITS: Final[tuple[str, ...]] = ("S", "H", "D", "C", "T")
+TRUMP_BASE: Final = 100  # strength of the weakest trump; side cards are 0..12
+_COLOUR_PARTNER: Final = {0: 3, 3: 0, 1: 2, 2: 1}  # S<->C, H<->D
+RED_FIVE_CARD: Final = 1 * 13 + 3  # 5H
 
 
 def _card(suit: int, rank: int) -> int:

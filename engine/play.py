@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, cast
 
 from .cards import card_str
 from .combos import (
@@ -34,8 +34,8 @@ from .order import TRUMP, TrumpContext
 
 # A demand: ("chain", widths sorted high→low) or ("unit", (width,)).
 Demand = tuple[str, tuple[int, ...]]
-_CHAIN = "chain"
-_UNIT = "unit"
+_CHAIN: Final = "chain"
+_UNIT: Final = "unit"
 
 
 def _names(cards: Iterable[int]) -> list[str]:
@@ -270,7 +270,7 @@ def _args(ctx: object, *lists: object) -> None:
             raise CardError("cards.list_type", got=repr(cards))
 
 
-def _given_comps(lead: Sequence[int], ctx: TrumpContext, comps: object) -> None:
+def _given_comps(lead: Sequence[object], ctx: TrumpContext, comps: object) -> None:
     """A caller that passes the lead's components still passes a real lead with them."""
     for c in lead:
         if type(c) is not int or not 0 <= c < 54:
@@ -294,10 +294,10 @@ def _lead_comps(
     return lead_comps
 
 
-def _counter(cards: Sequence[int], what: str, decks: int = 0) -> Counter[int]:
+def _counter(cards: Sequence[object], what: str, decks: int = 0) -> Counter[int]:
     """Count ``cards``; refuse non-cards and, with ``decks``, more copies than the decks hold."""
     try:
-        cnt = Counter(cards)
+        cnt: Counter[object] = Counter(cards)
     except TypeError:  # an unhashable element such as a list: not a card
         raise CardError("cards.unhashable", what=what, got=repr(cards)) from None
     for c, k in cnt.items():
@@ -305,7 +305,7 @@ def _counter(cards: Sequence[int], what: str, decks: int = 0) -> Counter[int]:
             raise CardError("cards.holds_non_card", what=what, got=repr(c))
         if decks and k > decks:
             raise CardError("cards.copies", what=what, n=k, card=card_str(c), decks=decks)
-    return cnt
+    return cast("Counter[int]", cnt)  # every key was just shown to be a card
 
 
 def _check_in_hand(cards: Sequence[int], hand: Sequence[int], what: str) -> Counter[int]:

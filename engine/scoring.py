@@ -18,22 +18,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .cards import POINTS_PER_DECK, RANKS
 from .errors import EngineError
 from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
-LEVELS: tuple[str, ...] = RANKS  # "2" … "A"
-_LEVEL_INDEX = {lv: i for i, lv in enumerate(LEVELS)}
-MAX_PENALTIES_PER_SIDE = 3  # tractor-4p: at most 3 failed-throw penalties per side and deal
-THROW_PENALTY_POINTS = 10
-RED_FIVE_THROWER = -4  # 积分 for a failed throw in red five
-RED_FIVE_OTHERS = 1
-RED_FIVE_MAX_PENALISED = 2  # a seat's third and later failures in one deal change nothing
+LEVELS: Final[tuple[str, ...]] = RANKS  # "2" … "A"
+_LEVEL_INDEX: Final = {lv: i for i, lv in enumerate(LEVELS)}
+MAX_PENALTIES_PER_SIDE: Final = 3  # tractor-4p: at most 3 failed-throw penalties per side and deal
+THROW_PENALTY_POINTS: Final = 10
+RED_FIVE_THROWER: Final = -4  # 积分 for a failed throw in red five
+RED_FIVE_OTHERS: Final = 1
+RED_FIVE_MAX_PENALISED: Final = 2  # a seat's third and later failures in one deal change nothing
 
-DECLARER = "declarer"
-ATTACKERS = "attackers"
+DECLARER: Final = "declarer"
+ATTACKERS: Final = "attackers"
 
 
 # --- levels -----------------------------------------------------------------------------------
@@ -88,8 +88,8 @@ def advance(level: str, gain: int, must_play: Sequence[str] = ("A",)) -> tuple[s
 
 # --- kitty ------------------------------------------------------------------------------------
 
-KITTY_MODES = ("by_shape", "power", "double")
-MAX_HAND = 54 * 4 // 4  # the largest hand of any variant (4 decks, 4 players, no kitty)
+KITTY_MODES: Final = ("by_shape", "power", "double")
+MAX_HAND: Final = 54 * 4 // 4  # the largest hand of any variant (4 decks, 4 players, no kitty)
 
 
 def kitty_multiplier(mode: str, largest_component_cards: int) -> int:
@@ -371,13 +371,13 @@ class DealResult:
 
 # --- competition penalties (RULES §7) ---------------------------------------------------------
 
-REVOKE = "revoke"
-MISCOUNT = "miscount"
-WRONG_KITTY = "wrong_kitty"
-TAKEBACK = "takeback"
-PENALTY_KINDS: tuple[str, ...] = (REVOKE, MISCOUNT, WRONG_KITTY, TAKEBACK)
-RED_FIVE_PENALTY_SEAT = -4  # 积分 a red five seat pays for a penalty; each other seat gets 1
-RED_FIVE_PENALTY_OTHERS = 1
+REVOKE: Final = "revoke"
+MISCOUNT: Final = "miscount"
+WRONG_KITTY: Final = "wrong_kitty"
+TAKEBACK: Final = "takeback"
+PENALTY_KINDS: Final[tuple[str, ...]] = (REVOKE, MISCOUNT, WRONG_KITTY, TAKEBACK)
+RED_FIVE_PENALTY_SEAT: Final = -4  # 积分 a red five seat pays for a penalty; each other seat gets 1
+RED_FIVE_PENALTY_OTHERS: Final = 1
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .cards import CARDS_PER_DECK, POINTS_PER_DECK, RANKS
 from .errors import OptionError
 
-TRACTOR = "tractor-4p"
-RED_FIVE = "red-five-5p"
-ONE_TWENTY = "one-twenty-6p"
-VARIANT_IDS: tuple[str, ...] = (TRACTOR, RED_FIVE, ONE_TWENTY)
+TRACTOR: Final = "tractor-4p"
+RED_FIVE: Final = "red-five-5p"
+ONE_TWENTY: Final = "one-twenty-6p"
+VARIANT_IDS: Final[tuple[str, ...]] = (TRACTOR, RED_FIVE, ONE_TWENTY)
 
-LEVELS: tuple[str, ...] = RANKS  # "2" … "A"
+LEVELS: Final[tuple[str, ...]] = RANKS  # "2" … "A"
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class OptionSpec:
     help: str  # plain words, shown to a tournament director
 
 
-_SPECS: dict[str, OptionSpec] = {
+_SPECS: Final[dict[str, OptionSpec]] = {
     "decks": OptionSpec(
         "decks", (2, 4), "choice", "Number of decks (4 decks: no kitty, hidden calls)"
     ),
@@ -90,7 +90,7 @@ _SPECS: dict[str, OptionSpec] = {
     ),
 }
 
-_VARIANT_OPTIONS: dict[str, tuple[str, ...]] = {
+_VARIANT_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
     TRACTOR: (
         "decks",
         "triple_tractors",
@@ -222,7 +222,7 @@ class Variant:
         return {"variant": self.id, "options": dict(self.options)}
 
 
-def _check_id(variant_id: str) -> None:
+def _check_id(variant_id: object) -> None:
     if not isinstance(variant_id, str) or variant_id not in _VARIANT_OPTIONS:
         raise OptionError("variant.unknown", got=repr(variant_id), variants=", ".join(VARIANT_IDS))
 
