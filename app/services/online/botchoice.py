@@ -86,9 +86,9 @@ MEASURED = (
         "normal",
         "tractor-4p",
         60,
-        0.350,
-        0.220,
-        0.480,
+        0.342,
+        0.226,
+        0.457,
         "python -m engine.arena --variant tractor-4p --a mc --b heuristic --deals 60 --seed 11 --time-per-move 200",
     ),
 )
