@@ -36,3 +36,13 @@ forwarded_allow_ips = "127.0.0.1"
 # No server version banner: the Server header says only what the software is, not its version.
 gunicorn.SERVER = "shengji"
 gunicorn.SERVER_SOFTWARE = "shengji"
+
+
+def post_worker_init(worker: object) -> None:
+    """Once a worker has built the app: its long-lived objects (modules, templates, the app,
+    SQLAlchemy's metadata) leave the garbage collector's generations (``gc.freeze``), so a
+    collection during a request no longer walks them all; a full collection of the app's
+    objects cost a move tens of milliseconds now and then."""
+    import gc
+
+    gc.freeze()
