@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.variants import RED_FIVE, make_variant
 
@@ -420,19 +421,22 @@ def _draw_traveller(
             y -= 9
 
 
+def event_line(doc: Any, variant: str) -> str:
+    """The line under a slip's or card's title: the event, the club, the date, the game (the
+    travellers' and the team scorecards'; ``doc`` has ``event``, ``club`` and ``date``)."""
+    parts = (
+        _clean(doc.event, "event"),
+        _clean(doc.club, "club"),
+        _clean(doc.date, "date"),
+        _variant_label(variant),
+    )
+    return " · ".join(p for p in parts if p)
+
+
 def travellers(doc: Travellers, page_size: str = "A4") -> bytes:
     variant, n = _check_travellers(doc)
     event = _clean(doc.event, "event")
-    head = " · ".join(
-        p
-        for p in (
-            event,
-            _clean(doc.club, "club"),
-            _clean(doc.date, "date"),
-            _variant_label(variant),
-        )
-        if p
-    )
+    head = event_line(doc, variant)
     size = _page_size(page_size)
     fr = _Frame(*size)
     c, buf = _new_canvas(size, f"记分条 Travellers · {event}")

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from engine.variants import RED_FIVE
 
 from .frame import _footer, _Frame, _new_canvas
+from .hand_records import event_line
 from .layout import GREY, SHADE, _clean, _page_size, _Pen
 from .model import PrintError
-from .words import _SIDE_LONG, _check_variant, _variant_label
+from .words import _SIDE_LONG, _check_variant
 
 
 @dataclass(frozen=True)
@@ -158,16 +159,7 @@ def _draw_card(
 def team_scorecards(doc: TeamScorecards, page_size: str = "A4") -> bytes:
     variant = _check(doc)
     event = _clean(doc.event, "event")
-    head = " · ".join(
-        p
-        for p in (
-            event,
-            _clean(doc.club, "club"),
-            _clean(doc.date, "date"),
-            _variant_label(variant),
-        )
-        if p
-    )
+    head = event_line(doc, variant)
     size = _page_size(page_size)
     fr = _Frame(*size)
     c, buf = _new_canvas(size, f"队式记分卡 Team match scorecards · {event}")
