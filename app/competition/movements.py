@@ -114,6 +114,31 @@ def team_round(
     return out
 
 
+def _round_boards(r: int, boards_per_match: int) -> range:
+    """The boards every match of round ``r`` plays: ``(r − 1) × N + 1 … r × N``."""
+    return range((r - 1) * boards_per_match + 1, r * boards_per_match + 1)
+
+
+def _teams_movement(
+    teams: int,
+    boards_per_match: int,
+    rounds: int,
+    sittings: list[Sitting],
+    byes: list[tuple[int, ...]],
+) -> Movement:
+    """A teams movement (round robin or Swiss) from its rounds' sittings and byes: two
+    entrants (the halves) a team, two tables a match."""
+    return Movement(
+        "teams",
+        2 * teams,
+        rounds * boards_per_match,
+        rounds,
+        2 * (teams // 2),
+        tuple(sittings),
+        tuple(byes),
+    )
+
+
 def team_movement(teams: int, boards_per_match: int, rounds: int | None = None) -> Movement:
     """A round robin of ``teams`` (an odd count gives a bye each round), each match of
     ``boards_per_match`` boards; every match of a round plays the same boards, round ``r``
@@ -132,18 +157,10 @@ def team_movement(teams: int, boards_per_match: int, rounds: int | None = None) 
             pairs, bye = berger_round(names, r)
         except PairingError as e:
             raise MovementError(str(e)) from None
-        bs = range((r - 1) * boards_per_match + 1, r * boards_per_match + 1)
+        bs = _round_boards(r, boards_per_match)
         sittings += team_round([(int(a), int(b)) for a, b in pairs], r, bs)
         byes.append(tuple(h for x in bye for h in (2 * int(x), 2 * int(x) + 1)))
-    return Movement(
-        "teams",
-        2 * teams,
-        rounds * boards_per_match,
-        rounds,
-        2 * (teams // 2),
-        tuple(sittings),
-        tuple(byes),
-    )
+    return _teams_movement(teams, boards_per_match, rounds, sittings, byes)
 
 
 def team_swiss_round(
@@ -231,18 +248,10 @@ def team_swiss_movement(
             bye is not None and not 0 <= bye < teams
         ):
             raise MovementError(f"round {r} names a team that is not in the event")
-        bs = range((r - 1) * boards_per_match + 1, r * boards_per_match + 1)
+        bs = _round_boards(r, boards_per_match)
         sittings += team_round(list(pairs), r, bs)
         byes.append(() if bye is None else (2 * bye, 2 * bye + 1))
-    return Movement(
-        "teams",
-        2 * teams,
-        rounds * boards_per_match,
-        rounds,
-        2 * (teams // 2),
-        tuple(sittings),
-        tuple(byes),
-    )
+    return _teams_movement(teams, boards_per_match, rounds, sittings, byes)
 
 
 # --- pairs / trios across the field: Mitchell ------------------------------------------------
