@@ -31,10 +31,8 @@ from .movements import (
     Movement,
     MovementError,
     check_movement,
-    mitchell,
-    red_five_movement,
+    event_movement,
     swiss_max_rounds,
-    team_movement,
     team_swiss_movement,
 )
 from .names import has_invisible, normalize_name
@@ -135,18 +133,9 @@ class EventFile:
 
 
 def movement(e: EventFile) -> Movement:
-    """The event's movement, as ``app.services.duplicate.events.movement_of`` builds it."""
-    n = len(e.entrants)
-    if e.swiss:
-        assert e.rounds is not None
-        return team_swiss_movement(
-            n, e.boards_per_round, e.rounds, [(list(p.pairs), p.bye) for p in e.paired]
-        )
-    if e.kind == "teams":
-        return team_movement(n, e.boards_per_round, e.rounds)
-    if e.kind == "individuals":
-        return red_five_movement(n, e.boards_per_round, e.rounds)
-    return mitchell(n, e.boards_per_round, e.rounds, sets=e.rounds)
+    """The event's movement (``movements.event_movement``, as the app's events derive it)."""
+    swiss = [(list(p.pairs), p.bye) for p in e.paired] if e.swiss else None
+    return event_movement(e.kind, len(e.entrants), e.boards_per_round, e.rounds, swiss)
 
 
 def boards(e: EventFile, m: Movement | None = None) -> list[Board]:

@@ -458,3 +458,28 @@ def check_movement(m: Movement) -> None:
                 raise MovementError(
                     f"in round {r} a team's halves do not sit in opposite directions"
                 )
+
+
+# --- a duplicate event's movement -------------------------------------------------------------
+
+
+def event_movement(
+    kind: str,
+    entrants: int,
+    per_round: int,
+    rounds: int | None = None,
+    swiss: Sequence[tuple[Sequence[tuple[int, int]], int | None]] | None = None,
+) -> Movement:
+    """A duplicate event's movement: teams, a round robin (``rounds`` of its cycle) or, given
+    ``swiss`` (the rounds paired so far), a Swiss of ``rounds``; red five individuals,
+    ``rounds`` of the schedule; pairs, a Mitchell of ``rounds`` board sets (each played once by
+    every pair; fewer sets than tables put each set at several tables at once). The app's
+    events and the event file both derive theirs here."""
+    if swiss is not None:
+        assert rounds is not None
+        return team_swiss_movement(entrants, per_round, rounds, swiss)
+    if kind == "teams":
+        return team_movement(entrants, per_round, rounds)
+    if kind == "individuals":
+        return red_five_movement(entrants, per_round, rounds)
+    return mitchell(entrants, per_round, rounds, sets=rounds)

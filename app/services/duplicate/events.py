@@ -43,12 +43,9 @@ from ...competition.movements import (
     Movement,
     MovementError,
     Sitting,
-    mitchell,
-    red_five_movement,
+    event_movement,
     swiss_max_rounds,
-    team_movement,
     team_pairs,
-    team_swiss_movement,
     team_swiss_round,
 )
 from ...competition.names import normalize_name
@@ -90,31 +87,15 @@ def events_of(club: Club) -> list[DuplicateEvent]:
     )
 
 
-def _movement(kind: str, entrants: int, per_round: int, rounds: int | None = None) -> Movement:
-    """Teams: a round robin (``rounds`` of its cycle); red five: ``rounds`` of the schedule;
-    pairs: a Mitchell of ``rounds`` board sets (each played once by every pair; fewer sets than
-    tables put each set at several tables at once)."""
-    if kind == "teams":
-        return team_movement(entrants, per_round, rounds)
-    if kind == "individuals":
-        return red_five_movement(entrants, per_round, rounds)
-    return mitchell(entrants, per_round, rounds, sets=rounds)
-
-
 def is_swiss(ev: DuplicateEvent) -> bool:
     return ev.kind == "teams" and ev.pairing == "swiss"
 
 
 def movement_of(ev: DuplicateEvent) -> Movement:
-    if is_swiss(ev):
-        assert ev.rounds is not None
-        return team_swiss_movement(
-            len(ev.entrants),
-            ev.boards_per_round,
-            ev.rounds,
-            [([(a, b) for a, b in x.pairs], x.bye) for x in ev.paired_rounds],
-        )
-    return _movement(ev.kind, len(ev.entrants), ev.boards_per_round, ev.rounds)
+    swiss = (
+        [([(a, b) for a, b in x.pairs], x.bye) for x in ev.paired_rounds] if is_swiss(ev) else None
+    )
+    return event_movement(ev.kind, len(ev.entrants), ev.boards_per_round, ev.rounds, swiss)
 
 
 def boards_of(ev: DuplicateEvent, m: Movement | None = None) -> list[Board]:
@@ -184,7 +165,7 @@ def create_event(
     if seed is not None and not 0 <= seed < 2**SEED_BITS:
         raise ServiceError(_("The seed must be a whole number from 0 to 2⁴⁸ − 1."), "seed")
     try:
-        _movement(kind, len(names), boards_per_round)
+        event_movement(kind, len(names), boards_per_round)
     except MovementError:
         raise ServiceError(_("No movement fits that many entrants."), "entrants") from None
     if pairing not in PAIRINGS:
@@ -196,7 +177,7 @@ def create_event(
                 "pairing",
             )
         most = swiss_max_rounds(len(names))
-        full = _movement(kind, len(names), boards_per_round).rounds
+        full = event_movement(kind, len(names), boards_per_round).rounds
         if most < 1:
             raise ServiceError(
                 _("Two teams play one match: choose a round robin."),
@@ -215,9 +196,9 @@ def create_event(
             )
     elif rounds is not None:
         try:
-            _movement(kind, len(names), boards_per_round, rounds)
+            event_movement(kind, len(names), boards_per_round, rounds)
         except MovementError:
-            full = _movement(kind, len(names), boards_per_round).rounds
+            full = event_movement(kind, len(names), boards_per_round).rounds
             tables = (len(names) + 1) // 2
             raise ServiceError(
                 _(
