@@ -15,18 +15,8 @@ from app.extensions import db
 from app.models import AuditEntry, DuplicateEvent
 from app.services.duplicate import events as svc
 from tests.duplicate.test_duplicate_pages import _create, _event_id
+from tests.tournaments.tournament_helpers import audit_rows as _audit_rows
 from tests.tournaments.tournament_helpers import login, world
-
-
-def _audit_rows(html: str) -> list[list[str]]:
-    """The audit page's rows as their cells' text: when, who, what, from, to."""
-    body = re.search(r"<tbody>(.*?)</tbody>", html, re.S)
-    assert body, "no audit table"
-    out = []
-    for tr in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S):
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
-        out.append([unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
-    return out
 
 
 def _pct(page: str) -> dict[str, float]:

@@ -4,25 +4,13 @@ before (plain text targets) still show."""
 
 from __future__ import annotations
 
-import re
-from html import unescape
-
 from tournament_helpers import add_entrants, create, fixed_deal, login, seat, sheet_url, world
 
 from app.extensions import db
 from app.models import AuditEntry
 from app.services.tournaments.audit import parse_place
 from app.services.tournaments.rows import seat_names
-
-
-def _rows(html: str) -> list[list[str]]:
-    body = re.search(r"<tbody>(.*?)</tbody>", html, re.S)
-    assert body, "no audit table"
-    out = []
-    for tr in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S):
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
-        out.append([unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
-    return out
+from tests.tournaments.tournament_helpers import audit_rows as _rows
 
 
 def test_fixed_side_deal_in_words_in_both_languages(client):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html import unescape
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -176,3 +177,14 @@ def play_round_out(t: Tournament, rnd: Round, user: User, seed: int = 0) -> None
                 record_deal(t, tab, d, a)
         close_round(t, rnd, a)
         db.session.commit()
+
+
+def audit_rows(html: str) -> list[list[str]]:
+    """An audit page's rows as their cells' text: when, who, what, from, to."""
+    body = re.search(r"<tbody>(.*?)</tbody>", html, re.S)
+    assert body, "no audit table"
+    out = []
+    for tr in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
+        out.append([unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
+    return out
