@@ -5,12 +5,12 @@ before (plain text targets) still show."""
 from __future__ import annotations
 
 from tournament_helpers import add_entrants, create, fixed_deal, login, seat, sheet_url, world
+from tournament_helpers import audit_rows as _rows
 
 from app.extensions import db
 from app.models import AuditEntry
 from app.services.tournaments.audit import parse_place
 from app.services.tournaments.rows import seat_names
-from tests.tournaments.tournament_helpers import audit_rows as _rows
 
 
 def test_fixed_side_deal_in_words_in_both_languages(client):
