@@ -91,6 +91,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _register_error_handlers(app)
     _register_template_globals(app)
     _register_security_headers(app)
+    from .online import fast_poll
+
+    fast_poll.install(app)  # the guest seat's unchanged poll, beside Flask
     from . import serving
 
     serving.init_app(app)
@@ -181,20 +184,13 @@ def _register_security_headers(app: Flask) -> None:
     def security_headers(response: Response) -> Response:
         from flask_login import current_user
 
+        from .web import security_headers as every_response_headers
+
         headers = response.headers
-        # Invitation links and table codes are in URLs: never send our URLs to other sites.
-        headers.setdefault("Referrer-Policy", "same-origin")
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-        headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; "
-            "form-action 'self'",
-        )
-        if app.config.get("SESSION_COOKIE_SECURE"):
-            headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        present = {name.lower() for name, _value in headers.items()}
+        for name, value in every_response_headers(app.config):
+            if name.lower() not in present:  # a view's own value wins
+                headers.add(name, value)
         # A club laptop is shared: pages seen while logged in stay out of the browser's cache
         # (the back button after logging out shows nothing private). Static files keep theirs.
         # (a live page and its poll say no-store already: they need not load the user for it)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -86,6 +87,29 @@ def refuse_nul_characters() -> tuple[str, int] | None:
     if any("\x00" in value for value in values):
         return render_template("errors/nul_character.html"), 400
     return None
+
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; "
+    "form-action 'self'"
+)
+
+
+def security_headers(config: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The headers every response carries (pages, fragments, PDFs, errors, and the seat poll's
+    shortcut, ``app/online/fast_poll.py``), a view's own value winning."""
+    pairs = [
+        # Invitation links and table codes are in URLs: never send our URLs to other sites.
+        ("Referrer-Policy", "same-origin"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ]
+    if config.get("SESSION_COOKIE_SECURE"):
+        pairs.append(("Strict-Transport-Security", "max-age=31536000"))
+    return pairs
 
 
 class SessionInterface(SecureCookieSessionInterface):
