@@ -91,9 +91,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _register_error_handlers(app)
     _register_template_globals(app)
     _register_security_headers(app)
-    from .online import fast_poll
+    from . import poll_shortcut
 
-    fast_poll.install(app)  # the guest seat's unchanged poll, beside Flask
+    poll_shortcut.install(app)  # the live pages' unchanged polls, in front of Flask
     from . import serving
 
     serving.init_app(app)

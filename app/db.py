@@ -32,12 +32,15 @@ import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import has_request_context, request
 from sqlalchemy import event, inspect, select
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Dialect, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, object_session
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 READ_METHODS = frozenset({"GET", "HEAD"})
@@ -161,3 +164,58 @@ def lock_for_update(row: Any, *reload: str) -> None:
     session.execute(select(*mapper.primary_key).where(*where).with_for_update())
     if reload:
         session.expire(row, list(reload))
+
+
+class OneRow:
+    """A read of one row on a pooled DBAPI connection of its own, its statement compiled once
+    per dialect: for the requests answered from one indexed row that are most of a night's
+    requests (a seat's poll, a projector's live standings poll; ``app/poll_shortcut.py``).
+
+    It skips the ORM session (its BEGIN, its teardown) and SQLAlchemy's per-call execution
+    machinery. One SELECT is one consistent snapshot in either database (SQLite runs it in
+    autocommit; PostgreSQL's implicit transaction is rolled back when the connection returns
+    to the pool). A database error is raised as SQLAlchemy's, so the 503 page answers it like
+    any other. ``build`` makes the statement when it is first needed; ``given`` names its
+    ``bindparam``s that each call gives.
+    """
+
+    def __init__(self, build: Callable[[], ClauseElement], given: tuple[str, ...]) -> None:
+        self._build = build
+        self._given = given
+        self._compiled: dict[Dialect, tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
+
+    def sql(self, dialect: Dialect) -> tuple[str, tuple[str, ...] | None, dict[str, Any]]:
+        """The SQL for ``dialect``, for a positional paramstyle its parameters' names in order
+        (None: named parameters), and the values of the statement's own parameters (a
+        LIMIT's)."""
+        got = self._compiled.get(dialect)
+        if got is None:
+            compiled = cast(SQLCompiler, self._build().compile(dialect=dialect))
+            names = tuple(compiled.positiontup or ()) if dialect.positional else None
+            blank = dict.fromkeys(self._given, "")
+            fixed = {
+                k: v for k, v in compiled.construct_params(blank).items() if k not in self._given
+            }
+            got = self._compiled[dialect] = (compiled.string, names, fixed)
+        return got
+
+    def __call__(self, **params: Any) -> Any:
+        """The row (a DBAPI tuple) or None."""
+        from .extensions import db
+
+        engine = db.engine
+        sql, names, fixed = self.sql(engine.dialect)
+        values = {**fixed, **params}
+        args: Any = tuple(values[n] for n in names) if names is not None else values
+        raw = engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(sql, args)
+                return cursor.fetchone()
+            finally:
+                cursor.close()
+        except engine.dialect.loaded_dbapi.Error as err:
+            raise DBAPIError.instance(sql, args, err, engine.dialect.loaded_dbapi.Error) from err
+        finally:
+            raw.close()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Flask, flash, render_template, request
+from flask import Flask, flash, make_response, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf import FlaskForm
 from itsdangerous import URLSafeTimedSerializer
@@ -89,6 +90,22 @@ def refuse_nul_characters() -> tuple[str, int] | None:
     return None
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def no_store(view: F) -> F:
+    """A live page (a seat's, a spectator's) and its poll are never kept by a browser or a proxy:
+    a cached copy would show a stale table, or a hand to the next user of a shared device."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        response = make_response(view(*args, **kwargs))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return wrapper  # type: ignore[return-value]
+
+
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
     "script-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; "
@@ -98,7 +115,7 @@ CONTENT_SECURITY_POLICY = (
 
 def security_headers(config: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The headers every response carries (pages, fragments, PDFs, errors, and the seat poll's
-    shortcut, ``app/online/fast_poll.py``), a view's own value winning."""
+    shortcut, ``app/poll_shortcut.py``), a view's own value winning."""
     pairs = [
         # Invitation links and table codes are in URLs: never send our URLs to other sites.
         ("Referrer-Policy", "same-origin"),

@@ -37,7 +37,7 @@ def route_kind(method: str, path: str, query: str) -> str:
         if path.endswith("/ready"):
             return "ready"
         return "move" if method == "POST" else "seat page"
-    if path.startswith("/standings/"):
+    if path.startswith("/p/"):  # a tournament's public standings (bench/load.py's viewers)
         if path.endswith("/live"):
             return "live"
         return "projector" if "projector=1" in query else "standings"

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import wraps
 from typing import Any, TypeVar
 
 from flask import (
     Response,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -25,34 +23,22 @@ from ..db import read_first
 from ..extensions import db, htmx
 from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
+from ..poll_shortcut import SEAT_STATE
 from ..services import ServiceError
 from ..services.online import botchoice, bridge, guards, pages, seat_json, seats
 from ..services.tournaments.sheets import may_edit
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor, round_, table, tournament
-from . import bp, fast_poll
+from ..web import no_store
+from . import bp
 from .forms import MoveForm, PauseForm, SeatControlForm
 
 TABLE_URL = "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/online"
 MY_SEAT_URL = "/clubs/<slug>/my-table/<int:seat_id>"
 WATCH_URL = "/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/watch"
 
-F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
-
-
-def no_store(view: F) -> F:
-    """A live page (a seat's, a spectator's) and its poll are never kept by a browser or a proxy:
-    a cached copy would show a stale table, or a hand to the next user of a shared device."""
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        response = make_response(view(*args, **kwargs))
-        response.headers["Cache-Control"] = "no-store"
-        return response
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _table_of(club: Club, tid: int, n: int, tno: int) -> tuple[Tournament, Table]:
@@ -566,8 +552,8 @@ def seat(seat_token: str) -> ResponseReturnValue:
 @no_store
 def poll(seat_token: str) -> ResponseReturnValue:
     """204 while the state token is the one the page shows, else the seat's fresh partial."""
-    if fast_poll.STATE_KEY in request.environ:  # read by the shortcut in front of Flask
-        now = request.environ[fast_poll.STATE_KEY]
+    if SEAT_STATE in request.environ:  # read by the shortcut in front of Flask
+        now = request.environ[SEAT_STATE]
     else:
         now = bridge.seat_state_token(seat_token)  # one query: no deal is loaded
     if now is None:

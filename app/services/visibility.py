@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
+from ..db import OneRow
 from ..extensions import db
 from ..models import Club, Season, Tournament
 from ..permissions import can_view
@@ -68,6 +69,24 @@ def tournament_by_token(token: str) -> Tournament | None:
         return None
     t = db.session.scalar(select(Tournament).where(Tournament.public_token == token))
     return t if t is not None and is_public(t) else None
+
+
+_PUBLIC_VERSION = OneRow(
+    lambda: select(Tournament.version).where(
+        Tournament.public_token == bindparam("token"), Tournament.visibility == PUBLIC
+    ),
+    ("token",),
+)
+
+
+def public_version(token: str) -> int | None:
+    """The version of the public tournament this link names in one row read on a connection
+    of its own (a projector's live poll: ``app/poll_shortcut.py``), or None as
+    ``tournament_by_token`` would find none."""
+    if not _TOKEN.fullmatch(token):
+        return None
+    got = _PUBLIC_VERSION(token=token)
+    return None if got is None else int(got[0])
 
 
 def season_by_token(token: str) -> Season | None:

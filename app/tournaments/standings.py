@@ -29,6 +29,7 @@ from ..services import visibility as vis
 from ..services.duplicate.hosts import is_host
 from ..services.tournaments import standings as views
 from ..services.tournaments.audit import audit
+from ..web import no_store
 from . import bp
 from .forms import SUIT_LABELS, ConfirmForm, VisibilityForm
 from .lookup import actor, entrant, tournament
@@ -152,6 +153,7 @@ def standings(tid: int) -> ResponseReturnValue:
 
 
 @bp.get("/standings/<int:tid>/live")
+@no_store
 def standings_live(tid: int) -> ResponseReturnValue:
     return _live(_member_tournament(tid), Links(tid))
 
@@ -168,6 +170,7 @@ def public_standings(link: str) -> ResponseReturnValue:
 
 
 @bp.get("/p/<link>/live")
+@no_store  # as its shortcut (app/poll_shortcut.py) answers
 def public_live(link: str) -> ResponseReturnValue:
     t = _public_tournament(link)
     return _live(t, Links(t.id, link))

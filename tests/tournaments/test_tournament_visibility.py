@@ -194,3 +194,39 @@ def test_a_season_is_the_clubs_until_its_owner_makes_it_public(client):
     login(client, w.outsider)
     assert client.get(base).status_code == 404
     assert segno  # the QR codes above are segno's, read back through app.qr
+
+
+def test_the_public_live_poll_is_answered_before_flask_as_flask_would(app, client):
+    """The projector's unchanged poll on the public link: 204 from the shortcut in front of Flask
+    (app/poll_shortcut.py) with the headers of Flask's own answer; a new version, a club-only
+    tournament and a dead link are Flask's to answer."""
+    from tests.online.test_poll_shortcut import reaching_flask
+
+    w = world()
+    login(client, w.director)
+    t = create(client, w.club)
+    add_entrants(client, w.club, t, 4, 2)
+    base = f"/clubs/{w.club.slug}/tournaments/{t.id}"
+    link = _public(client, base)
+    db.session.refresh(t)
+    viewer = app.test_client()
+    assert viewer.get(link).status_code == 200  # a viewer's session (the page's CSRF token)
+    with reaching_flask(app) as reached:
+        fast = viewer.get(f"{link}/live?v={t.version}")
+    assert fast.status_code == 204 and reached == []
+    with reaching_flask(app) as reached:
+        slow = viewer.get(f"{link}/live?v={t.version}&_=1")
+        changed = viewer.get(f"{link}/live?v={t.version - 1}")
+    assert slow.status_code == 204 and len(reached) == 2
+    assert sorted(fast.headers.items()) == sorted(slow.headers.items())
+    assert fast.headers["Cache-Control"] == "no-store"
+    assert changed.status_code == 200 and "<table" in changed.get_data(as_text=True)
+
+    logged_in = client.get(f"{link}/live?v={t.version}&_=1")  # the director, by Flask
+    assert logged_in.headers["Cache-Control"] == "no-store"
+
+    r = client.post(base + "/visibility", data={"visibility": "club"})
+    assert r.status_code == 303
+    with reaching_flask(app) as reached:
+        gone = viewer.get(f"{link}/live?v={t.version}")
+    assert gone.status_code == 404 and len(reached) == 1

@@ -1,4 +1,4 @@
-"""The guest seat poll's shortcut in front of Flask (app/online/fast_poll.py): an unchanged
+"""The guest seat poll's shortcut in front of Flask (app/poll_shortcut.py): an unchanged
 poll answers 204 with exactly the headers Flask's own poll sends, without reaching Flask;
 every other request (a changed state, an unknown link, an odd query, a database error) is
 Flask's to answer, with Flask's page."""
@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy.exc import OperationalError
 
-from app.online.fast_poll import SeatPollShortcut
+from app.poll_shortcut import PollShortcut
 from app.services.online import bridge
 from tests.online.online_helpers import online_world, page_token
 
@@ -23,7 +23,7 @@ HTMX = {"HX-Request": "true"}
 def reaching_flask(app: Flask) -> Iterator[list[str]]:
     """The paths that went past the shortcut to Flask meanwhile."""
     shortcut = app.wsgi_app
-    assert isinstance(shortcut, SeatPollShortcut)
+    assert isinstance(shortcut, PollShortcut)
     inner = shortcut.wsgi_app
     reached: list[str] = []
 
@@ -70,7 +70,7 @@ def test_behind_https_the_shortcut_sends_hsts_like_flask(app: Flask, client: Any
     url, v, player = _seat_page(app, client)
     app.config["SESSION_COOKIE_SECURE"] = True
     shortcut = app.wsgi_app
-    assert isinstance(shortcut, SeatPollShortcut)
+    assert isinstance(shortcut, PollShortcut)
     shortcut._headers = None  # headers are built once per app: as at start-up behind HTTPS
     try:
         fast = player.get(f"{url}/poll?v={v}", headers=HTMX)
