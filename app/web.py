@@ -12,6 +12,9 @@ from flask import Flask, flash, make_response, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf import FlaskForm
 from itsdangerous import URLSafeTimedSerializer
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 from werkzeug.routing import IntegerConverter, Map, ValidationError
 
 from .services import ServiceError
@@ -175,3 +178,15 @@ def install_template_gettext(app: Flask) -> None:
         npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
         newstyle=True,
     )
+
+    @pass_context
+    def gettext(__context: Context, __string: str, **variables: Any) -> str:
+        """Jinja's newstyle ``gettext`` (``jinja2.ext._make_new_gettext``: Markup when
+        autoescaping, always a format string) without its two extra ``Context.call``s and the
+        ``_`` alias's lookup: a partial's forty strings spent more there than in the lookup."""
+        rv = translations().ugettext(__string)
+        if __context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables  # type: ignore[no-any-return]
+
+    app.jinja_env.globals.update(gettext=gettext, _=gettext)
