@@ -4,6 +4,7 @@ SVG from a template (templates/online/_seat_links.html), never from markup built
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from .printing import QR_BORDER, qr_code
@@ -18,6 +19,7 @@ class QrSvg:
     path: str
 
 
+@functools.lru_cache(maxsize=1024)  # a pure function of the text; a code costs ~7 ms to make
 def svg(url: str) -> QrSvg:
     rows = qr_code(url).matrix
     runs = []

@@ -230,3 +230,42 @@ def test_the_public_live_poll_is_answered_before_flask_as_flask_would(app, clien
     with reaching_flask(app) as reached:
         gone = viewer.get(f"{link}/live?v={t.version}")
     assert gone.status_code == 404 and len(reached) == 1
+
+
+def test_the_standings_partial_is_rendered_once_per_version_and_language(app, client):
+    """Every viewer of a night asks for the same standings: the partial is rendered once per
+    version, language and address (app/tournaments/standings.py), and afresh after a change."""
+    from flask import template_rendered
+
+    w = world()
+    login(client, w.director)
+    t = create(client, w.club)
+    names = add_entrants(client, w.club, t, 4, 2)
+    link = _public(client, f"/clubs/{w.club.slug}/tournaments/{t.id}")
+    rendered: list[str] = []
+
+    def count(_app, template, context, **_extra):
+        if template.name == "tournaments/_standings.html":
+            rendered.append(str(context.get("current_locale", "")))
+
+    template_rendered.connect(count, app)
+    try:
+        viewers = [app.test_client() for _ in range(3)]
+        pages = [v.get(link).get_data(as_text=True) for v in viewers]
+        assert all(escape(names[0]) in p and "No round seated yet." in p for p in pages)
+        assert len(rendered) == 1
+        db.session.refresh(t)
+        assert viewers[0].get(f"{link}/live?v={t.version - 1}").status_code == 200
+        assert len(rendered) == 1  # the live poll sends the same partial
+
+        zh = app.test_client()
+        page = zh.get(link, headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
+        assert "尚未编排任何一轮。" in page, page[:3000]  # "No round seated yet."
+        assert len(rendered) == 2
+
+        seat(client, w.club, t)  # a change: a new version
+        page = viewers[1].get(link).get_data(as_text=True)
+        assert "No round seated yet." not in page and "seated" in page
+        assert len(rendered) == 3
+    finally:
+        template_rendered.disconnect(count, app)
