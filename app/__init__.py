@@ -69,11 +69,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"] = app_config.database_url(app.instance_path)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = app_config.secret_key(app.instance_path)
+    # A server database may restart. A pooled connection is not tested before each use (a
+    # "pre-ping" was a round trip more on every request, a poll's third): a connection found
+    # cut on use ends that request with the 503 page, and SQLAlchemy then replaces every
+    # connection of the pool made before it, so the next requests reconnect by themselves.
+    # No connection is kept past five minutes (a firewall or a proxy may cut idle ones).
     if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
-        # a server database may restart: test each pooled connection before use, so requests
-        # after an outage reconnect by themselves instead of failing on a dead connection
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
-            "pool_pre_ping": True,
+            "pool_recycle": 300,
             **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
         }
 
