@@ -184,9 +184,19 @@ def install_template_gettext(app: Flask) -> None:
         """Jinja's newstyle ``gettext`` (``jinja2.ext._make_new_gettext``: Markup when
         autoescaping, always a format string) without its two extra ``Context.call``s and the
         ``_`` alias's lookup: a partial's forty strings spent more there than in the lookup."""
-        rv = translations().ugettext(__string)
-        if __context.eval_ctx.autoescape:
+        catalogue = translations()
+        autoescape = __context.eval_ctx.autoescape
+        if autoescape and not variables:  # most strings: kept marked up per catalogue
+            marked = catalogue.__dict__.setdefault("_template_markup", {})
+            hit = marked.get(__string)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
+        rv = catalogue.ugettext(__string)
+        if autoescape:
             rv = Markup(rv)
+            if not variables and "%" not in rv:  # ``rv % {}`` would be rv itself
+                marked[__string] = rv
+                return rv  # type: ignore[no-any-return]
         return rv % variables  # type: ignore[no-any-return]
 
     app.jinja_env.globals.update(gettext=gettext, _=gettext)
