@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import config as app_config
-from .db import configure_sqlite
+from .db import configure_postgresql, configure_sqlite
 from .extensions import babel, csrf, db, htmx, login_manager, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,6 +114,8 @@ def _init_extensions(app: Flask) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
+        elif db.engine.dialect.name == "postgresql":
+            configure_postgresql(db.engine)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
