@@ -100,6 +100,16 @@ MEASURED = (
         0.466,
         "python -m engine.arena --variant red-five-5p --a mc --b heuristic --deals 40 --seed 21 --time-per-move 200",
     ),
+    Strength(
+        "strong",
+        "normal",
+        "one-twenty-6p",
+        100,
+        0.265,
+        0.186,
+        0.344,
+        "python -m engine.arena --variant one-twenty-6p --a mc --b heuristic --deals 100 --seed 41 --time-per-move 200",
+    ),
 )
 
 
