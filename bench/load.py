@@ -86,6 +86,8 @@ PAIRS = {"tractor-4p": 2, "one-twenty-6p": 3}  # players per entrant (fixed side
 @dataclass
 class Stats:
     times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    # (seconds since the start, ms) of every answer, for the p95 over time
+    timeline: list[tuple[float, float]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
     stale: int = 0
@@ -197,7 +199,9 @@ class Browser:
             self.close()
             stats.error(kind, f"{method} {path}: {type(e).__name__} {e}")
             return None
-        stats.times[kind].append((time.perf_counter() - t0) * 1000)
+        ms = (time.perf_counter() - t0) * 1000
+        stats.times[kind].append(ms)
+        stats.timeline.append((time.monotonic() - stats.started, ms))
         return status, data.decode("utf-8", "replace")
 
 
@@ -821,6 +825,15 @@ def report(
     print(
         f"  deals rebuilt by the workers (per-process cache): {deals['hits']} from the cache, "
         f"{deals['forward']} forward from an older snapshot, {deals['replays']} by a full replay"
+    )
+    windows: dict[int, list[float]] = {}
+    for at, ms in stats.timeline:
+        windows.setdefault(int(max(at, 0) // 10), []).append(ms)
+    print(
+        "  p95 per 10 s of the run (the first holds the ramp, every client arriving): "
+        + ", ".join(
+            f"{w * 10}-{w * 10 + 10} s {pct(xs, 0.95):.0f} ms" for w, xs in sorted(windows.items())
+        )
     )
     for sample in stats.error_samples:
         print(f"  error: {sample}")
