@@ -9,7 +9,7 @@ Every test that uses ``app`` (or ``empty_database_url``) runs once per database 
 under ``tmp_path``; PostgreSQL on a throwaway server the session starts itself
 (``tests/pg_server.py``), its tables created once and emptied between tests (every row
 deleted, every id sequence restarted: each test starts as on a new database). ``@pytest.mark.sqlite_only("why")`` keeps a test on
-SQLite. Without PostgreSQL's binaries the postgresql tests are skipped with the reason; with
+SQLite, ``@pytest.mark.postgresql_only("why")`` on PostgreSQL. Without PostgreSQL's binaries the postgresql tests are skipped with the reason; with
 ``CI=true`` they fail instead, so CI never passes on SQLite alone.
 Helpers: the fixtures ``make_user``, ``make_club``, ``make_member`` and ``login`` return these
 functions (they need the ``app`` fixture's context); ``app_config(**overrides)`` and
@@ -108,6 +108,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     names = _databases(metafunc.config)
     if metafunc.definition.get_closest_marker("sqlite_only"):
         names = [name for name in names if name == "sqlite"]
+    if metafunc.definition.get_closest_marker("postgresql_only"):
+        names = [name for name in names if name == "postgresql"]
     metafunc.parametrize("db_backend", names, indirect=True)
 
 

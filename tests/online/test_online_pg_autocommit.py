@@ -38,11 +38,10 @@ def sent() -> Iterator[list[tuple[str, bool]]]:
         event.remove(db.engine, "before_cursor_execute", note)
 
 
+@pytest.mark.postgresql_only("PostgreSQL's own: SQLite's transactions are app/db.py's BEGIN")
 def test_reads_run_in_autocommit_and_a_move_writes_in_a_transaction(
     app: Flask, client: Any, db_backend: str
 ) -> None:
-    if db_backend != "postgresql":
-        pytest.skip("PostgreSQL's own: SQLite's transactions are app/db.py's BEGIN")
     ow = online_world(client, "tractor-4p", deals=1)
     ow.bots(1, 2, 3)
     url = f"/play/{ow.seats()[0].token}"
