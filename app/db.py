@@ -107,13 +107,6 @@ def begin_write(session: Session) -> bool:
 def _no_write_while_reading(session: Session, _context: Any, _instances: Any) -> None:
     if _phase.get() in (READING, DONE) and (session.new or session.dirty or session.deleted):
         raise RuntimeError("a @read_first view must call begin_write() before it writes")
-    # A GET or HEAD request reads in autocommit on PostgreSQL (``configure_postgresql``): a
-    # write there would be committed at once, statement by statement, where a transaction
-    # would have been rolled back at the request's end. So none may write, on either database.
-    if reads_only() and (
-        session.new or session.deleted or any(session.is_modified(obj) for obj in session.dirty)
-    ):
-        raise RuntimeError("a GET or HEAD request must not write")
 
 
 @event.listens_for(Session, "after_commit")

@@ -124,34 +124,3 @@ def test_every_app_test_starts_on_an_empty_database(app, make_user, make_club, r
     user = make_user(f"fresh{run}")
     club = make_club(owner=user)
     assert (user.id, club.id) == (1, 1)
-
-
-def test_a_get_request_that_writes_is_refused_and_writes_nothing(app):
-    """GET and HEAD read in autocommit on PostgreSQL, so a write there would not be rolled back
-    at the request's end: app/db.py refuses it at the flush, on both databases."""
-    from app.models import Club
-
-    app.config["TESTING"] = False  # as in production: the error is handled, not raised
-
-    @app.get("/test-get-writes")
-    def get_writes():
-        db.session.add(Club(name="Written by a GET", slug="written-by-a-get"))
-        db.session.flush()
-        return "written"
-
-    @app.post("/test-post-writes")
-    def post_writes():
-        db.session.add(Club(name="Written by a POST", slug="written-by-a-post"))
-        db.session.commit()
-        return "written"
-
-    client = app.test_client()
-    assert client.get("/test-get-writes").status_code == 500
-    assert client.post("/test-post-writes").status_code == 200  # a POST writes as ever
-    db.session.expire_all()
-    assert (
-        db.session.scalar(select(func.count(Club.id)).where(Club.slug == "written-by-a-get")) == 0
-    )
-    assert (
-        db.session.scalar(select(func.count(Club.id)).where(Club.slug == "written-by-a-post")) == 1
-    )
