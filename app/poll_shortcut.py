@@ -60,7 +60,7 @@ POLLS = (
     Poll(
         re.compile(r"/play/([A-Za-z0-9_-]{1,40})/poll"),
         re.compile(r"v=([A-Za-z0-9._-]{1,40})"),
-        lambda token: bridge.seat_state_token(token),
+        bridge.seat_state_token,
         SEAT_STATE,
     ),
     Poll(
