@@ -62,7 +62,6 @@ def _members_context(club: Club, me: Member, add_form: AddMemberForm | None = No
         "members": sorted_names(list(club.members), lambda m: m.display_name, str(get_locale())),
         "add_form": add_form or AddMemberForm(formdata=None),
         "role_labels": ROLE_LABELS,
-        "confirm_form": ConfirmForm(formdata=None),
     }
 
 
@@ -215,7 +214,6 @@ def invites(club: Club, me: Member) -> ResponseReturnValue:
         link=link,
         invites=svc.active_invites(club),
         role_labels=ROLE_LABELS,
-        confirm_form=ConfirmForm(formdata=None),
     ), status
 
 

@@ -110,7 +110,6 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
     return render_template(
         "online/table.html",
         **ctx,
-        confirm_form=ConfirmForm(formdata=None),
         sheet_url=url_for("tournaments.table_sheet", slug=club.slug, tid=t.id, n=n, tno=tno),
         bots_url=url_for("online.bots", slug=club.slug, tid=t.id, n=n, tno=tno),
         bot_levels=botchoice.LEVEL_LABELS,
@@ -498,7 +497,6 @@ def _render_seat(
     seat: OnlineSeat, partial: bool, error: str | None = None, club: Club | None = None
 ) -> str:
     ctx = _seat_context(seat, error)
-    ctx["confirm_form"] = ConfirmForm(formdata=None)
     if club is not None:
         ctx["url_for"] = _member_url_for(club, seat)
     return render_template("online/_seat.html" if partial else "online/seat.html", **ctx)

@@ -156,7 +156,6 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
         "night_form": night_form,
         "division_form": forms.get("division_form") or DivisionForm(formdata=None),
         "movement_form": movement_form,
-        "confirm_form": ConfirmForm(formdata=None),
         "projector": request.args.get("view") == "projector",
         "follow_url": follow_url(season, club),
         "public": vis.is_public(season),

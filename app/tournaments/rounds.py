@@ -87,7 +87,6 @@ def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[st
         "may_repair": not rounds.paper_results(rnd),
         "repair_warnings": [guards.repair_warning(g) for g in rounds.online_games(rnd)],
         "is_last": rnd.number == len(rounds_of(t)),
-        "confirm_form": ConfirmForm(formdata=None),
         "swap_form": swap_form,
         "clock": clocks.state(t, rnd),
         "clock_round": rnd.number,

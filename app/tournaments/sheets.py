@@ -105,7 +105,6 @@ def _sheet_context(
         "role_labels": ROLE_LABELS,
         "any_penalties": any(d.penalties or d.warnings for d in deals),
         "no_trump": NO_TRUMP,
-        "confirm_form": ConfirmForm(formdata=None),
         "penalty_form": penalty_form,
         "relevant": set(form.relevant()),
         "variant_id": t.variant,
@@ -367,9 +366,7 @@ def table_code() -> ResponseReturnValue:
             return redirect(url_for("tournaments.code_sheet", code=tab.code), 303)
         record_code_failure(client_ip())
         error = _("No table has this code. Check the code on the score sheet.")
-    return render_template(
-        "tournaments/code.html", error=error, confirm_form=ConfirmForm(formdata=None)
-    ), (422 if error else 200)
+    return render_template("tournaments/code.html", error=error), (422 if error else 200)
 
 
 def _code_sheet(code: str, edit_index: int | None = None) -> ResponseReturnValue:

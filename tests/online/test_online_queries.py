@@ -19,10 +19,11 @@ from app.services.online import bridge
 from tests.online.online_helpers import online_world, page_token
 from tests.online.test_online_tables import _choose
 
-PAGE = 2  # the seat with its table, round and tournament; the deal row with the seats
+# the seat with its table, round and tournament, the table's latest deal and its seats
+PAGE = 1
 UNCHANGED_POLL = 1  # the state token (on a DBAPI connection of its own: no BEGIN)
-CHANGED_POLL = 3  # the state token, then the page
-MOVE = 7  # the seat, the deal; the check under the lock, UPDATE, INSERT; the page (2)
+CHANGED_POLL = 2  # the state token, then the page
+MOVE = 5  # the seat with the deal; the check under the lock, UPDATE, INSERT; the page (1)
 HTMX = {"HX-Request": "true"}
 
 

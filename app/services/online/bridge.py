@@ -67,7 +67,7 @@ from ..tournaments.rows import variant_of
 from ..tournaments.sheets import may_edit, record_deal, sheet
 from . import botchoice, cache
 from .refusals import refusal_text
-from .seats import new_token, seats_of
+from .seats import new_token, remembered_latest, seats_of
 
 # Log entries that are no engine record (replay skips them; defined with the cache that replays):
 # ``continue`` — a seat let the draw go on; ``ready`` — after a played deal a human seat has seen
@@ -292,6 +292,9 @@ def load_row(row: OnlineDeal, humans: frozenset[int], levels: dict[int, str]) ->
 def latest(tab: Table) -> tuple[OnlineDeal, frozenset[int], dict[int, str]] | None:
     """The table's latest deal row, its human seats and its bot seats' strengths, in one query
     (no deal rebuilt); None before the first deal."""
+    remembered = remembered_latest(tab.id)
+    if remembered is not False:  # read with the seat, in this transaction
+        return remembered  # type: ignore[return-value]
     got = db.session.execute(_deal_queries()[0], {"table": tab.id}).all()
     if not got:
         return None

@@ -16,8 +16,9 @@ from typing import Any
 
 from flask import url_for
 from flask_babel import gettext as _
-from sqlalchemy import Select, bindparam, select
-from sqlalchemy.orm import joinedload
+from sqlalchemy import Select, String, bindparam, case, cast, func, select
+from sqlalchemy import event as orm_event
+from sqlalchemy.orm import ORMExecuteState, Session, aliased, joinedload
 
 from ... import qr
 from ...extensions import db
@@ -60,26 +61,119 @@ def with_table() -> Any:
     return joinedload(OnlineSeat.table).joinedload(Table.round).joinedload(Round.tournament)
 
 
+# The latest deal of each table read with its seat in this transaction (``seat_by_token``), by
+# table id: ``bridge.latest`` answers from it instead of a query of its own. session.info lives
+# as long as the request's session; the memo ends with the transaction and at any write.
+_LATEST = "online_latest_deals"
+
+# (the deal row, the human seats, every seat's bot strength): ``bridge.latest``'s answer
+Latest = tuple[OnlineDeal, frozenset[int], dict[int, str]]
+
+
+def _seats_text(seat: Any, bot: Any, level: Any) -> Any:
+    """One seat as ``seat:h|b:level``, in SQL (``latest_of_text`` reads it back)."""
+    return cast(seat, String) + ":" + case((bot.is_(True), "b"), else_="h") + ":" + level
+
+
+def latest_of_text(row: OnlineDeal | None, text: str | None) -> Latest | None:
+    """``bridge.latest``'s answer from the deal row and its table's seats as aggregated by
+    ``_seat_queries`` (``0:h:normal,1:b:strong,…``)."""
+    if row is None:
+        return None
+    humans: set[int] = set()
+    levels: dict[int, str] = {}
+    for part in (text or "").split(","):
+        if not part:
+            continue
+        seat, kind, level = part.split(":", 2)
+        levels[int(seat)] = level
+        if kind == "h":
+            humans.add(int(seat))
+    return row, frozenset(humans), levels
+
+
+def remembered_latest(table_id: int) -> Latest | None | bool:
+    """The latest deal of ``table_id`` read in this transaction with a seat (False: none)."""
+    memo = db.session().info.get(_LATEST)
+    if memo is None or table_id not in memo:
+        return False
+    return memo[table_id]  # type: ignore[no-any-return]
+
+
+def _remember_latest(table_id: int, got: Latest | None) -> None:
+    db.session().info.setdefault(_LATEST, {})[table_id] = got
+
+
+@orm_event.listens_for(Session, "after_flush")
+def _forget_after_flush(session: Session, _context: Any) -> None:
+    session.info.pop(_LATEST, None)
+
+
+@orm_event.listens_for(Session, "after_transaction_end")
+def _forget_at_end(session: Session, _transaction: Any) -> None:
+    session.info.pop(_LATEST, None)
+
+
+@orm_event.listens_for(Session, "do_orm_execute")
+def _forget_at_write(state: ORMExecuteState) -> None:
+    if state.is_insert or state.is_update or state.is_delete:
+        state.session.info.pop(_LATEST, None)
+
+
 @functools.cache
-def _seat_queries() -> tuple[Select[OnlineSeat], Select[OnlineSeat]]:
-    """A seat by its token, and by its id, each with its table, round and tournament; built
-    once (building a statement costs more than running it)."""
-    by = select(OnlineSeat).options(with_table())
+def _seat_queries() -> tuple[
+    Select[OnlineSeat, OnlineDeal, str], Select[OnlineSeat, OnlineDeal, str]
+]:
+    """A seat by its token, and by its id, each with its table, round and tournament, its
+    table's latest deal and every seat of that table (who is human, the bots' strengths): what
+    a seat's page shows comes from this one query. Built once (building a statement costs more
+    than running it)."""
+    newest = (
+        select(OnlineDeal.id)
+        .where(OnlineDeal.table_id == OnlineSeat.table_id)
+        .order_by(OnlineDeal.number.desc())
+        .limit(1)
+        .correlate(OnlineSeat)
+        .scalar_subquery()
+    )
+    other = aliased(OnlineSeat)
+    seats_text = (
+        select(func.aggregate_strings(_seats_text(other.seat, other.bot, other.bot_level), ","))
+        .where(other.table_id == OnlineSeat.table_id)
+        .correlate(OnlineSeat)
+        .scalar_subquery()
+    )
+    by = (
+        select(OnlineSeat, OnlineDeal, seats_text)
+        .outerjoin(OnlineDeal, OnlineDeal.id == newest)
+        .options(with_table())
+    )
     return (
         by.where(OnlineSeat.token == bindparam("token")),
         by.where(OnlineSeat.id == bindparam("seat")),
     )
 
 
+def _seat_read(
+    query: Select[OnlineSeat, OnlineDeal, str], params: dict[str, Any]
+) -> OnlineSeat | None:
+    got = db.session.execute(query, params).first()
+    if got is None:
+        return None
+    seat, row, text = got
+    _remember_latest(seat.table_id, latest_of_text(row, text))
+    return seat  # type: ignore[no-any-return]
+
+
 def seat_by_token(token: str) -> OnlineSeat | None:
     if not token or len(token) > 40:
         return None
-    return db.session.scalar(_seat_queries()[0], {"token": token})
+    return _seat_read(_seat_queries()[0], {"token": token})
 
 
 def seat_with_table(seat_id: int) -> OnlineSeat | None:
     """The seat ``seat_id`` read again with its table, round and tournament (one query)."""
-    return db.session.scalar(_seat_queries()[1], {"seat": seat_id})
+    return _seat_read(_seat_queries()[1], {"seat": seat_id})
 
 
 # --- who sits where -----------------------------------------------------------------------------
@@ -274,7 +368,7 @@ def seat_links(tab: Table, club: Club) -> list[SeatLink]:
 
 def seat_of_member(seat_id: int, me: Member) -> OnlineSeat | None:
     """The seat ``seat_id`` if it is bound to ``me`` at an online table of ``me``'s club."""
-    row = db.session.scalar(_seat_queries()[1], {"seat": seat_id})
+    row = _seat_read(_seat_queries()[1], {"seat": seat_id})
     if row is None or row.member_id is None or row.member_id != me.id:
         return None
     tab = db.session.get(Table, row.table_id)
