@@ -243,6 +243,8 @@ class Loaded:
     round_status: dict[int, str]
     table_ids: dict[tuple[int, int], int]  # (round, table number) → Table.id
     _standings: list[FixedStanding] | list[RedFiveStanding] | None = field(default=None)
+    # ``standings.ranks_over_rounds``, derived once per version as the standings are
+    _ranks: Any = field(default=None)
 
     @property
     def standings(self) -> list[FixedStanding] | list[RedFiveStanding]:

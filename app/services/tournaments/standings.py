@@ -101,7 +101,17 @@ def history_page(t: Tournament, name: str) -> dict[str, Any]:
 
 
 def ranks_over_rounds(loaded: Loaded) -> tuple[list[str], dict[str, list[int]], list[str]]:
-    """Each entrant's place after every round played so far (for the chart), and the final order."""
+    """Each entrant's place after every round played so far (for the chart), and the final order.
+    Derived once per version (kept on ``loaded``, the tournament cached per version): every
+    standings page asks for it, and it derives the standings once per round. A copy each time,
+    so that a caller's change never reaches the next page."""
+    if loaded._ranks is None:
+        loaded._ranks = _ranks_over_rounds(loaded)
+    labels, ranks, final = loaded._ranks
+    return list(labels), {name: list(places) for name, places in ranks.items()}, list(final)
+
+
+def _ranks_over_rounds(loaded: Loaded) -> tuple[list[str], dict[str, list[int]], list[str]]:
     from ...competition.standings import standings as derive
 
     comp = loaded.tournament
