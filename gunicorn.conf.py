@@ -5,11 +5,20 @@ state is rebuilt from its log and checked by version), so any number of workers,
 or several behind a load balancer, share one PostgreSQL database. Each setting can be overridden
 from the environment:
 
-    WEB_WORKERS   processes (default: 2 × cores + 1, at most 9)
-    WEB_THREADS   threads per process (default 4: polls are short, a thread never waits long)
+    WEB_WORKERS   processes (default: 2 × cores, at most 8)
+    WEB_THREADS   threads per process (default 1)
     WEB_TIMEOUT   seconds before a stuck worker is restarted (default 30; the largest request, a
                   PDF of a 50-table round, takes well under a second)
     BIND          address (default 127.0.0.1:8000; put a reverse proxy with HTTPS in front)
+
+Why one thread per process: the app's time is Python (templates, the ORM, the rules engine),
+and a process runs one thread of Python at a time; its short database waits are all a second
+thread could fill, while two threads of one process contend for its interpreter lock, which made
+every request cost more CPU (a move 11–13 ms with 4 threads, 8–10 ms with 1, measured by
+bench/load.py under the same load). On 2 cores, 100 online tables + 300 viewers on PostgreSQL:
+p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–129 ms with 4 × 1 (108–111 ms with 3 or
+5 × 1); on SQLite 22 ms with 4 × 1, 55–84 ms with 3 × 2 and 5 × 4. A slow request (a large
+import, a big PDF) holds one process meanwhile; the others go on.
 
 On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
 lets readers run beside the one writer, and writers queue on BEGIN IMMEDIATE (see app/db.py).
@@ -21,9 +30,9 @@ import os
 import gunicorn
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 9)))
+workers = int(os.environ.get("WEB_WORKERS", min(2 * multiprocessing.cpu_count(), 8)))
 worker_class = "gthread"
-threads = int(os.environ.get("WEB_THREADS", 4))
+threads = int(os.environ.get("WEB_THREADS", 1))
 timeout = int(os.environ.get("WEB_TIMEOUT", 30))
 graceful_timeout = 20
 keepalive = 5
