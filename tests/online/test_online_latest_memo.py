@@ -56,6 +56,16 @@ def test_a_write_or_the_transactions_end_forgets_the_latest_deal(app: Flask, cli
         assert len(sql) == 1 and again is not None and again[0].version == before + 1
         db.session.rollback()
 
+        # a change not flushed yet: the query flushes it first, as without the memo
+        _s, tab = _open(app, token)
+        row = bridge.latest(tab)[0]  # type: ignore[index]
+        row.version = row.version + 1
+        with counting() as sql:
+            again = bridge.latest(tab)
+        assert any(q.startswith("UPDATE online_deals") for q in sql), sql
+        assert again is not None and again[0].version == row.version
+        db.session.rollback()
+
         # a DML statement through the session
         _s, tab = _open(app, token)
         bridge.latest(tab)

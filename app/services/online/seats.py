@@ -93,9 +93,13 @@ def latest_of_text(row: OnlineDeal | None, text: str | None) -> Latest | None:
 
 
 def remembered_latest(table_id: int) -> Latest | None | bool:
-    """The latest deal of ``table_id`` read in this transaction with a seat (False: none)."""
-    memo = db.session().info.get(_LATEST)
+    """The latest deal of ``table_id`` read in this transaction with a seat (False: none, or
+    the session holds changes not flushed yet, which a query would flush first)."""
+    session = db.session()
+    memo = session.info.get(_LATEST)
     if memo is None or table_id not in memo:
+        return False
+    if session.new or session.dirty or session.deleted:
         return False
     return memo[table_id]  # type: ignore[no-any-return]
 
