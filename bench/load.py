@@ -483,9 +483,9 @@ def migrate(url: str) -> None:
     )
 
 
-def set_up(url: str, tables: int, variant: str, deals: int, label: str) -> tuple[int, list[str]]:
+def set_up(url: str, tables: int, variant: str, deals: int, label: str) -> tuple[str, list[str]]:
     """A club and a tournament whose round 1 has ``tables`` online tables, every seat a guest
-    link: (the tournament's id, every seat's token)."""
+    link: (the path of the tournament's public standings, every seat's token)."""
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("SECRET_KEY", "load-bench")
     from sqlalchemy import select
@@ -603,14 +603,23 @@ def start_gunicorn(
     return g
 
 
-def worker_cpu(tmp: Path, profile: bool) -> tuple[dict[str, tuple[int, float]], Counter[str]]:
+def worker_cpu(
+    tmp: Path, profile: bool
+) -> tuple[dict[str, tuple[int, float]], Counter[str], dict[int, list[float]]]:
     """The workers' CPU time per route kind (bench/load_gunicorn.py): (requests, seconds);
-    under "deals", how the workers rebuilt deals (hits, forward, full replays)."""
+    how the workers rebuilt deals (hits, forward, full replays); the garbage collector's passes
+    by generation (count, seconds, the longest)."""
     total: dict[str, list[float]] = {}
     deals: Counter[str] = Counter()
+    gcs: dict[int, list[float]] = {}
     for f in tmp.glob("cpu-*.json"):
         got_file = json.loads(f.read_text())
         deals.update(got_file["deals"])
+        for gen, (count, took, longest) in got_file.get("gc", {}).items():
+            mine = gcs.setdefault(int(gen), [0, 0.0, 0.0])
+            mine[0] += count
+            mine[1] += took
+            mine[2] = max(mine[2], longest)
         for kind, (n, cpu) in got_file["kinds"].items():
             got = total.setdefault(kind, [0, 0.0])
             got[0] += n
@@ -624,7 +633,7 @@ def worker_cpu(tmp: Path, profile: bool) -> tuple[dict[str, tuple[int, float]], 
             stats = pstats.Stats(*files)
             stats.sort_stats("tottime").print_stats(25)
             stats.sort_stats("cumulative").print_stats(45)
-    return {k: (int(n), cpu) for k, (n, cpu) in total.items()}, deals
+    return {k: (int(n), cpu) for k, (n, cpu) in total.items()}, deals, gcs
 
 
 def pg_cpu_seconds(pg: Any) -> float:
@@ -757,7 +766,7 @@ def run_once(args: argparse.Namespace, tables: int, viewers: int, label: str) ->
                 after_load = loadavg()
             finally:
                 g.stop()
-            server_kinds, deals = worker_cpu(tmp, args.profile)
+            server_kinds, deals, gcs = worker_cpu(tmp, args.profile)
             crashed = "Traceback" in g.log.read_text(errors="replace")
             if crashed:
                 tail = g.log.read_text(errors="replace")
@@ -770,7 +779,7 @@ def run_once(args: argparse.Namespace, tables: int, viewers: int, label: str) ->
         len(tokens),
         stats,
         wall,
-        (client_cpu, server_cpu, pg_cpu, server_kinds, deals),
+        (client_cpu, server_cpu, pg_cpu, server_kinds, deals, gcs),
         setup_s,
         (before_load, after_load),
     )
@@ -783,11 +792,18 @@ def report(
     seats: int,
     stats: Stats,
     wall: float,
-    cpu: tuple[float, float, float | None, dict[str, tuple[int, float]], Counter[str]],
+    cpu: tuple[
+        float,
+        float,
+        float | None,
+        dict[str, tuple[int, float]],
+        Counter[str],
+        dict[int, list[float]],
+    ],
     setup_s: float,
     loads: tuple[str, str],
 ) -> Result:
-    client_cpu, server_cpu, pg_cpu, server_kinds, deals = cpu
+    client_cpu, server_cpu, pg_cpu, server_kinds, deals, gcs = cpu
     before_load, after_load = loads
     every = [x for k in KINDS for x in stats.times[k]]
     errors = sum(stats.errors.values())
@@ -826,6 +842,14 @@ def report(
         f"  deals rebuilt by the workers (per-process cache): {deals['hits']} from the cache, "
         f"{deals['forward']} forward from an older snapshot, {deals['replays']} by a full replay"
     )
+    if gcs:
+        print(
+            "  garbage collections in the workers (each worker's whole life): "
+            + "; ".join(
+                f"generation {gen}: {int(n)} in {took * 1000:.0f} ms, the longest {most * 1000:.1f} ms"
+                for gen, (n, took, most) in sorted(gcs.items())
+            )
+        )
     windows: dict[int, list[float]] = {}
     for at, ms in stats.timeline:
         windows.setdefault(int(max(at, 0) // 10), []).append(ms)

@@ -1,7 +1,8 @@
 """gunicorn settings for bench/load.py: exactly ``gunicorn.conf.py``, plus a measurement in each
 worker — the CPU time (``time.thread_time``) each request took in the worker, by route kind,
 written to ``$LOAD_BENCH_DIR/cpu-<pid>.json`` when the worker ends, with how its deals were
-rebuilt (the per-process cache of app/services/online/cache.py: hits, forward, full replays); with ``LOAD_BENCH_PROFILE=1``
+rebuilt (the per-process cache of app/services/online/cache.py: hits, forward, full replays) and
+the garbage collector's passes (count, time, longest, by generation); with ``LOAD_BENCH_PROFILE=1``
 a cProfile of every request too (``prof-<pid>.pstats``; run one thread per worker then, a
 profile follows one thread at a time). The server's own CPU time per request does not depend
 on what else the machine runs, which its latency does."""
@@ -19,6 +20,7 @@ from typing import Any
 
 _conf = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 exec(compile(_conf.read_text(), str(_conf), "exec"))  # every setting of make serve
+_serve_post_worker_init = globals()["post_worker_init"]  # make serve's own (gc.freeze), kept
 
 _OUT = Path(os.environ.get("LOAD_BENCH_DIR", "."))
 _PROFILE = os.environ.get("LOAD_BENCH_PROFILE") == "1"
@@ -44,7 +46,27 @@ def route_kind(method: str, path: str, query: str) -> str:
     return "other"
 
 
+# the garbage collector's passes in this worker, by generation: [count, seconds, longest]
+_gc: dict[int, list[float]] = {}
+_gc_started = [0.0]
+
+
+def _gc_timer(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+        return
+    took = time.perf_counter() - _gc_started[0]
+    got = _gc.setdefault(int(info["generation"]), [0, 0.0, 0.0])
+    got[0] += 1
+    got[1] += took
+    got[2] = max(got[2], took)
+
+
 def post_worker_init(worker: Any) -> None:
+    import gc
+
+    _serve_post_worker_init(worker)
+    gc.callbacks.append(_gc_timer)
     app = worker.wsgi
 
     def measured(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
@@ -80,6 +102,6 @@ def worker_exit(_server: Any, _worker: Any) -> None:
 
     pid = os.getpid()
     deals = {"hits": CACHE.hits, "forward": CACHE.forward, "replays": CACHE.replays}
-    (_OUT / f"cpu-{pid}.json").write_text(json.dumps({"kinds": _cpu, "deals": deals}))
+    (_OUT / f"cpu-{pid}.json").write_text(json.dumps({"kinds": _cpu, "deals": deals, "gc": _gc}))
     if _profile is not None:
         _profile.dump_stats(str(_OUT / f"prof-{pid}.pstats"))
