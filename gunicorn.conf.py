@@ -17,8 +17,9 @@ and a process runs one thread of Python at a time; its short database waits are 
 thread could fill, while two threads of one process contend for its interpreter lock, which made
 every request cost more CPU (a move 11–13 ms with 4 threads, 8–10 ms with 1, measured by
 bench/load.py under the same load). On 2 cores, 100 online tables + 300 viewers on PostgreSQL:
-p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–129 ms with 4 × 1 (108–111 ms with 3 or
-5 × 1); on SQLite 22 ms with 4 × 1, 55–84 ms with 3 × 2 and 5 × 4. A slow request (a large
+p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1 (under 100 ms in 7 of
+12 runs; 108–111 ms with 3 or 5 × 1); on SQLite 22–24 ms with 4 × 1, 55–84 ms with 3 × 2 and
+5 × 4. A slow request (a large
 import, a big PDF) holds one process meanwhile; the others go on.
 
 On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
