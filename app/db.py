@@ -188,6 +188,12 @@ def write_transaction() -> Iterator[None]:
         _force_immediate.reset(token)
 
 
+# session.info keys of reads kept for the rest of a transaction (e.g. the latest deal read with
+# a seat, app/services/online/seats.py): a row lock taken meanwhile forgets them, so that what
+# is read after the lock is the committed state it promises.
+READ_MEMOS: set[str] = set()
+
+
 def lock_for_update(row: Any, *reload: str) -> None:
     """Lock ``row``'s database row for the rest of the transaction (``SELECT … FOR UPDATE``;
     SQLite has no row locks and needs none, see above), then forget the attributes named in
@@ -198,6 +204,8 @@ def lock_for_update(row: Any, *reload: str) -> None:
     keys = mapper.primary_key_from_instance(row)
     where = [column == key for column, key in zip(mapper.primary_key, keys, strict=True)]
     session.execute(select(*mapper.primary_key).where(*where).with_for_update())
+    for key in READ_MEMOS:
+        session.info.pop(key, None)
     if reload:
         session.expire(row, list(reload))
 

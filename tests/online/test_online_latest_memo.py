@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Flask
 from sqlalchemy import delete, select, update
 
+from app.db import lock_for_update
 from app.extensions import db
 from app.models import OnlineAction, OnlineDeal, OnlineSeat, Table
 from app.services.online import bridge, seats
@@ -76,6 +77,15 @@ def test_a_write_or_the_transactions_end_forgets_the_latest_deal(app: Flask, cli
         with counting() as sql:
             again = bridge.latest(tab)
         assert len(sql) == 1 and again is not None and 2 not in again[1]
+        db.session.rollback()
+
+        # a row lock: what is read after it is the committed state
+        _s, tab = _open(app, token)
+        bridge.latest(tab)
+        lock_for_update(tab)
+        with counting() as sql:
+            bridge.latest(tab)
+        assert any("FROM online_deals" in q for q in sql), sql
         db.session.rollback()
 
         # the end of the transaction

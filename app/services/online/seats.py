@@ -21,6 +21,7 @@ from sqlalchemy import event as orm_event
 from sqlalchemy.orm import ORMExecuteState, Session, aliased, joinedload
 
 from ... import qr
+from ...db import READ_MEMOS
 from ...extensions import db
 from ...models import (
     Club,
@@ -65,6 +66,7 @@ def with_table() -> Any:
 # table id: ``bridge.latest`` answers from it instead of a query of its own. session.info lives
 # as long as the request's session; the memo ends with the transaction and at any write.
 _LATEST = "online_latest_deals"
+READ_MEMOS.add(_LATEST)  # a row lock forgets it too (app.db.lock_for_update)
 
 # (the deal row, the human seats, every seat's bot strength): ``bridge.latest``'s answer
 Latest = tuple[OnlineDeal, frozenset[int], dict[int, str]]

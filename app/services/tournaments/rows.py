@@ -19,6 +19,7 @@ from ...competition import model as cm
 from ...competition.matches import FixedMatch, RedFiveTable
 from ...competition.standings import FixedStanding, RedFiveStanding, derive_table, standings
 from ...competition.tfile import SIDE_SIZE
+from ...db import reads_only
 from ...extensions import db
 from ...models import (
     Club,
@@ -257,13 +258,18 @@ _LOAD_CACHE: dict[tuple[str, int], tuple[int, str, Loaded]] = {}
 
 
 def load(t: Tournament) -> Loaded:
-    """The whole tournament as competition data (a handful of queries; cached per version)."""
+    """The whole tournament as competition data (a handful of queries; cached per version).
+    Kept only when read in a request that writes nothing more (``reads_only``): a version a
+    write transaction derived may never be committed (a rollback), and the next committed
+    change would bring the same version number with other data."""
     key = (str(db.engine.url), t.id)
     stamp = t.created_at.isoformat() if t.created_at else ""
     hit = _LOAD_CACHE.get(key)
     if hit is not None and hit[0] == t.version and hit[1] == stamp:
         return hit[2]
     loaded = load_uncached(t)
+    if not reads_only():
+        return loaded
     if len(_LOAD_CACHE) > 64:
         _LOAD_CACHE.clear()
     _LOAD_CACHE[key] = (t.version, stamp, loaded)
