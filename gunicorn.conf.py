@@ -7,8 +7,10 @@ from the environment:
 
     WEB_WORKERS   processes (default: 2 × cores, at most 8)
     WEB_THREADS   threads per process (default 1)
-    WEB_TIMEOUT   seconds before a stuck worker is restarted (default 30; the largest request, a
-                  PDF of a 50-table round, takes well under a second)
+    WEB_TIMEOUT   seconds before a worker whose main loop stopped is restarted (default 30; the
+                  largest request, a PDF of a 50-table round, takes well under a second). With
+                  gthread workers this does not end a request that hangs in its thread: that
+                  process then serves nothing more until it is restarted.
     BIND          address (default 127.0.0.1:8000; put a reverse proxy with HTTPS in front)
     WEB_MAX_REQUESTS  requests before a worker is replaced by a fresh one (default 100,000)
 
@@ -17,9 +19,10 @@ and a process runs one thread of Python at a time; its short database waits are 
 thread could fill, while two threads of one process contend for its interpreter lock, which made
 every request cost more CPU (a move 11–13 ms with 4 threads, 8–10 ms with 1, measured by
 bench/load.py under the same load). On 2 cores, 100 online tables + 300 viewers on PostgreSQL:
-p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1 (under 100 ms in 7 of
-12 runs; 108–111 ms with 3 or 5 × 1); on SQLite 22–24 ms with 4 × 1, 55–84 ms with 3 × 2 and
-5 × 4. A slow request (a large
+p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1 (under 100 ms in 9 of
+14 runs; 108–111 ms with 3 or 5 × 1); on SQLite 22–24 ms with 4 × 1, 55–84 ms with 3 × 2 and
+5 × 4. gunicorn's sync worker (no keep-alive) gave 33 and 119 ms against gthread's 51 and 58
+in the same series: no clear difference, and gthread keeps connections alive. A slow request (a large
 import, a big PDF) holds one process meanwhile; the others go on.
 
 On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
