@@ -67,7 +67,7 @@ from ..tournaments.rows import variant_of
 from ..tournaments.sheets import may_edit, record_deal, sheet
 from . import botchoice, cache
 from .refusals import refusal_text
-from .seats import new_token, remembered_latest, seats_of
+from .seats import Latest, new_token, remembered_latest, seats_of
 
 # Log entries that are no engine record (replay skips them; defined with the cache that replays):
 # ``continue`` — a seat let the draw go on; ``ready`` — after a played deal a human seat has seen
@@ -289,7 +289,7 @@ def load_row(row: OnlineDeal, humans: frozenset[int], levels: dict[int, str]) ->
     return _load(row, humans, levels, private=not reads_only())
 
 
-def latest(tab: Table) -> tuple[OnlineDeal, frozenset[int], dict[int, str]] | None:
+def latest(tab: Table) -> Latest | None:
     """The table's latest deal row, its human seats and its bot seats' strengths, in one query
     (no deal rebuilt); None before the first deal."""
     remembered = remembered_latest(tab.id)
