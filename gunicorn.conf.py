@@ -31,8 +31,12 @@ lets readers run beside the one writer, and writers queue on BEGIN IMMEDIATE (se
 
 import multiprocessing
 import os
+import re
+import time
+from typing import Any
 
 import gunicorn
+from gunicorn.glogging import Logger
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_WORKERS", min(2 * multiprocessing.cpu_count(), 8)))
@@ -47,6 +51,44 @@ max_requests = int(os.environ.get("WEB_MAX_REQUESTS", 100_000))
 max_requests_jitter = max_requests // 10
 accesslog = "-"
 errorlog = "-"
+
+
+# A secret link's or a table code's part of a path (/play/<seat token>/poll, /invite/<token>,
+# /table/<code>): anyone who reads the log could otherwise take the seat or enter its scores.
+SECRET_IN_PATH = re.compile(r"^/(play|invite|table)/[^/?]+")
+
+
+class AccessLog(Logger):
+    """gunicorn's logger with its access line written directly: address, time, request line
+    (a secret link shortened to ``***``), status, bytes, milliseconds, user agent; no referrer (a
+    seat page's polls would carry its secret link there). gunicorn's own line first
+    builds a dictionary of every request header, response header and environment variable for
+    its format, which cost more than answering a seat's poll (0.15–0.2 ms a request, measured
+    against a server without an access log)."""
+
+    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
+        if not self.access_log_enabled:
+            return
+        uri = SECRET_IN_PATH.sub(r"/\1/***", environ.get("PATH_INFO", ""))
+        if environ.get("QUERY_STRING"):
+            uri += "?" + environ["QUERY_STRING"]
+        status = resp.status.split(None, 1)[0] if isinstance(resp.status, str) else resp.status
+        ms = request_time.seconds * 1000 + request_time.microseconds / 1000
+        self.access_log.info(
+            '%s - - [%s] "%s %s %s" %s %s %.1fms "%s"',
+            environ.get("REMOTE_ADDR", "-"),
+            time.strftime("%d/%b/%Y:%H:%M:%S %z"),
+            environ.get("REQUEST_METHOD", "-"),
+            uri,
+            environ.get("SERVER_PROTOCOL", "-"),
+            status,
+            getattr(resp, "sent", None) or 0,
+            ms,
+            environ.get("HTTP_USER_AGENT", "-"),
+        )
+
+
+logger_class = AccessLog
 # Only a proxy on this machine may set X-Forwarded-*; the app trusts them only with TRUST_PROXY=1.
 forwarded_allow_ips = "127.0.0.1"
 # No server version banner: the Server header says only what the software is, not its version.

@@ -1,6 +1,6 @@
 """Serving: fingerprinted static files, security headers on every kind of response, a clean 503
 while the database is away (and recovery without a restart), no traceback, Secure cookies behind
-HTTPS, and gunicorn's banner without a version."""
+HTTPS, gunicorn's banner without a version, and its access log without secret links."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -191,12 +192,14 @@ def test_gunicorn_serves_with_the_documented_config_and_no_version_banner(tmp_pa
         check=True,
         capture_output=True,
     )
+    log = tmp_path / "gunicorn.log"
+    out = log.open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
         cwd=ROOT,
         env=full_env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=out,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 30
@@ -215,6 +218,24 @@ def test_gunicorn_serves_with_the_documented_config_and_no_version_banner(tmp_pa
         with urllib.request.urlopen(f"http://127.0.0.1:{port}{asset}") as r:
             assert "immutable" in r.headers["Cache-Control"]
             assert r.headers["Server"] == "shengji"
+        for secret in ("/play/SeCrEtSeAt/poll?v=1", "/invite/SeCrEtInViTe", "/table/SeCrEtCoDe"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{secret}")
+            assert refused.value.code == 404
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+        out.close()
+    # one access line per request: address, time, request line, status, bytes, milliseconds,
+    # user agent; a secret link's or a table code's part of the path never reaches the log
+    lines = log.read_text().splitlines()
+    login = [line for line in lines if '"GET /account/login HTTP/1.1" 200 ' in line]
+    assert login and re.match(
+        r'127\.0\.0\.1 - - \[\d\d/\w{3}/\d{4}:[\d:]{8} [+-]\d{4}\] "GET /account/login HTTP/1\.1" '
+        r'200 [1-9]\d* \d+\.\dms "Python-urllib/[\d.]+"$',
+        login[0],
+    ), login[0]
+    assert any('"GET /play/***/poll?v=1 HTTP/1.1" 404 ' in line for line in lines)
+    assert any('"GET /invite/*** HTTP/1.1" 404 ' in line for line in lines)
+    assert any('"GET /table/*** HTTP/1.1" 404 ' in line for line in lines)
+    assert "SeCrEt" not in log.read_text()
