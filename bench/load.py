@@ -11,11 +11,14 @@ Each seat is a client that behaves as the seat page does in a browser: it opens 
 cookie jar keeps the session; the CSRF token comes from the page), polls
 ``/play/<token>/poll?v=<token>`` every 2 s (204 while unchanged, else the page's fresh partial),
 and when its turn comes (the partial says ``data-my-turn="1"``, or offers the Continue button of
-a finished deal) it reads ``/play/<token>/state.json`` — the seat's own view: its hand, the moves
-the page offers — thinks 1–3 s, and posts a legal move as the page's form does (htmx POST with
-``csrf_token`` and ``v``). It decides from that view only: leading, one playable card; following,
-a legal follow found by the engine's rules on its own hand and the public lead; calls, passes,
-the kitty and the friend card at random among what the page offers.
+a finished deal) it thinks 1–3 s and posts a legal move as the page's form does (htmx POST with
+``csrf_token`` and ``v``), decided from what the page it holds shows (``page_state``: the forms'
+moves, the hand's cards, the table's lead, level and trump), as a player decides from the
+screen: leading, one playable card; following, a legal follow found by the engine's rules on
+its own hand and the public lead; calls, passes, the kitty and the friend card at random among
+what the page offers. With ``--state-json`` it first reads ``/play/<token>/state.json`` (the
+seat's JSON view) and decides from that instead, as earlier versions of this bench did: a
+request no browser makes, one per move.
 
 Each viewer opens the standings page (half of them its projector view, ``?projector=1``), polls
 its live partial every 3 s as the page does (204 while unchanged) and opens the page afresh every
@@ -274,6 +277,73 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
+# --- what the seat's page shows, read as a person reads it ---------------------------------------------
+
+FORM_RE = re.compile(r"<form\b.*?</form>", re.S)
+KIND_RE = re.compile(r'name="kind" value="([^"]+)"')
+HIDDEN_CARD_RE = re.compile(r'<input type="hidden" name="cards" value="([^"]+)">')
+HAND_CARD_RE = re.compile(r'<input type="checkbox" name="cards" value="([^"]+)"( disabled)?>')
+OPTION_RE = re.compile(r'<option value="([^"]*)">')
+NEED_RE = re.compile(r'data-need="(\d+)"')
+FELT_RE = re.compile(
+    r'id="table"[^>]*? data-level="([^"]*)" data-trump="([^"]*)"(?: data-leader="(\d+)")?'
+)
+PLAY_RE = re.compile(r'<div class="play [^"]*" data-seat="(\d+)" data-cards="([^"]*)">')
+
+
+def page_state(html: str, variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    """What ``choose`` needs, read from the seat's page (the partial a poll or a move answers):
+    the moves its forms offer (``data-move``), the calls' cards, the hand's checkboxes (a
+    disabled one is not playable), the friend card's choices, how many cards the kitty or the
+    lead asks for (the play button's ``data-need``), and from the table the level, the trump
+    and the lead's cards (the felt's ``data-*`` and the leader's ``data-cards``). The variant is
+    the tournament's, which a player knows."""
+    m = TOKEN_RE.search(html)
+    state: dict[str, Any] = {
+        "token": m.group(1) if m else "",
+        "variant": variant,
+        "options": options,
+        "actions": [],
+        "calls": [],
+        "hand": [],
+        "playable": [],
+        "friend_choices": [],
+        "kitty_size": None,
+        "level": None,
+        "trump": None,
+        "trick": None,
+    }
+    for form in FORM_RE.findall(html):
+        k = KIND_RE.search(form)
+        if k is None:
+            continue
+        kind = k.group(1)
+        if kind not in state["actions"]:
+            state["actions"].append(kind)
+        if kind == "call":
+            state["calls"].append(HIDDEN_CARD_RE.findall(form))
+        elif kind in ("play", "bury"):
+            for code, disabled in HAND_CARD_RE.findall(form):
+                state["hand"].append(code)
+                if not disabled:
+                    state["playable"].append(code)
+            need = NEED_RE.search(form)
+            if kind == "bury" and need:
+                state["kitty_size"] = int(need.group(1))
+        elif kind == "friend":
+            state["friend_choices"] += [c for c in OPTION_RE.findall(form) if c]
+    felt = FELT_RE.search(html)
+    if felt is not None:
+        state["level"] = felt.group(1) or None
+        state["trump"] = felt.group(2) or None
+        if felt.group(3) is not None:
+            plays = {int(seat): cards.split() for seat, cards in PLAY_RE.findall(html)}
+            lead = plays.get(int(felt.group(3)))
+            if lead:
+                state["trick"] = {"plays": [{"cards": lead}]}
+    return state
+
+
 # --- the clients ------------------------------------------------------------------------------------
 
 TOKEN_RE = re.compile(r'data-token="([^"]+)"')
@@ -312,8 +382,19 @@ class Seat:
         return None
 
 
+@dataclass
+class Play:
+    """How the seats decide: from their page (``variant``/``options``: the tournament's), or,
+    with ``json``, from the seat's JSON view fetched before each move (``state.json``)."""
+
+    variant: str
+    options: dict[str, Any]
+    think: tuple[float, float]
+    json: bool = False
+
+
 async def seat_client(
-    port: int, stats: Stats, seat: Seat, start: float, think: tuple[float, float], seed: int
+    port: int, stats: Stats, seat: Seat, start: float, play: Play, seed: int
 ) -> None:
     rng = random.Random(seed)
     b = Browser(port, stats)
@@ -337,13 +418,13 @@ async def seat_client(
         while not stats.done():
             want = seat.wants_to_act()
             if want is not None and act_at is None:
-                act_at = time.monotonic() + rng.uniform(*think)
+                act_at = time.monotonic() + rng.uniform(*play.think)
             if not await _sleep_until(stats, min(next_poll, act_at or next_poll)):
                 break
             now = time.monotonic()
             if act_at is not None and now >= act_at:
                 act_at = None
-                await _act(b, stats, seat, url, rng)
+                await _act(b, stats, seat, url, rng, play)
                 next_poll = time.monotonic() + SEAT_POLL_S
                 continue
             got = await b.request("poll", f"{url}/poll?v={seat.v}", headers=HTMX)
@@ -360,20 +441,25 @@ async def seat_client(
         b.close()
 
 
-async def _act(b: Browser, stats: Stats, seat: Seat, url: str, rng: random.Random) -> None:
+async def _act(
+    b: Browser, stats: Stats, seat: Seat, url: str, rng: random.Random, play: Play
+) -> None:
     want = seat.wants_to_act()
     if want == "ready":
         form = {"csrf_token": seat.csrf, "v": seat.v}
         got = await b.request("ready", f"{url}/ready", form, HTMX)
         kind = "ready"
     elif want == "move":
-        got = await b.request("state.json", f"{url}/state.json")
-        if got is None:
-            return
-        if got[0] != 200:
-            stats.error("state.json", f"state.json: {got[0]}")
-            return
-        state = json.loads(got[1])
+        if play.json:
+            got = await b.request("state.json", f"{url}/state.json")
+            if got is None:
+                return
+            if got[0] != 200:
+                stats.error("state.json", f"state.json: {got[0]}")
+                return
+            state = json.loads(got[1])
+        else:
+            state = page_state(seat.html, play.variant, play.options)
         move = choose(state, rng)
         if move is None:  # the page offered a move the JSON no longer does: it moved on
             return
@@ -719,11 +805,16 @@ async def _drive(
     rng = random.Random(args.seed)
     t0 = time.monotonic()
     ramp = min(10.0, args.seconds / 4)
-    think = (args.think_min, args.think_max)
+    from engine.variants import default_options
+
+    play = Play(
+        args.variant,
+        default_options(args.variant),  # set_up's tournament
+        (args.think_min, args.think_max),
+        args.state_json,
+    )
     jobs = [
-        seat_client(
-            port, stats, Seat(tok), t0 + rng.uniform(0, ramp), think, rng.randrange(1 << 30)
-        )
+        seat_client(port, stats, Seat(tok), t0 + rng.uniform(0, ramp), play, rng.randrange(1 << 30))
         for tok in tokens
     ]
     jobs += [
@@ -883,6 +974,11 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None, help="WEB_WORKERS (gunicorn.conf.py)")
     ap.add_argument("--threads", type=int, default=None, help="WEB_THREADS (gunicorn.conf.py)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--state-json",
+        action="store_true",
+        help="seats read /play/<token>/state.json before each move (no browser does)",
+    )
     ap.add_argument("--profile", action="store_true", help="cProfile the workers' requests")
     args = ap.parse_args()
     if not 0 < args.seconds <= MAX_SECONDS:

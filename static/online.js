@@ -93,8 +93,11 @@
     var form = document.querySelector("#seat .hand-form");
     if (!form) return;
     var out = form.querySelector("[data-selected-count]");
+    var need = form.querySelector("[data-need]"); // the kitty's size, or the lead's
     var n = form.querySelectorAll('input[name="cards"]:checked').length;
-    if (out) out.textContent = n ? String(n) : "";
+    if (!out) return;
+    if (need) out.textContent = "(" + n + "/" + need.getAttribute("data-need") + ")";
+    else out.textContent = n ? "(" + n + ")" : "";
   }
 
   document.addEventListener("change", function (event) {

@@ -107,6 +107,22 @@ def _choose(ow: OnlineWorld, html: str) -> dict:
     kind, _seat, *rest = HeuristicBot(7).act(deal, 0)
     assert kind in offered, (kind, offered)
     cards = cards_str(rest[0])
+    # what the table shows, in its data-* attributes too: level, trump, the lead's cards, and
+    # how many cards the play button asks for (the kitty's size; the lead's when following)
+    felt = re.search(r'id="table"[^>]*? data-level="([^"]*)" data-trump="([^"]*)"', html)
+    assert felt is not None and felt.groups() == (deal.level or "", deal.trump or "")
+    need = re.search(r'data-move="(?:play|bury)" data-need="(\d+)"', html)
+    tr = deal.trick
+    if kind == "bury":
+        assert need is not None and int(need.group(1)) == deal.kitty_size
+    elif tr is not None and tr.plays:
+        leader, lead = tr.plays[0]
+        assert f'data-leader="{leader}"' in html
+        shown = re.search(rf'data-seat="{leader}" data-cards="([^"]*)"', html)
+        assert shown is not None and sorted(shown.group(1).split()) == sorted(cards_str(lead))
+        assert need is not None and int(need.group(1)) == len(lead)
+    else:
+        assert need is None and "data-leader=" not in html
     if kind == "play":
         playable = enabled_cards(html)
         assert set(cards) <= set(playable)
