@@ -56,6 +56,32 @@ def test_the_digest_is_the_content_hash_and_a_stale_one_redirects(client):
     assert client.get("/assets/0000000000000000/../app/config.py").status_code == 404
 
 
+def test_a_new_worker_loads_the_compiled_templates_instead_of_compiling_them(tmp_path, monkeypatch):
+    import jinja2
+
+    def page(app) -> str:
+        html = app.test_client().get("/account/login").get_data(as_text=True)
+        return re.sub(r"[\w-]{20,}\.[\w-]+\.[\w-]+", "(CSRF token)", html)  # a new one each time
+
+    first = create_app(app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'a.db'}"))
+    shown = page(first)  # compiles what it has not found compiled yet, and keeps it
+    compiled: list[str | None] = []
+    compile_source = jinja2.Environment.compile
+
+    def counting(self, source, name=None, *args, **kwargs):
+        compiled.append(name)
+        return compile_source(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    second = create_app(app_config(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'b.db'}"))
+    assert page(second) == shown
+    assert compiled == []  # a fresh environment (a new worker): every template from the cache
+    second.jinja_env.bytecode_cache = None
+    third_env = second.jinja_env.overlay()  # the same templates without the cache compile
+    third_env.get_template("auth/login.html")
+    assert compiled == ["auth/login.html"]
+
+
 def test_security_headers_on_errors_and_fragments(client):
     for path in ("/no/such/page", "/standings/1", "/static/style.css"):
         r = client.get(path)
