@@ -96,8 +96,8 @@
     var need = form.querySelector("[data-need]"); // the kitty's size, or the lead's
     var n = form.querySelectorAll('input[name="cards"]:checked').length;
     if (!out) return;
-    if (need) out.textContent = "(" + n + "/" + need.getAttribute("data-need") + ")";
-    else out.textContent = n ? "(" + n + ")" : "";
+    if (need) out.textContent = n + "/" + need.getAttribute("data-need");
+    else out.textContent = n ? String(n) : "";
   }
 
   document.addEventListener("change", function (event) {

@@ -192,10 +192,10 @@ def _play_once(page: Page) -> bool:
             return False
     enabled = seat.locator("#hand label.card:not(.off)")
     if seat.locator('button[data-move="bury"]').count():
-        expect(seat.locator("[data-selected-count]")).to_have_text("(0/8)")
+        expect(seat.locator("[data-selected-count]")).to_have_text("0/8")
         for i in range(8):
             enabled.nth(i).click()
-        expect(seat.locator("[data-selected-count]")).to_have_text("(8/8)")  # kitty size
+        expect(seat.locator("[data-selected-count]")).to_have_text("8/8")  # kitty size
         _submit(page, '#seat button[data-move="bury"]')
         expect(seat.locator('button[data-move="bury"]')).to_have_count(0)
         return False
@@ -209,7 +209,7 @@ def _play_once(page: Page) -> bool:
         # following: the count says how many the lead asks for; leading: only how many
         following = page.locator("#table").get_attribute("data-lead-size") is not None
         expect(seat.locator("[data-selected-count]")).to_have_text(
-            f"({k}/{k})" if following else f"({k})"
+            f"{k}/{k}" if following else f"{k}"
         )
         _submit(page, '#seat button[data-move="play"]')
         if not page.locator("#seat [role=alert]").count():
