@@ -22,7 +22,9 @@ bench/load.py under the same load). On 2 cores, 100 online tables + 300 viewers 
 p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1 (under 100 ms in 9 of
 14 runs; 108–111 ms with 3 or 5 × 1); on SQLite 22–24 ms with 4 × 1, 55–84 ms with 3 × 2 and
 5 × 4. gunicorn's sync worker (no keep-alive) gave 33 and 119 ms against gthread's 51 and 58
-in the same series: no clear difference, and gthread keeps connections alive. A slow request
+in the same series: no clear difference, and gthread keeps connections alive. (These were
+measured while the bench's seats read state.json before each move; the README has the
+figures since.) A slow request
 (a large import, a big PDF) holds one process meanwhile; the others go on.
 
 On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
