@@ -59,6 +59,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    from .web import TemplateEnvironment
+
+    app.jinja_environment = TemplateEnvironment  # before anything builds app.jinja_env
     app.config.update(app_config.defaults())
     app.config.update(config)
     if app.config.get("MAX_CONTENT_LENGTH") is None:

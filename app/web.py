@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, flash, make_response, render_template, request
 from flask.sessions import SecureCookieSessionInterface
+from flask.templating import Environment as FlaskEnvironment
 from flask_wtf import FlaskForm
 from itsdangerous import URLSafeTimedSerializer
 from jinja2 import pass_context
@@ -130,6 +131,27 @@ def security_headers(config: Mapping[str, Any]) -> list[tuple[str, str]]:
     if config.get("SESSION_COOKIE_SECURE"):
         pairs.append(("Strict-Transport-Security", "max-age=31536000"))
     return pairs
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class TemplateEnvironment(FlaskEnvironment):
+    """Flask's template environment, with ``x.name`` on a plain dict read as its key first.
+
+    Jinja reads ``x.name`` with ``getattr`` and, when that raises ``AttributeError``, with
+    ``x["name"]``: on the dicts the pages pass (a card's face, a seat at the table) every such
+    read raised and caught an exception, some two hundred times in a seat's partial. A name
+    that is not an attribute of ``dict`` itself can only be a key, so it is looked up as one
+    at once: the same answer as Jinja's, without the exception."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
 
 
 class SessionInterface(SecureCookieSessionInterface):

@@ -153,3 +153,33 @@ def test_templates_gettext_answers_as_jinjas_own_newstyle_gettext(app):
                 assert ours == theirs, (lang, source, ours, theirs)
             if lang == "zh":  # the comparison is of translated text, not of the English
                 assert app.jinja_env.from_string('{{ _("Log in") }}').render() != "Log in"
+
+
+def test_templates_read_a_dicts_keys_and_attributes_as_jinja_does(app):
+    """app.web's TemplateEnvironment reads ``d.name`` on a plain dict as its key at once; what
+    every template sees stays exactly Jinja's: keys, missing keys, dict methods (also when a
+    key shadows one), dict subclasses, objects and nested reads."""
+    from collections import OrderedDict
+    from types import SimpleNamespace
+
+    from jinja2 import Environment
+
+    data = {
+        "d": {"a": 1, "items": "a key", "b": {"c": "<x>"}, "none": None},
+        "o": OrderedDict(a=2),
+        "n": SimpleNamespace(a=3, d={"a": 4}),
+    }
+    sources = [
+        "{{ d.a }} {{ d.b.c }} {{ d['a'] }} {{ d.none }}",
+        "{{ d.missing is defined }} {{ d.b.missing is defined }} [{{ d.missing }}]",
+        "{{ d.items()|list|length }} {{ d.keys()|list }} {{ d.get('a') }} {{ d.items is callable }}",
+        "{{ o.a }} {{ o.keys()|list }} {{ n.a }} {{ n.d.a }} {{ n.missing is defined }}",
+        "{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}",
+    ]
+    reference = Environment(autoescape=True)
+    with app.test_request_context("/"):
+        for source in sources:
+            ours = app.jinja_env.from_string(source).render(**data)
+            theirs = reference.from_string(source).render(**data)
+            assert ours == theirs, (source, ours, theirs)
+    assert type(app.jinja_env).__name__ == "TemplateEnvironment"
