@@ -24,8 +24,8 @@ p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1 
 5 × 4. gunicorn's sync worker (no keep-alive) gave 33 and 119 ms against gthread's 51 and 58
 in the same series: no clear difference, and gthread keeps connections alive. (These were
 measured while the bench's seats read state.json before each move; the README has the
-figures since.) A slow request
-(a large import, a big PDF) holds one process meanwhile; the others go on.
+figures since.) A slow request (a large import, a big PDF) holds one process meanwhile; the
+others go on.
 
 On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
 lets readers run beside the one writer, and writers queue on BEGIN IMMEDIATE (see app/db.py).
@@ -34,7 +34,6 @@ lets readers run beside the one writer, and writers queue on BEGIN IMMEDIATE (se
 import multiprocessing
 import os
 import re
-import time
 from typing import Any
 
 import gunicorn
@@ -63,9 +62,9 @@ SECRET_IN_PATH = re.compile(r"^/(play|invite|table)/[^/?]+")
 class AccessLog(Logger):
     """gunicorn's logger with its access line written directly: address, time, request line
     (a secret link shortened to ``***``), status, bytes, milliseconds, user agent; no referrer (a
-    seat page's polls would carry its secret link there). gunicorn's own line first
-    builds a dictionary of every request header, response header and environment variable for
-    its format, which cost more than answering a seat's poll (0.15–0.2 ms a request, measured
+    seat page's polls would carry its secret link there). gunicorn's own line first builds a
+    dictionary of every request header, response header and environment variable for its
+    format, which cost more than answering a seat's poll (0.15–0.2 ms a request, measured
     against a server without an access log)."""
 
     def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
@@ -77,9 +76,9 @@ class AccessLog(Logger):
         status = resp.status.split(None, 1)[0] if isinstance(resp.status, str) else resp.status
         ms = request_time.seconds * 1000 + request_time.microseconds / 1000
         self.access_log.info(
-            '%s - - [%s] "%s %s %s" %s %s %.1fms "%s"',
+            '%s - - %s "%s %s %s" %s %s %.1fms "%s"',
             environ.get("REMOTE_ADDR", "-"),
-            time.strftime("%d/%b/%Y:%H:%M:%S %z"),
+            self.now(),  # gunicorn's own: [01/Dec/2026:23:55:18 +0000]
             environ.get("REQUEST_METHOD", "-"),
             uri,
             environ.get("SERVER_PROTOCOL", "-"),

@@ -70,7 +70,7 @@ from engine import combos  # noqa: E402
 from engine import play as rules  # noqa: E402
 from engine.cards import cards_str, parse_card  # noqa: E402
 from engine.order import TrumpContext  # noqa: E402
-from engine.variants import make_variant  # noqa: E402
+from engine.variants import default_options, make_variant  # noqa: E402
 
 HOST = "127.0.0.1"
 MAX_SECONDS = 120
@@ -461,7 +461,7 @@ async def _act(
         else:
             state = page_state(seat.html, play.variant, play.options)
         move = choose(state, rng)
-        if move is None:  # the page offered a move the JSON no longer does: it moved on
+        if move is None:  # nothing to choose from what the seat read: the game moved on
             return
         form = {"csrf_token": seat.csrf, "v": state["token"], **move}
         got = await b.request("move", url, form, HTMX)
@@ -586,7 +586,6 @@ def set_up(url: str, tables: int, variant: str, deals: int, label: str) -> tuple
     from app.services.tournaments.files import import_tournament
     from app.services.tournaments.rounds import seat_next_round
     from app.services.visibility import set_visibility
-    from engine.variants import default_options
 
     size = PAIRS[variant]
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SERVER_NAME": f"{HOST}"})
@@ -805,8 +804,6 @@ async def _drive(
     rng = random.Random(args.seed)
     t0 = time.monotonic()
     ramp = min(10.0, args.seconds / 4)
-    from engine.variants import default_options
-
     play = Play(
         args.variant,
         default_options(args.variant),  # set_up's tournament

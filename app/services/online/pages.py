@@ -205,7 +205,8 @@ def board(
 ) -> dict[str, Any]:
     """The neutral context of ``online/_table.html``: the seats around the table as seen from
     ``bottom`` (a seat, or None for a spectator: seat 0 at the bottom), their names and marks,
-    whose turn, the cards each holds, and the trick by seat with the winning play."""
+    whose turn, the cards each holds, and the trick by seat with the winning play and the size of
+    its lead."""
     n = len(view["hand_sizes"])
     me = 0 if bottom is None else bottom
     dealer = view["dealer"]
@@ -249,6 +250,8 @@ def board(
         "n": n,
         "seats": seats,
         "trick": trick,
+        # how many cards the trick's lead holds (each follow must give as many); None: no lead
+        "lead_size": None if trick is None else len(trick["plays"][trick["leader"]]),
         "previous": previous,
         "names": names,
         "trump": view["trump"],
