@@ -7,11 +7,10 @@ from the environment:
 
     WEB_WORKERS   processes (default: 2 × cores, at most 8)
     WEB_THREADS   threads per process (default 1)
-    WEB_TIMEOUT   seconds before a worker whose main loop stopped is restarted (default 30; the
-                  largest request, a PDF of a 50-table round, takes well under a second). With
-                  gthread workers this does not end a request that hangs in its thread: that
-                  process then serves nothing more until it is restarted.
-    BIND          address (default 127.0.0.1:8000; put a reverse proxy with HTTPS in front)
+    WEB_TIMEOUT   seconds a request may take before its worker is killed and replaced (default
+                  30; the largest request, a PDF of a 50-table round, takes well under a second)
+    BIND          address (default 127.0.0.1:8000; put a reverse proxy with HTTPS in front: it
+                  also buffers slow clients, which hold a worker while their request trickles in)
     WEB_MAX_REQUESTS  requests before a worker is replaced by a fresh one (default 100,000)
 
 Why one thread per process: the app's time is Python (templates, the ORM, the rules engine),
@@ -19,30 +18,97 @@ and a process runs one thread of Python at a time; its short database waits are 
 thread could fill, while two threads of one process contend for its interpreter lock, which made
 every request cost more CPU (a move 11–13 ms with 4 threads, 8–10 ms with 1, measured by
 bench/load.py under the same load). On 2 cores, 100 online tables + 300 viewers on PostgreSQL:
-p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1 (under 100 ms in 9 of
-14 runs; 108–111 ms with 3 or 5 × 1); on SQLite 22–24 ms with 4 × 1, 55–84 ms with 3 × 2 and
-5 × 4. gunicorn's sync worker (no keep-alive) gave 33 and 119 ms against gthread's 51 and 58
-in the same series: no clear difference, and gthread keeps connections alive. (These were
-measured while the bench's seats read state.json before each move; the README has the
-figures since.) A slow request (a large import, a big PDF) holds one process meanwhile; the
-others go on.
+p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1; on SQLite 22–24 ms
+with 4 × 1, 55–84 ms with 3 × 2 and 5 × 4 (measured with gthread workers).
+
+With one thread a worker is ``OneThreadWorker`` below: gunicorn's gthread worker serving each
+request on the thread that watches the connections, instead of handing it to a pool of one
+thread. gthread's main thread goes on accepting connections while its one request thread is
+busy, so a busy worker takes on connections another worker could answer at once, and a browser
+keeps its connection alive (5 s) with the worker that took it: at 100 tables + 300 viewers the
+busiest of 4 workers did 1.2–1.4 times the work of the idlest. A worker that serves in place
+accepts only between requests, the free workers take the new connections, and the 4 shares
+were within 8 % of each other: p95 39–44 ms against gthread's 51–53 ms in the same series, and
+0.1–0.2 ms less CPU a request without the hand-over between threads (README: the load
+benchmark). Its main loop's heartbeat also stops while a request runs, so WEB_TIMEOUT ends a
+request that hangs (gunicorn kills the worker and starts another), as gthread could not.
+gunicorn's sync worker (no keep-alive) gave 177–206 ms in the same series. With WEB_THREADS > 1
+a worker is gunicorn's own gthread.
 
 On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
 lets readers run beside the one writer, and writers queue on BEGIN IMMEDIATE (see app/db.py).
 """
 
+import errno
 import multiprocessing
 import os
 import re
+import selectors
+import time
+from functools import partial
 from typing import Any
 
 import gunicorn
 from gunicorn.glogging import Logger
+from gunicorn.http import wsgi as gunicorn_wsgi
+from gunicorn.workers.gthread import TConn, ThreadWorker
+
+
+class _Served:
+    """A request served in place, read as gthread reads a finished future."""
+
+    __slots__ = ("keep_alive",)
+
+    def __init__(self, keep_alive: Any) -> None:
+        self.keep_alive = keep_alive
+
+    def result(self) -> Any:
+        return self.keep_alive
+
+    def cancelled(self) -> bool:
+        return False
+
+
+class _NoPool:
+    """In place of gthread's thread pool: nothing to shut down."""
+
+    def shutdown(self, wait: bool = True) -> None:
+        pass
+
+
+class OneThreadWorker(ThreadWorker):  # type: ignore[misc]
+    """gthread with its request thread folded into its main thread (why: the docstring above).
+    Everything else is gthread's own: keep-alive connections wait in its poller, a request is
+    parsed, served and logged by its code, and a connection whose first bytes have not come
+    waits in the poller too (gthread would wait for them in the request thread, here the only
+    one)."""
+
+    def get_thread_pool(self) -> _NoPool:
+        return _NoPool()
+
+    def enqueue_req(self, conn: TConn) -> None:
+        self.finish_request(conn, _Served(self.handle(conn)))
+
+    def accept(self, listener: Any) -> None:
+        try:
+            client, address = listener.accept()
+        except OSError as e:
+            if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                raise
+            return
+        self.nr_conns += 1
+        conn = TConn(self.cfg, client, address, listener.getsockname())
+        conn.timeout = time.monotonic() + self.cfg.keepalive  # closed if nothing comes by then
+        self.pending_conns.append(conn)
+        self.poller.register(
+            client, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn)
+        )
+
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_WORKERS", min(2 * multiprocessing.cpu_count(), 8)))
-worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", 1))
+worker_class = OneThreadWorker if threads == 1 else "gthread"
 timeout = int(os.environ.get("WEB_TIMEOUT", 30))
 graceful_timeout = 20
 keepalive = 5
@@ -93,8 +159,9 @@ logger_class = AccessLog
 # Only a proxy on this machine may set X-Forwarded-*; the app trusts them only with TRUST_PROXY=1.
 forwarded_allow_ips = "127.0.0.1"
 # No server version banner: the Server header says only what the software is, not its version.
-gunicorn.SERVER = "shengji"
-gunicorn.SERVER_SOFTWARE = "shengji"
+# gunicorn's response module copied both names when it was imported (by the worker class above).
+gunicorn.SERVER = gunicorn_wsgi.SERVER = "shengji"
+gunicorn.SERVER_SOFTWARE = gunicorn_wsgi.SERVER_SOFTWARE = "shengji"
 
 
 def post_worker_init(worker: object) -> None:

@@ -690,15 +690,17 @@ def start_gunicorn(
 
 def worker_cpu(
     tmp: Path, profile: bool
-) -> tuple[dict[str, tuple[int, float]], Counter[str], dict[int, list[float]]]:
+) -> tuple[dict[str, tuple[int, float]], Counter[str], dict[int, list[float]], list[float]]:
     """The workers' CPU time per route kind (bench/load_gunicorn.py): (requests, seconds);
     how the workers rebuilt deals (hits, forward, full replays); the garbage collector's passes
-    by generation (count, seconds, the longest)."""
+    by generation (count, seconds, the longest); each worker's CPU time in requests."""
     total: dict[str, list[float]] = {}
     deals: Counter[str] = Counter()
     gcs: dict[int, list[float]] = {}
+    shares: list[float] = []
     for f in tmp.glob("cpu-*.json"):
         got_file = json.loads(f.read_text())
+        shares.append(sum(cpu for _n, cpu in got_file["kinds"].values()))
         deals.update(got_file["deals"])
         for gen, (count, took, longest) in got_file.get("gc", {}).items():
             mine = gcs.setdefault(int(gen), [0, 0.0, 0.0])
@@ -718,7 +720,7 @@ def worker_cpu(
             stats = pstats.Stats(*files)
             stats.sort_stats("tottime").print_stats(25)
             stats.sort_stats("cumulative").print_stats(45)
-    return {k: (int(n), cpu) for k, (n, cpu) in total.items()}, deals, gcs
+    return {k: (int(n), cpu) for k, (n, cpu) in total.items()}, deals, gcs, sorted(shares)
 
 
 def pg_cpu_seconds(pg: Any) -> float:
@@ -854,7 +856,7 @@ def run_once(args: argparse.Namespace, tables: int, viewers: int, label: str) ->
                 after_load = loadavg()
             finally:
                 g.stop()
-            server_kinds, deals, gcs = worker_cpu(tmp, args.profile)
+            server_kinds, deals, gcs, shares = worker_cpu(tmp, args.profile)
             crashed = "Traceback" in g.log.read_text(errors="replace")
             if crashed:
                 tail = g.log.read_text(errors="replace")
@@ -867,7 +869,7 @@ def run_once(args: argparse.Namespace, tables: int, viewers: int, label: str) ->
         len(tokens),
         stats,
         wall,
-        (client_cpu, server_cpu, pg_cpu, server_kinds, deals, gcs),
+        (client_cpu, server_cpu, pg_cpu, server_kinds, deals, gcs, shares),
         setup_s,
         (before_load, after_load),
     )
@@ -887,11 +889,12 @@ def report(
         dict[str, tuple[int, float]],
         Counter[str],
         dict[int, list[float]],
+        list[float],
     ],
     setup_s: float,
     loads: tuple[str, str],
 ) -> Result:
-    client_cpu, server_cpu, pg_cpu, server_kinds, deals, gcs = cpu
+    client_cpu, server_cpu, pg_cpu, server_kinds, deals, gcs, shares = cpu
     before_load, after_load = loads
     every = [x for k in KINDS for x in stats.times[k]]
     errors = sum(stats.errors.values())
@@ -930,6 +933,13 @@ def report(
         f"  deals rebuilt by the workers (per-process cache): {deals['hits']} from the cache, "
         f"{deals['forward']} forward from an older snapshot, {deals['replays']} by a full replay"
     )
+    if shares and sum(shares) > 0:
+        average = sum(shares) / len(shares)
+        print(
+            "  each worker's CPU time in requests (how evenly the connections spread): "
+            + ", ".join(f"{x:.1f}" for x in shares)
+            + f" s; the busiest {shares[-1] / average:.2f} × the mean"
+        )
     if gcs:
         print(
             "  garbage collections in the workers (each worker's whole life): "

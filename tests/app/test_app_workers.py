@@ -1,0 +1,124 @@
+"""gunicorn's workers as ``gunicorn.conf.py`` sets them up (``OneThreadWorker``), serving a small
+probe app (``tests/app/worker_probe.py``: ``/pid`` answers the worker's process id, ``/sleep``
+the same after a while): a busy worker leaves new connections to the free ones, a request that
+hangs past ``WEB_TIMEOUT`` ends with its worker replaced, and a connection that sends nothing
+holds no worker. gunicorn's own gthread worker with one thread fails all three."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _send(port: int, path: str, timeout: float) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n".encode())
+    return sock
+
+
+def _answer(sock: socket.socket) -> int:
+    """The process id the probe answered with (the connection is closed after it)."""
+    data = b""
+    with sock:
+        while chunk := sock.recv(4096):
+            data += chunk
+    head, _sep, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200"), data[:200]
+    return int(body)
+
+
+def _pid(port: int, timeout: float = 2.0) -> int:
+    return _answer(_send(port, "/pid", timeout))
+
+
+@contextmanager
+def _gunicorn(tmp_path: Path, workers: int, timeout: int = 30) -> Iterator[int]:
+    """gunicorn with the documented configuration on a free port, every worker answering."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "BIND": f"127.0.0.1:{port}",
+        "WEB_WORKERS": str(workers),
+        "WEB_TIMEOUT": str(timeout),
+    }
+    env.pop("WEB_THREADS", None)
+    log = (tmp_path / "gunicorn.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "tests.app.worker_probe:app"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        seen: set[int] = set()
+        deadline = time.monotonic() + 30
+        while len(seen) < workers:  # fresh connections until every worker has answered one
+            if time.monotonic() > deadline or proc.poll() is not None:
+                pytest.fail("gunicorn did not start:\n" + (tmp_path / "gunicorn.log").read_text())
+            try:
+                seen.add(_pid(port))
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+
+
+def test_a_busy_worker_leaves_new_connections_to_a_free_one(tmp_path):
+    with _gunicorn(tmp_path, workers=2) as port:
+        busy = _send(port, "/sleep?s=4", timeout=10)
+        time.sleep(0.3)  # the slow request has reached a worker
+        answered = [_pid(port, timeout=2) for _ in range(8)]  # each within 2 s, not after 4
+        slow = _answer(busy)
+    assert len(set(answered)) == 1 and slow not in answered
+
+
+def test_a_request_that_hangs_past_the_timeout_ends_and_its_worker_is_replaced(tmp_path):
+    with _gunicorn(tmp_path, workers=1, timeout=2) as port:
+        before = _pid(port)
+        hung = _send(port, "/sleep?s=60", timeout=20)
+        started = time.monotonic()
+        with hung:
+            try:
+                got = hung.recv(4096)
+            except ConnectionResetError:
+                got = b""
+        assert got == b""  # no answer: the worker was killed
+        assert time.monotonic() - started < 15
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                after = _pid(port)
+                break
+            except OSError:  # the new worker is still starting
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+    assert after != before
+
+
+def test_a_connection_that_sends_nothing_holds_no_worker(tmp_path):
+    with _gunicorn(tmp_path, workers=1) as port:
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            time.sleep(0.3)  # accepted by the only worker, and silent
+            started = time.monotonic()
+            _pid(port, timeout=2)
+            assert time.monotonic() - started < 1
