@@ -81,13 +81,29 @@ class OneThreadWorker(ThreadWorker):  # type: ignore[misc]
     Everything else is gthread's own: keep-alive connections wait in its poller, a request is
     parsed, served and logged by its code, and a connection whose first bytes have not come
     waits in the poller too (gthread would wait for them in the request thread, here the only
-    one)."""
+    one). The worker tells the master it is alive before each request, so WEB_TIMEOUT bounds
+    one request, not all those that came in together; a pipelining client's requests are
+    served one after the other in a loop, not each one level deeper."""
 
     def get_thread_pool(self) -> _NoPool:
         return _NoPool()
 
+    _serving = False
+    _next: TConn | None = None
+
     def enqueue_req(self, conn: TConn) -> None:
-        self.finish_request(conn, _Served(self.handle(conn)))
+        if self._serving:  # gthread's finish_request found the next request read already
+            self._next = conn  # (a pipelining client): served by the loop below, not deeper
+            return
+        self._serving = True
+        try:
+            while conn is not None:
+                self._next = None
+                self.notify()  # the heartbeat per request: WEB_TIMEOUT bounds each one
+                self.finish_request(conn, _Served(self.handle(conn)))
+                conn = self._next
+        finally:
+            self._serving = False
 
     def accept(self, listener: Any) -> None:
         try:

@@ -1,12 +1,15 @@
 """gunicorn's workers as ``gunicorn.conf.py`` sets them up (``OneThreadWorker``), serving a small
 probe app (``tests/app/worker_probe.py``: ``/pid`` answers the worker's process id, ``/sleep``
 the same after a while): a busy worker leaves new connections to the free ones, a request that
-hangs past ``WEB_TIMEOUT`` ends with its worker replaced, and a connection that sends nothing
-holds no worker. gunicorn's own gthread worker with one thread fails all three."""
+hangs past ``WEB_TIMEOUT`` ends with its worker replaced (but requests that are each shorter
+than it, served one after another, do not add up to it), a pipelining client's requests are
+all answered, and a connection that sends nothing holds no worker. gunicorn's own gthread
+worker with one thread fails the first, the second and the last."""
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -115,10 +118,47 @@ def test_a_request_that_hangs_past_the_timeout_ends_and_its_worker_is_replaced(t
     assert after != before
 
 
+def _kept_alive(port: int) -> socket.socket:
+    """A connection that has had one answer and waits, kept alive, for its next request."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(b"GET /pid HTTP/1.1\r\nHost: probe\r\n\r\n")
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(4096)
+    head, _sep, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)content-length: *(\d+)", head)[1])  # type: ignore[index]
+    while len(body) < length:
+        body += sock.recv(4096)
+    return sock
+
+
+def test_requests_each_shorter_than_the_timeout_are_all_answered(tmp_path):
+    with _gunicorn(tmp_path, workers=1, timeout=3) as port:
+        first, second = _kept_alive(port), _kept_alive(port)
+        time.sleep(0.2)  # both wait in the worker's poller
+        for sock in (first, second):  # both ready at once: served one after the other
+            sock.sendall(b"GET /sleep?s=2 HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n")
+        assert _answer(first) == _answer(second)  # 4 s in all, 2 s each: nobody was killed
+
+
+def test_a_pipelining_client_gets_every_answer(tmp_path):
+    n = 2000
+    one = b"GET /pid HTTP/1.1\r\nHost: probe\r\n\r\n"
+    last = b"GET /pid HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n"
+    with (
+        _gunicorn(tmp_path, workers=1) as port,
+        socket.create_connection(("127.0.0.1", port), timeout=20) as sock,
+    ):
+        sock.sendall(one * (n - 1) + last)  # every request before the first answer
+        data = b""
+        while chunk := sock.recv(1 << 16):
+            data += chunk
+    assert data.count(b"HTTP/1.1 200 OK") == n
+
+
 def test_a_connection_that_sends_nothing_holds_no_worker(tmp_path):
-    with _gunicorn(tmp_path, workers=1) as port:
-        with socket.create_connection(("127.0.0.1", port), timeout=10):
-            time.sleep(0.3)  # accepted by the only worker, and silent
-            started = time.monotonic()
-            _pid(port, timeout=2)
-            assert time.monotonic() - started < 1
+    with _gunicorn(tmp_path, workers=1) as port, socket.create_connection(("127.0.0.1", port)):
+        time.sleep(0.3)  # accepted by the only worker, and silent
+        started = time.monotonic()
+        _pid(port, timeout=2)
+        assert time.monotonic() - started < 1
