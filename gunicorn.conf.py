@@ -85,11 +85,11 @@ class OneThreadWorker(ThreadWorker):  # type: ignore[misc]
     one request, not all those that came in together; a pipelining client's requests are
     served one after the other in a loop, not each one level deeper."""
 
-    def get_thread_pool(self) -> _NoPool:
-        return _NoPool()
-
     _serving = False
     _next: TConn | None = None
+
+    def get_thread_pool(self) -> _NoPool:
+        return _NoPool()
 
     def enqueue_req(self, conn: TConn) -> None:
         if self._serving:  # gthread's finish_request found the next request read already
@@ -119,6 +119,13 @@ class OneThreadWorker(ThreadWorker):  # type: ignore[misc]
         self.poller.register(
             client, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn)
         )
+
+    def _cap_keepalive(self, deadline: float) -> None:
+        """At shutdown, gthread gives kept-alive connections 2 s more at most; connections
+        still waiting for their first bytes (gthread has none of these) get no more."""
+        super()._cap_keepalive(deadline)
+        for conn in self.pending_conns:  # all capped alike: the deque stays in timeout order
+            conn.timeout = min(conn.timeout, deadline)
 
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")

@@ -3,8 +3,8 @@ probe app (``tests/app/worker_probe.py``: ``/pid`` answers the worker's process 
 the same after a while): a busy worker leaves new connections to the free ones, a request that
 hangs past ``WEB_TIMEOUT`` ends with its worker replaced (but requests that are each shorter
 than it, served one after another, do not add up to it), a pipelining client's requests are
-all answered, and a connection that sends nothing holds no worker. gunicorn's own gthread
-worker with one thread fails the first, the second and the last."""
+all answered, and a connection that sends nothing holds no worker, nor the server's shutdown.
+gunicorn's own gthread worker with one thread fails all but the third and the fourth."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+_MASTERS: dict[int, subprocess.Popen[bytes]] = {}  # the gunicorn master serving each port
 
 
 def _free_port() -> int:
@@ -69,6 +70,7 @@ def _gunicorn(tmp_path: Path, workers: int, timeout: int = 30) -> Iterator[int]:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    _MASTERS[port] = proc
     try:
         seen: set[int] = set()
         deadline = time.monotonic() + 30
@@ -84,6 +86,7 @@ def _gunicorn(tmp_path: Path, workers: int, timeout: int = 30) -> Iterator[int]:
         proc.terminate()
         proc.wait(timeout=30)
         log.close()
+        del _MASTERS[port]
 
 
 def test_a_busy_worker_leaves_new_connections_to_a_free_one(tmp_path):
@@ -162,3 +165,13 @@ def test_a_connection_that_sends_nothing_holds_no_worker(tmp_path):
         started = time.monotonic()
         _pid(port, timeout=2)
         assert time.monotonic() - started < 1
+
+
+def test_a_connection_that_sends_nothing_does_not_hold_up_the_shutdown(tmp_path):
+    with _gunicorn(tmp_path, workers=1) as port, socket.create_connection(("127.0.0.1", port)):
+        time.sleep(0.3)  # accepted by the only worker, and silent (it would wait 5 s for bytes)
+        master = _MASTERS[port]
+        started = time.monotonic()
+        master.terminate()
+        master.wait(timeout=30)
+        assert time.monotonic() - started < 4  # gthread's 2 s for kept-alive connections
