@@ -5,7 +5,6 @@ HTTPS, gunicorn's banner without a version, and its access log without secret li
 from __future__ import annotations
 
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
+from tests.app.served import free_port
 from tests.conftest import app_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,14 +198,8 @@ def test_cookies_are_secure_when_served_over_https(tmp_path):
     assert r.headers["Strict-Transport-Security"].startswith("max-age=")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_gunicorn_serves_with_the_documented_config_and_no_version_banner(tmp_path):
-    port = _free_port()
+    port = free_port()
     db_url = f"sqlite:///{tmp_path / 'g.db'}"
     env = {"DATABASE_URL": db_url, "BIND": f"127.0.0.1:{port}", "WEB_WORKERS": "2"}
     import os

@@ -20,14 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.served import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 _MASTERS: dict[int, subprocess.Popen[bytes]] = {}  # the gunicorn master serving each port
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _send(port: int, path: str, timeout: float) -> socket.socket:
@@ -54,7 +50,7 @@ def _pid(port: int, timeout: float = 2.0) -> int:
 @contextmanager
 def _gunicorn(tmp_path: Path, workers: int, timeout: int = 30) -> Iterator[int]:
     """gunicorn with the documented configuration on a free port, every worker answering."""
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "BIND": f"127.0.0.1:{port}",
