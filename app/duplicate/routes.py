@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..extensions import db
 from ..models import ROLE_RANK, Club, DuplicateEvent, Member
@@ -119,10 +120,22 @@ def _board_page(
     board: int,
     values: dict[str, str] | None,
     status: int,
+    stale: dict[tuple[int, int], str] | None = None,
 ) -> ResponseReturnValue:
+    """The traveller form. ``values``: what was typed (shown again after a refusal, with the
+    lines as they were shown then, so the next save is still checked against them);
+    ``stale``: a save was refused because these lines changed: the form shows every line as
+    stored now, and beside each changed line what had been typed there."""
     m = svc.movement_of(ev)
     if not 1 <= board <= m.boards:
         abort(404)
+    rows = svc.board_sheet(ev, board, m)
+    typed: dict[str, str] = {}
+    if stale is not None and values is not None:
+        for r in rows:
+            if (r.round, r.table) in stale:
+                typed[r.key] = svc.typed_words(ev, r, values)
+        values = None
     return render_template(
         "duplicate/board.html",
         club=club,
@@ -130,9 +143,10 @@ def _board_page(
         ev=ev,
         board=board,
         boards=m.boards,
-        rows=svc.board_sheet(ev, board, m),
+        rows=rows,
         no_result={(r, t) for b, r, t in online_tables_svc.ended_without_result(ev) if b == board},
         values=values,
+        typed=typed,
         red_five=ev.variant == "red-five-5p",
     ), status
 
@@ -148,12 +162,21 @@ def board(club: Club, me: Member, did: int, board: int) -> ResponseReturnValue:
         abort(404)
     try:
         n = svc.save_board(ev, board, request.form, actor(me))
+    except svc.StaleBoard as e:
+        db.session.rollback()
+        flash(e.message, "error")
+        return _board_page(club, me, ev, board, request.form.to_dict(), 409, stale=e.changed)
     except ServiceError as e:
         db.session.rollback()
         flash(e.message, "error")
         return _board_page(club, me, ev, board, request.form.to_dict(), 422)
     db.session.commit()
-    flash(_("Board %(b)d saved: %(n)d results.", b=board, n=n), "success")
+    flash(
+        ngettext(
+            "Board %(b)d saved: %(num)d result.", "Board %(b)d saved: %(num)d results.", n, b=board
+        ),
+        "success",
+    )
     return redirect(url_for("duplicate.event", slug=club.slug, did=ev.id), 303)
 
 

@@ -15,6 +15,7 @@ from app.extensions import db
 from app.models import AuditEntry, DuplicateEvent
 from app.services.duplicate import events as svc
 from tests.duplicate.test_duplicate_pages import _create, _event_id
+from tests.forms import submit
 from tests.tournaments.tournament_helpers import audit_rows as _audit_rows
 from tests.tournaments.tournament_helpers import login, world
 
@@ -28,7 +29,7 @@ def _post_board(client, base: str, ev: DuplicateEvent, board: int, vals) -> None
     data = {}
     for row, (dec, tot) in zip(svc.board_sheet(ev, board), vals, strict=True):
         data[f"{row.key}_declarer"], data[f"{row.key}_total"] = dec, tot
-    r = client.post(f"{base}/boards/{board}", data=data)
+    r = submit(client, f"{base}/boards/{board}", data)
     assert r.status_code == 303, r.get_data(as_text=True)[:2000]
 
 
@@ -177,7 +178,7 @@ def test_the_projector_shows_only_what_players_see(app, client) -> None:  # type
     ev = db.session.get(DuplicateEvent, did)
     sheet = svc.board_sheet(ev, 1)
     data = {f"{sheet[0].key}_declarer": "0", f"{sheet[0].key}_total": "40"}
-    assert client.post(base + "/boards/1", data=data).status_code == 303
+    assert submit(client, base + "/boards/1", data).status_code == 303
     # the director's event page counts the incomplete board; the projector, opened by the same
     # director, does not (nor does its partial), and has no director's control
     assert "1 of 3 tables" in (director := client.get(base).get_data(as_text=True))
@@ -198,7 +199,7 @@ def test_the_projector_shows_only_what_players_see(app, client) -> None:  # type
     data = {}
     for row, (dec, tot) in zip(sheet, [("0", "40"), ("1", "95"), ("0", "80")], strict=True):
         data[f"{row.key}_declarer"], data[f"{row.key}_total"] = dec, tot
-    assert client.post(base + "/boards/1", data=data).status_code == 303
+    assert submit(client, base + "/boards/1", data).status_code == 303
     login(client, w.player)
     r = client.get(live)
     part = r.get_data(as_text=True)
@@ -232,7 +233,7 @@ def test_a_red_five_correction_rederives_the_seats_and_names_them(app, client) -
             for row, vals in zip((one, two), lines, strict=True)
             for i, v in enumerate(vals)
         }
-        assert client.post(f"{base}/boards/1", data=data).status_code == 303
+        assert submit(client, f"{base}/boards/1", data).status_code == 303
 
     post()
     assert (_pct(client.get(base).get_data(as_text=True))[two.names[0]]) == 0.0

@@ -20,6 +20,7 @@ from app.services.duplicate import events as svc
 from tests.duplicate.test_duplicate_audit import _audit_rows
 from tests.duplicate.test_duplicate_pages import PAIRS, _create, _event_id
 from tests.duplicate.test_duplicate_swiss import _enter, _swiss
+from tests.forms import submit
 from tests.tournaments.tournament_helpers import login, world
 
 
@@ -29,7 +30,7 @@ def _fill(client, base: str, did: int, board: int, values: list[tuple[str, str]]
     data = {}
     for row, (dec, tot) in zip(sheet, values, strict=False):
         data[f"{row.key}_declarer"], data[f"{row.key}_total"] = dec, tot
-    assert client.post(f"{base}/boards/{board}", data=data).status_code == 303
+    assert submit(client, f"{base}/boards/{board}", data).status_code == 303
 
 
 def _standings(page: str) -> str:
@@ -156,7 +157,7 @@ def test_red_five_round_trip(app, client) -> None:  # type: ignore[no-untyped-de
     db.session.expire_all()
     row = svc.board_sheet(db.session.get(DuplicateEvent, did), 1)[0]
     data = {f"{row.key}_s{i}": str(x) for i, x in enumerate([4, 2, -2, -2, -2])}
-    assert client.post(f"{base}/boards/1", data=data).status_code == 303
+    assert submit(client, f"{base}/boards/1", data).status_code == 303
     doc, _new = _round_trip(client, w, did)
     (res,) = doc["duplicate"]["results"]
     assert res["scores"] == [4, 2, -2, -2, -2] and len(res["players"]) == 5

@@ -17,6 +17,7 @@ from app.services.online import autoplay, bridge
 from tests.duplicate.test_duplicate_audit import _audit_rows
 from tests.duplicate.test_duplicate_online import _deal_row, _links
 from tests.duplicate.test_duplicate_pages import _create, _event_id
+from tests.forms import submit
 from tests.tournaments.tournament_helpers import login, world
 
 TEAMS = "红队\n蓝队"
@@ -167,7 +168,7 @@ def test_a_board_nobody_calls_ends_without_a_result(app, client) -> None:  # typ
         "r1t2_declarer": str(other.declarer),
         "r1t2_total": str(other.total),
     }
-    assert client.post(base + "/boards/1", data=form).status_code == 303
+    assert submit(client, base + "/boards/1", form).status_code == 303
     page = client.get(base).get_data(as_text=True)
     assert "ended without a result" not in page and "2 of 2 tables" in page
     login(client, w.player)

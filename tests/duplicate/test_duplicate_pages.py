@@ -13,6 +13,7 @@ from app.competition.duplicate import vp
 from app.extensions import db
 from app.models import DuplicateEvent, DuplicateResult
 from app.services.duplicate import events as svc
+from tests.forms import submit
 from tests.tournaments.tournament_helpers import login, world
 
 PAIRS = ["李伟 / 张敏", "Anna / Ben", "陈静 / 王芳", "Carl / Dana", "赵磊 / 孙丽", "Eve / Finn"]
@@ -52,10 +53,11 @@ def test_director_runs_a_pairs_event_board_by_board(app, client) -> None:  # typ
     assert "秋季复式 Autumn Pairs" in page and "3 boards" in page and "3 rounds" in page
     assert page.count("0 of 3 tables") == 3
     form = client.get(base + "/boards/1").get_data(as_text=True)
-    assert form.count('name="r') == 6  # declarer and total for each of the 3 tables
+    # declarer and total for each of the 3 tables, and each line as it was shown
+    assert form.count('name="r') == 9 and form.count('_shown" value=""') == 3
     # one bad line: nothing saved at all
     bad = {"r1t1_declarer": "0", "r1t1_total": "40", "r2t3_declarer": "1", "r2t3_total": "37"}
-    r = client.post(base + "/boards/1", data=bad)
+    r = submit(client, base + "/boards/1", bad)
     assert r.status_code == 422
     assert "the attackers&#39; points must be a multiple of 5" in r.get_data(as_text=True)
     assert 'value="37"' in r.get_data(as_text=True)  # what was typed stays in the form
@@ -69,7 +71,7 @@ def test_director_runs_a_pairs_event_board_by_board(app, client) -> None:  # typ
     good = {}
     for k, (dec, tot) in zip(keys, [("0", "40"), ("1", "95"), ("0", "80")], strict=True):
         good[f"{k}_declarer"], good[f"{k}_total"] = dec, tot
-    r = client.post(base + "/boards/1", data=good)
+    r = submit(client, base + "/boards/1", good)
     assert r.status_code == 303
     ev = db.session.get(DuplicateEvent, did)
     assert len(ev.results) == 3 and ev.version == 2
@@ -84,7 +86,7 @@ def test_director_runs_a_pairs_event_board_by_board(app, client) -> None:  # typ
     # clearing a line removes that result
     cleared = dict(good)
     cleared[f"{keys[0]}_declarer"] = cleared[f"{keys[0]}_total"] = ""
-    assert client.post(base + "/boards/1", data=cleared).status_code == 303
+    assert submit(client, base + "/boards/1", cleared).status_code == 303
     db.session.expire_all()
     assert len(db.session.get(DuplicateEvent, did).results) == 2
     assert client.get(base + "/boards/4").status_code == 404
@@ -97,9 +99,7 @@ def test_no_peeking_for_players(app, client) -> None:  # type: ignore[no-untyped
     ev = db.session.get(DuplicateEvent, did)
     sheet = svc.board_sheet(ev, 2)
     data = {f"{sheet[0].key}_declarer": "1", f"{sheet[0].key}_total": "120"}
-    assert (
-        client.post(f"/clubs/{w.club.slug}/duplicate/{did}/boards/2", data=data).status_code == 303
-    )
+    assert submit(client, f"/clubs/{w.club.slug}/duplicate/{did}/boards/2", data).status_code == 303
     director_view = client.get(f"/clubs/{w.club.slug}/duplicate/{did}").get_data(as_text=True)
     assert "1 of 3 tables" in director_view and "50.00%" in director_view
     client.post("/account/logout")
@@ -172,14 +172,12 @@ def test_red_five_traveller_adds_up_to_zero(app, client) -> None:  # type: ignor
     sheet = svc.board_sheet(ev, 1)
     assert len(sheet) == 2 and all(len(row.names) == 5 for row in sheet)
     data = {f"{sheet[0].key}_s{i}": v for i, v in enumerate(["2", "-1", "-1", "1", "0"])}
-    r = client.post(f"/clubs/{w.club.slug}/duplicate/{did}/boards/1", data=data)
+    r = submit(client, f"/clubs/{w.club.slug}/duplicate/{did}/boards/1", data)
     assert r.status_code == 422 and "must add up to 0" in r.get_data(as_text=True)
     data[f"{sheet[0].key}_s4"] = "−1"
     for i, v in enumerate(["-2", "1", "1", "-1", "1"]):
         data[f"{sheet[1].key}_s{i}"] = v
-    assert (
-        client.post(f"/clubs/{w.club.slug}/duplicate/{did}/boards/1", data=data).status_code == 303
-    )
+    assert submit(client, f"/clubs/{w.club.slug}/duplicate/{did}/boards/1", data).status_code == 303
     page = client.get(f"/clubs/{w.club.slug}/duplicate/{did}").get_data(as_text=True)
     pct = dict(re.findall(r"<td>(选手\d)</td><td>([\d.]+)%</td>", page))
     assert pct[sheet[0].names[0]] == "100.00" and pct[sheet[1].names[0]] == "0.00"
@@ -240,7 +238,7 @@ def test_published_after_every_board_is_played(app, client) -> None:  # type: ig
         for row in rows:  # table 1 always holds the attackers to 40, table 2 to 95
             data[f"{row.key}_declarer"] = "0"
             data[f"{row.key}_total"] = "40" if row.table == 1 else "95"
-        assert client.post(f"{base}/boards/{b}", data=data).status_code == 303
+        assert submit(client, f"{base}/boards/{b}", data).status_code == 303
     client.post("/account/logout")
     login(client, w.player)
     page = client.get(base).get_data(as_text=True)

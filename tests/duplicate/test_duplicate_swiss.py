@@ -15,6 +15,7 @@ from app.extensions import db
 from app.models import DuplicateEvent, DuplicateOnlineTable, DuplicateResult, DuplicateRound
 from app.services.duplicate import events as svc
 from tests.duplicate.test_duplicate_pages import _create, _event_id, _text
+from tests.forms import submit
 from tests.tournaments.tournament_helpers import login, world
 
 TEAMS = ["红队", "蓝队", "黄队", "绿队", "白队"]
@@ -42,7 +43,7 @@ def _enter(client, base: str, did: int, board: int, by_table: dict[int, tuple[st
     for row in svc.board_sheet(db.session.get(DuplicateEvent, did), board):
         if row.table in by_table:
             data[f"{row.key}_declarer"], data[f"{row.key}_total"] = by_table[row.table]
-    return client.post(f"{base}/boards/{board}", data=data)
+    return submit(client, f"{base}/boards/{board}", data)
 
 
 def _standings(page: str) -> dict[str, str]:

@@ -73,6 +73,28 @@ def traveller(
         audit(ev, who, action, place(rnd, table, board=board), old, new)
 
 
+def online_differs(
+    ev: DuplicateEvent,
+    board: int,
+    rnd: int,
+    table: int,
+    typed: tuple[int, ...],
+    played: tuple[int, ...],
+) -> None:
+    """An online table finished a board whose line a director had typed meanwhile, with
+    another result: the typed line stands (results never overwrite each other), and the trail
+    keeps what was played, for the director to decide."""
+    if ev.variant == RED_FIVE:
+        before: dict[str, Any] = {"scores": list(typed)}
+        after: dict[str, Any] = {"scores": list(played)}
+    else:
+        before = {"declarer": typed[0], "total": typed[1]}
+        after = {"declarer": played[0], "total": played[1]}
+    audit(
+        ev, ONLINE_GAME, "duplicate_online_differs", place(rnd, table, board=board), before, after
+    )
+
+
 def imported(ev: DuplicateEvent, actor: Actor, rounds: int, results: int) -> None:
     """The event came from an event file (its own trail stayed behind: the file has none)."""
     after: dict[str, Any] = {

@@ -19,6 +19,7 @@ every comparison is derived from them again.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -374,10 +375,35 @@ class SheetRow:
     declarer: str
     total: str
     scores: tuple[str, ...]
+    # the line as stored when the form was made ("" for none): the form sends it back as
+    # ``<key>_shown``, so a save from a page that is out of date is refused (``save_board``)
+    shown: str
 
 
 def _key(s: Sitting) -> str:
     return f"r{s.round}t{s.table}"
+
+
+Line = tuple[int, int] | tuple[int, ...] | None  # fixed sides: (declarer, total); red five: scores
+
+
+def _line_text(line: Line) -> str:
+    """A traveller line as one comparable text: "0:40" (declaring side, attackers' points),
+    "3,-1,…" (red five), "" (no result)."""
+    if line is None:
+        return ""
+    if len(line) == 5:  # red five: each seat's 积分 change
+        return ",".join(str(x) for x in line)
+    return f"{line[0]}:{line[1]}"
+
+
+def _stored(ev: DuplicateEvent, r: DuplicateResult | None) -> Line:
+    if r is None:
+        return None
+    if ev.variant == RED_FIVE:
+        return tuple(r.scores or ())
+    assert r.declarer is not None and r.total is not None
+    return (r.declarer, r.total)
 
 
 def board_sheet(ev: DuplicateEvent, board: int, m: Movement | None = None) -> list[SheetRow]:
@@ -396,6 +422,7 @@ def board_sheet(ev: DuplicateEvent, board: int, m: Movement | None = None) -> li
                 "" if r is None or r.declarer is None else str(r.declarer),
                 "" if r is None or r.total is None else str(r.total),
                 tuple("" if r is None or r.scores is None else str(r.scores[i]) for i in range(n)),
+                _line_text(_stored(ev, r)),
             )
         )
     return out
@@ -411,17 +438,111 @@ def _int(text: str) -> int | None:
     return int(t)
 
 
+def typed_words(ev: DuplicateEvent, row: SheetRow, form: Mapping[str, str]) -> str:
+    """What a refused form had typed on ``row``'s line, in words, to show beside the line as
+    it is stored now (so nothing typed is lost)."""
+    if ev.variant == RED_FIVE:
+        texts = [str(form.get(f"{row.key}_s{i}", "")).strip() for i in range(5)]
+        return ", ".join(t or "—" for t in texts) if any(texts) else _("empty")
+    dec = str(form.get(f"{row.key}_declarer", "")).strip()
+    tot = str(form.get(f"{row.key}_total", "")).strip()
+    if not dec and not tot:
+        return _("empty")
+    side = {"0": _("Side A"), "1": _("Side B")}.get(dec, "—")
+    return f"{side} · {tot or '—'}"
+
+
+class StaleBoard(ServiceError):
+    """A traveller saved from a page made before the board changed: nothing is saved.
+    ``changed`` maps (round, table) to the line stored now, for the page to show."""
+
+    def __init__(self, message: str, changed: dict[tuple[int, int], str]) -> None:
+        super().__init__(message)
+        self.changed = changed
+
+
+_LINE_FIELD = re.compile(r"r(\d{1,4})t(\d{1,4})_")
+
+
+def _parse_line(ev: DuplicateEvent, s: Sitting, form: Mapping[str, str], top: int) -> Line:
+    """The line typed for table ``s`` (None: left empty), or a ServiceError saying why not."""
+    k = _key(s)
+    if ev.variant == RED_FIVE:
+        texts = [str(form.get(f"{k}_s{i}", "")).strip() for i in range(5)]
+        if not any(texts):
+            return None
+        nums = [_int(t) for t in texts]
+        if any(x is None or abs(x) > 99 for x in nums):
+            raise ServiceError(
+                _(
+                    "Table %(t)d: type each seat's 积分 change as a whole number from −99 to 99.",
+                    t=s.table,
+                )
+            )
+        scores = tuple(x for x in nums if x is not None)
+        if sum(scores) != 0:
+            raise ServiceError(_("Table %(t)d: the five 积分 changes must add up to 0.", t=s.table))
+        return scores
+    dec = str(form.get(f"{k}_declarer", "")).strip()
+    tot = str(form.get(f"{k}_total", "")).strip()
+    if not dec and not tot:
+        return None
+    if dec not in ("0", "1") or not tot:
+        raise ServiceError(
+            _(
+                "Table %(t)d: choose the declaring side and type the attackers' points, "
+                "or leave both empty.",
+                t=s.table,
+            )
+        )
+    total = _int(tot)
+    if total is None or not 0 <= total <= top or total % 5:
+        raise ServiceError(
+            _(
+                "Table %(t)d: the attackers' points must be a multiple of 5 from 0 to %(top)d.",
+                t=s.table,
+                top=top,
+            )
+        )
+    return (int(dec), total)
+
+
+def _stale_message(shown: dict[tuple[int, int], str], now: dict[tuple[int, int], str]) -> str:
+    added = sum(1 for k, was in shown.items() if not was and now[k])
+    removed = sum(1 for k, was in shown.items() if was and not now[k])
+    corrected = len(shown) - added - removed
+    parts = [
+        ngettext("%(num)d result was added", "%(num)d results were added", added),
+        ngettext("%(num)d result was corrected", "%(num)d results were corrected", corrected),
+        ngettext("%(num)d result was removed", "%(num)d results were removed", removed),
+    ]
+    counts = (added, corrected, removed)
+    said = _(", ").join(p for p, n in zip(parts, counts, strict=True) if n)
+    return _(
+        "This board changed since you opened it: %(what)s. Look again: nothing was saved.",
+        what=said,
+    )
+
+
 def save_board(
     ev: DuplicateEvent, board: int, form: Mapping[str, str], actor: Actor | None = None
 ) -> int:
     """Every table's result on ``board`` from the traveller form, checked in full before
-    anything is written (one bad line saves nothing). A line left empty has no result (an
-    earlier one is removed). Returns the number of results the board now has; each table's
-    line typed, corrected or removed is in the audit trail (by ``actor``)."""
+    anything is written (one bad line saves nothing). Returns the number of results the board
+    now has; each table's line typed, corrected or removed is in the audit trail (by ``actor``).
+
+    No lost updates: the form sends back each line as it was shown (``<key>_shown``). If any
+    line has changed since (another director, an online table), nothing is saved
+    (``StaleBoard``). Only the lines the form changes are written: a line typed as it was shown
+    is left alone, and an empty line removes a result only when the form showed it filled. A
+    line the form did not show (no ``_shown``: a script, a page of an older version) may add a
+    result but never remove or overwrite one. A field of a table that does not play the board
+    is refused."""
     m = movement_of(ev)
     if not 1 <= board <= m.boards:
         raise ServiceError(_("There is no board %(n)d in this event.", n=board))
-    if not m.board_tables(board):
+    sittings = m.board_tables(board)
+    if not sittings:
         raise ServiceError(
             _(
                 "No table plays board %(n)d yet: a Swiss round's boards get their tables when "
@@ -429,79 +550,78 @@ def save_board(
                 n=board,
             )
         )
+    playing = {(s.round, s.table) for s in sittings}
+    for name in form:
+        hit = _LINE_FIELD.match(name)
+        if hit and (int(hit[1]), int(hit[2])) not in playing:
+            raise ServiceError(
+                _(
+                    "Round %(r)s table %(t)s does not play board %(b)d: its line was not saved, "
+                    "nor anything else.",
+                    r=hit[1],
+                    t=hit[2],
+                    b=board,
+                )
+            )
     v = make_variant(ev.variant, ev.options)
     top = v.total_points * 4  # card points with the biggest kitty bonus and penalties
-    wanted: dict[tuple[int, int], Any] = {}
-    for s in m.board_tables(board):
-        k = _key(s)
-        if ev.variant == RED_FIVE:
-            texts = [str(form.get(f"{k}_s{i}", "")).strip() for i in range(5)]
-            if not any(texts):
-                wanted[(s.round, s.table)] = None
-                continue
-            nums = [_int(t) for t in texts]
-            if any(x is None or abs(x) > 99 for x in nums):
-                raise ServiceError(
+    typed = {(s.round, s.table): _parse_line(ev, s, form, top) for s in sittings}
+    # saves of one event go one after the other; each then sees what the one before wrote
+    lock_for_update(ev, "results", "version")
+    rows = _rows(ev)
+    now = {k: _line_text(_stored(ev, rows.get((board, *k)))) for k in playing}
+    shown = {
+        k: str(form[f"r{k[0]}t{k[1]}_shown"]) for k in playing if f"r{k[0]}t{k[1]}_shown" in form
+    }
+    stale = {k: was for k, was in shown.items() if was != now[k]}
+    if stale:
+        raise StaleBoard(_stale_message(stale, now), {k: now[k] for k in stale})
+    wanted: dict[tuple[int, int], Line] = {}
+    for k, line in typed.items():
+        text = _line_text(line)
+        if k in shown:
+            if text != shown[k]:
+                wanted[k] = line
+        elif line is not None and text != now[k]:
+            if now[k]:
+                raise StaleBoard(
                     _(
-                        "Table %(t)d: type each seat's 积分 change as a whole number "
-                        "from −99 to 99.",
-                        t=s.table,
-                    )
+                        "Table %(t)d already has a result on this board: open the board again "
+                        "to correct it. Nothing was saved.",
+                        t=k[1],
+                    ),
+                    {k: now[k]},
                 )
-            scores = [x for x in nums if x is not None]
-            if sum(scores) != 0:
-                raise ServiceError(
-                    _("Table %(t)d: the five 积分 changes must add up to 0.", t=s.table)
-                )
-            wanted[(s.round, s.table)] = scores
-            continue
-        dec = str(form.get(f"{k}_declarer", "")).strip()
-        tot = str(form.get(f"{k}_total", "")).strip()
-        if not dec and not tot:
-            wanted[(s.round, s.table)] = None
-            continue
-        if dec not in ("0", "1") or not tot:
-            raise ServiceError(
-                _(
-                    "Table %(t)d: choose the declaring side and type the attackers' points, "
-                    "or leave both empty.",
-                    t=s.table,
-                )
-            )
-        total = _int(tot)
-        if total is None or not 0 <= total <= top or total % 5:
-            raise ServiceError(
-                _(
-                    "Table %(t)d: the attackers' points must be a multiple of 5 from 0 to %(top)d.",
-                    t=s.table,
-                    top=top,
-                )
-            )
-        wanted[(s.round, s.table)] = (int(dec), total)
+            wanted[k] = line
+    if wanted:
+        _write_lines(ev, board, wanted, actor)
+    return sum(1 for k in playing if (_line_text(wanted[k]) if k in wanted else now[k]))
+
+
+def _write_lines(
+    ev: DuplicateEvent, board: int, wanted: dict[tuple[int, int], Line], actor: Actor | None
+) -> None:
+    """Write (or, for None, remove) these lines of ``board``; one audit entry each."""
     rows = _rows(ev)
     before = trail.snapshot(ev, board)
-    changed = False
     for (rnd, tno), got in wanted.items():
         row = rows.get((board, rnd, tno))
         if got is None:
             if row is not None:
                 db.session.delete(row)
                 ev.results.remove(row)
-                changed = True
             continue
         if row is None:
             row = DuplicateResult(event_id=ev.id, board=board, round=rnd, table_no=tno)
             ev.results.append(row)
-        new = (None, None, list(got)) if ev.variant == RED_FIVE else (got[0], got[1], None)
-        if (row.declarer, row.total, row.scores) != new:
-            row.declarer, row.total, row.scores = new
-            row.updated_at = utcnow()
-            changed = True
-    if changed:
-        ev.bump()
-        trail.traveller(ev, board, before, actor)
+        if ev.variant == RED_FIVE:
+            row.declarer, row.total, row.scores = None, None, list(got)
+        else:
+            row.declarer, row.total, row.scores = got[0], got[1], None
+        row.updated_at = utcnow()
+    ev.bump()
+    trail.traveller(ev, board, before, actor)
     db.session.flush()
-    return sum(1 for got in wanted.values() if got is not None)
 
 
 def save_table_result(
@@ -513,27 +633,30 @@ def save_table_result(
     total: int | None = None,
     scores: list[int] | None = None,
     actor: Actor | None = None,
-) -> int:
-    """One table's line of a board's traveller (an online table's result), written through
-    ``save_board`` as a director would type it: the board's other lines stay as they are."""
+) -> bool:
+    """One table's line of a board's traveller (an online table's result); the board's other
+    lines stay as they are. A line typed in meanwhile by a director is never overwritten: if
+    it differs, it stands and the trail says what the online table played (False)."""
     m = movement_of(ev)
-    form: dict[str, str] = {}
-    found = False
-    for row in board_sheet(ev, board, m):
-        mine = (row.round, row.table) == (rnd, table)
-        found = found or mine
-        if ev.variant == RED_FIVE:
-            vals = [str(x) for x in scores or ()] if mine else list(row.scores)
-            for i, x in enumerate(vals):
-                form[f"{row.key}_s{i}"] = x
-        else:
-            form[f"{row.key}_declarer"] = str(declarer) if mine else row.declarer
-            form[f"{row.key}_total"] = str(total) if mine else row.total
-    if not found:
+    if (rnd, table) not in {(s.round, s.table) for s in m.board_tables(board)}:
         raise ServiceError(
             _("Table %(t)d does not play board %(b)d in round %(r)d.", t=table, b=board, r=rnd)
         )
-    return save_board(ev, board, form, actor)
+    lock_for_update(ev, "results", "version")
+    line: Line
+    if ev.variant == RED_FIVE:
+        line = tuple(scores or ())
+    else:
+        assert declarer is not None and total is not None
+        line = (declarer, total)
+    stored = _stored(ev, _rows(ev).get((board, rnd, table)))
+    if stored == line:
+        return True
+    if stored is not None:
+        trail.online_differs(ev, board, rnd, table, stored, line)
+        return False
+    _write_lines(ev, board, {(rnd, table): line}, actor)
+    return True
 
 
 # --- standings ----------------------------------------------------------------------------------
