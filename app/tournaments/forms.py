@@ -279,6 +279,7 @@ class DealForm(FlaskForm):
     warn_seat_1 = SelectField(_l("Warning (警告) to"), default="", validate_choice=False)
     warn_reason_1 = StringField(_l("Reason"))
     seen = HiddenField()  # deals on the sheet when the form was shown: a resubmission is refused
+    seen_version = HiddenField()  # the sheet's version then (any correction since is refused)
 
     variant: Variant
     with_warnings: bool = False
@@ -585,7 +586,7 @@ class DealForm(FlaskForm):
     def validate_relevant(self) -> bool:
         """Validate only this variant's fields (and CSRF)."""
         ok = True
-        names = set(self.relevant()) | {"csrf_token", "seen"}
+        names = set(self.relevant()) | {"csrf_token", "seen", "seen_version"}
         for name, f in self._fields.items():
             if name not in names:
                 continue
@@ -596,8 +597,10 @@ class DealForm(FlaskForm):
         return ok
 
     def seen_count(self) -> int | None:
-        raw = (self.seen.data or "").strip()
-        return int(raw) if raw.isdigit() else None
+        return seen_count(self.seen.data)
+
+    def seen_sheet(self) -> str | None:
+        return (self.seen_version.data or "").strip()[:32] or None
 
     def to_deal(self) -> Any:
         from ..competition.model import Deal, FailedThrows
@@ -693,3 +696,9 @@ class PenaltyForm(FlaskForm):
     def setup(self, deals: int, seat_names: list[str]) -> None:
         self.deal.choices = choices([(i, str(i)) for i in range(deals, 0, -1)])
         self.seat.choices = choices([(i, f"{i + 1} · {n}") for i, n in enumerate(seat_names)])
+
+
+def seen_count(raw: str | None) -> int | None:
+    """A form's ``seen`` field: how many deals the page showed (None: not sent)."""
+    text = (raw or "").strip()
+    return int(text) if text.isdigit() and len(text) < 6 else None

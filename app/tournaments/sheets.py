@@ -33,6 +33,7 @@ from .forms import (
     ConfirmForm,
     DealForm,
     PenaltyForm,
+    seen_count,
 )
 from .lookup import actor, current, round_, table, tournament
 
@@ -78,6 +79,7 @@ def _sheet_context(
         else:
             _defaults_for_next(form, derived)
     form.seen.data = str(len(tab.deals))
+    form.seen_version.data = sheets.sheet_version(tab)
     sides, seats = seat_names(tab)
     if penalty_form is None and who.director and tab.mode == "online" and tab.deals:
         penalty_form = PenaltyForm(formdata=None)
@@ -190,7 +192,13 @@ def _sheet_response(
             deal = replace(deal, warnings=deal_from_row(tab.deals[edit_index]).warnings)
         try:
             sheets.record_deal(
-                t, tab, deal, who, index=edit_index, expected_count=form.seen_count()
+                t,
+                tab,
+                deal,
+                who,
+                index=edit_index,
+                expected_count=form.seen_count(),
+                expected_version=form.seen_sheet(),
             )
         except sheets.DealErrors as error:
             db.session.rollback()
@@ -281,7 +289,13 @@ def edit_deal(club: Club, me: Member, tid: int, n: int, tno: int, i: int) -> Res
 def undo_deal(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     t, tab = _director_table(club, tid, n, tno)
     return confirmed(
-        lambda: sheets.delete_last_deal(t, tab, actor(me)),
+        lambda: sheets.delete_last_deal(
+            t,
+            tab,
+            actor(me),
+            seen_count(request.form.get("seen")),
+            (request.form.get("seen_version") or "")[:32] or None,
+        ),
         _director_urls(club, t, tab)["sheet"],
         _("The last deal was removed."),
     )

@@ -6,10 +6,13 @@ take the same path, ``record_deal``."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import replace
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from engine.scoring import ATTACKERS, DECLARER, TAKEBACK
 
@@ -68,6 +71,31 @@ def _mark_started(t: Tournament, tab: Table) -> None:
     t.bump()
 
 
+def sheet_version(tab: Table) -> str:
+    """What a form on the sheet showed: a digest of every recorded deal as the sheet shows it
+    (sent back by the deal form and the undo button; a save from an older page is refused)."""
+    deals = [dump_deal(deal_from_row(d)) for d in tab.deals]
+    text = json.dumps([tab.forfeit, tab.finished, deals], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _check_seen(tab: Table, count: int | None, version: str | None) -> None:
+    """Refuse, with nothing saved, a form shown before the sheet changed: another device or
+    director recorded, corrected or removed a deal meanwhile."""
+    if (count is not None and count != len(tab.deals)) or (
+        version and version != sheet_version(tab)
+    ):
+        raise DealErrors(
+            {
+                "": ngettext(
+                    "The sheet changed meanwhile (now %(num)d deal): check it and enter again.",
+                    "The sheet changed meanwhile (now %(num)d deals): check it and enter again.",
+                    len(tab.deals),
+                )
+            }
+        )
+
+
 def record_deal(
     t: Tournament,
     tab: Table,
@@ -76,11 +104,13 @@ def record_deal(
     index: int | None = None,
     source: str = "paper",
     expected_count: int | None = None,
+    expected_version: str | None = None,
 ) -> Deal:
     """Write a deal (append, or replace deal ``index``) if the whole table stays valid.
 
-    ``expected_count``: the number of deals the writer saw; if the table has changed since (a
-    double click, a second device), nothing is written.
+    ``expected_count``, ``expected_version``: the number of deals the writer saw and the
+    sheet's version (``sheet_version``) then; if the table has changed since (a double click,
+    a second device, another director's correction), nothing is written.
     """
     # Two entries at one table (a double click, a second phone) go one after the other: the
     # second waits here for the first and then sees its deal (PostgreSQL; SQLite: BEGIN
@@ -88,15 +118,7 @@ def record_deal(
     lock_for_update(tab, "deals")
     if source == "paper":
         _check_editable(tab, actor)
-    if expected_count is not None and expected_count != len(tab.deals):
-        raise DealErrors(
-            {
-                "": _(
-                    "The sheet changed meanwhile (now %(n)d deals): check it and enter again.",
-                    n=len(tab.deals),
-                )
-            }
-        )
+    _check_seen(tab, expected_count, expected_version)
     field_errors = deal_issues(variant_of(t), deal)
     if field_errors:
         raise DealErrors({issue.field: issue_text(issue) for issue in field_errors})
@@ -235,9 +257,18 @@ def _playing(tab: Table) -> bool:
     return game is not None and game.in_progress
 
 
-def delete_last_deal(t: Tournament, tab: Table, actor: Actor) -> None:
-    lock_for_update(tab, "deals")  # a second removal waits, then takes the deal last by then
+def delete_last_deal(
+    t: Tournament,
+    tab: Table,
+    actor: Actor,
+    expected_count: int | None = None,
+    expected_version: str | None = None,
+) -> None:
+    """Remove the table's last deal: the one the page showed last (``expected_*``), never one
+    recorded since."""
+    lock_for_update(tab, "deals")  # a second removal waits, then is refused (the sheet changed)
     _check_editable(tab, actor)
+    _check_seen(tab, expected_count, expected_version)
     if not tab.deals:
         raise DealErrors({"": _("There is no deal to remove.")})
     row = tab.deals[-1]
