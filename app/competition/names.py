@@ -14,6 +14,13 @@ def normalize_name(value: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFC", value)).strip()
 
 
+def name_match_key(value: str) -> str:
+    """How two typed names are compared: NFKC (full-width letters and digits as ASCII, 兼容
+    forms as their ordinary characters), without white space, case-blind: "王 伟" is "王伟",
+    "ＡＮＮＡ Li" is "anna li"."""
+    return "".join(unicodedata.normalize("NFKC", value).split()).casefold()
+
+
 def has_invisible(name: str) -> bool:
     """Control, format (bidirectional overrides and isolates, zero-width spaces and joiners, the
     byte order mark), surrogate, private-use or unassigned characters: none belongs in a name."""

@@ -69,6 +69,10 @@ class Tournament(Base):
     preset: Mapped[str | None] = mapped_column(String(30))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # deleted by a director: hidden everywhere, restorable from the club's page for
+    # ``app.services.trash.KEEP_DAYS`` days (then ``flask trash purge`` removes it for good)
+    deleted_at: Mapped[datetime | None] = mapped_column(index=True)
+    deleted_by: Mapped[str | None] = mapped_column(String(120))
 
     entrants: Mapped[list[Entrant]] = relationship(
         back_populates="tournament", cascade="all, delete-orphan", order_by="Entrant.position"
@@ -264,4 +268,5 @@ class AuditEntry(Base):
     target: Mapped[str] = mapped_column(String(200))
     before: Mapped[Any | None] = mapped_column(JSON)
     after: Mapped[Any | None] = mapped_column(JSON)
+    reason: Mapped[str | None] = mapped_column(String(200))  # a director's, for a correction
     at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -16,4 +16,9 @@ class ServiceError(Exception):
         self.field = field
 
 
-__all__ = ["ServiceError"]
+class StaleError(ServiceError):
+    """Refused because what the form showed has changed since (another director, a second
+    device, an online table): nothing was saved; the page should show what is stored now."""
+
+
+__all__ = ["ServiceError", "StaleError"]

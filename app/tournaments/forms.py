@@ -189,6 +189,17 @@ class EntrantForm(FlaskForm):
     player_2 = StringField(_l("Player 3"), validators=[Length(max=80, message=TOO_LONG)])
 
 
+class EntrantEditForm(EntrantForm):
+    """Correct an entrant: its name and players, with the version of what the page showed."""
+
+    seen = HiddenField()
+    reason = StringField(
+        _l("Reason (optional)"),
+        validators=[Optional(), Length(max=200, message=TOO_LONG)],
+        description=_l("Shown in the audit trail."),
+    )
+
+
 class SwapForm(FlaskForm):
     first = SelectField(_l("Entrant"), coerce=int)
     second = SelectField(_l("swaps places with"), coerce=int)

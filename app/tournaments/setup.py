@@ -18,7 +18,7 @@ from ..competition import presets
 from ..extensions import db, htmx
 from ..models import Club, Entrant, Member, Tournament
 from ..permissions import club_route
-from ..services import ServiceError
+from ..services import ServiceError, StaleError
 from ..services import visibility as vis
 from ..services.tournaments import audit as audits
 from ..services.tournaments import rows as rows
@@ -27,11 +27,13 @@ from ..services.tournaments.audit import Actor
 from ..services.tournaments.rows import rounds_of, side_size
 from ..web import show_service_error
 from . import bp
-from .actions import confirmed
+from .actions import attempt, confirmed
 from .forms import (
     MATCH_LABELS,
     TIE_BREAK_LABELS,
     VARIANT_LABELS,
+    ConfirmForm,
+    EntrantEditForm,
     EntrantForm,
     ImportForm,
     TournamentForm,
@@ -242,6 +244,7 @@ def _show_context(club: Club, me: Member, t: Tournament, **extra: Any) -> dict[s
         "members": [m.display_name for m in club.members],
         "director": me.role in ("owner", "director"),
         "share": vis.share_of(t, standings_url(t, external=True)),
+        "entrant_version": setup.entrant_version,
         **labels(),
     }
     ctx.update(extra)
@@ -291,6 +294,71 @@ def add_entrant(club: Club, me: Member, tid: int) -> ResponseReturnValue:
     ), 422
 
 
+def _seen() -> str | None:
+    """The version of what the posting page showed (``seen``), or None when it did not say."""
+    return (request.form.get("seen") or "").strip()[:32] or None
+
+
+@bp.route("/clubs/<slug>/tournaments/<int:tid>/entrants/<int:eid>/edit", methods=["GET", "POST"])
+@club_route("director")
+def edit_entrant(club: Club, me: Member, tid: int, eid: int) -> ResponseReturnValue:
+    """Correct an entrant's name or players (its results stand), with an optional reason."""
+    t = tournament(club, tid)
+    e = entrant(t, eid)
+    form = EntrantEditForm()
+    if request.method == "GET":
+        form = EntrantEditForm(formdata=None)
+        # a name that is only the players' names joined stays empty: it follows a correction
+        joined = " & ".join(p.name for p in e.players)
+        form.name.data = "" if e.name == joined else e.name
+        for p in e.players:
+            form[f"player_{p.seat}"].data = p.name
+        form.seen.data = setup.entrant_version(e)
+    elif form.validate_on_submit():
+        players = [form.player_0.data or "", form.player_1.data or "", form.player_2.data or ""]
+        try:
+            changed = setup.edit_entrant(
+                club,
+                t,
+                e,
+                form.name.data,
+                players,
+                actor(me),
+                seen=_seen(),
+                reason=form.reason.data,
+            )
+        except StaleError as error:
+            db.session.rollback()
+            flash(error.message, "error")
+            typed = " · ".join(
+                x for x in (form.player_0.data, form.player_1.data, form.player_2.data) if x
+            )
+            flash(_("You had typed: %(what)s", what=typed or "—"), "info")
+            return redirect(
+                url_for("tournaments.edit_entrant", slug=club.slug, tid=t.id, eid=e.id), 303
+            )
+        except ServiceError as error:
+            db.session.rollback()
+            show_service_error(form, error)
+        else:
+            db.session.commit()
+            if changed:
+                flash(_("%(name)s corrected.", name=e.name), "success")
+            else:
+                flash(_("Nothing was changed."), "info")
+            return redirect(_show_url(club, t) + "#entrants", 303)
+    return render_template(
+        "tournaments/entrant_edit.html",
+        club=club,
+        me=me,
+        t=t,
+        e=e,
+        form=form,
+        side_size=side_size(t),
+        members=[m.display_name for m in club.members],
+    ), (200 if request.method == "GET" else 422)
+
+
 def _entrant_action(
     club: Club,
     me: Member,
@@ -299,10 +367,17 @@ def _entrant_action(
     service: Callable[[Tournament, Entrant, Actor], object],
     ok_message: Callable[[str], str],
 ) -> ResponseReturnValue:
-    """A confirmed POST on one entrant that calls ``service(t, entrant, actor)``."""
+    """A confirmed POST on one entrant that calls ``service(t, entrant, actor)``, refused when
+    the page showed the entrant as it no longer is."""
     t = tournament(club, tid)
     e = entrant(t, eid)
-    return confirmed(lambda: service(t, e, actor(me)), _show_url(club, t), ok_message(e.name))
+    seen = _seen()
+
+    def act() -> object:
+        setup.check_entrant_seen(e, seen)
+        return service(t, e, actor(me))
+
+    return confirmed(act, _show_url(club, t), ok_message(e.name))
 
 
 @bp.post("/clubs/<slug>/tournaments/<int:tid>/entrants/<int:eid>/withdraw")
@@ -321,6 +396,34 @@ def reinstate(club: Club, me: Member, tid: int, eid: int) -> ResponseReturnValue
         return _("%(name)s is back in the tournament.", name=name)
 
     return _entrant_action(club, me, tid, eid, setup.reinstate_entrant, message)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/entrants/<int:eid>/remove")
+@club_route("director")
+def remove_entrant(club: Club, me: Member, tid: int, eid: int) -> ResponseReturnValue:
+    """Remove an entrant: never seated, it is gone; seated, it is withdrawn (results kept)."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    t = tournament(club, tid)
+    e = entrant(t, eid)
+    name = e.name
+    ok, outcome = attempt(
+        lambda: setup.remove_entrant(
+            t, e, actor(me), seen=_seen(), reason=request.form.get("reason")
+        )
+    )
+    if ok and outcome == "removed":
+        flash(_("%(name)s removed: its players are free to enter again.", name=name), "success")
+    elif ok:
+        flash(
+            _(
+                "%(name)s has played at a table, so it was withdrawn instead: its results "
+                "stand, and it is not seated in later rounds.",
+                name=name,
+            ),
+            "success",
+        )
+    return redirect(_show_url(club, t) + "#entrants", 303)
 
 
 @bp.get("/clubs/<slug>/tournaments/<int:tid>/audit")

@@ -66,7 +66,7 @@ from ...printing import (
     team_scorecards,
     travellers,
 )
-from .. import ServiceError
+from .. import ServiceError, StaleError
 from ..text import clean_name
 from ..tournaments.audit import Actor
 from . import audit as trail
@@ -452,7 +452,7 @@ def typed_words(ev: DuplicateEvent, row: SheetRow, form: Mapping[str, str]) -> s
     return f"{side} · {tot or '—'}"
 
 
-class StaleBoard(ServiceError):
+class StaleBoard(StaleError):
     """A traveller saved from a page made before the board changed: nothing is saved.
     ``changed`` maps (round, table) to the line stored now, for the page to show."""
 

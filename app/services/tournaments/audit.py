@@ -36,8 +36,10 @@ def audit(
     target: str,
     before: Any,
     after: Any,
+    reason: str | None = None,
 ) -> AuditEntry:
-    """An entry in the trail of a tournament or of a duplicate event."""
+    """An entry in the trail of a tournament or of a duplicate event; ``reason``: the one a
+    director gave for a correction, shown in the trail."""
     entry = AuditEntry(
         tournament_id=t.id if isinstance(t, Tournament) else None,
         duplicate_event_id=t.id if isinstance(t, DuplicateEvent) else None,
@@ -47,6 +49,7 @@ def audit(
         target=target[:200],
         before=before,
         after=after,
+        reason=reason[:200] if reason else None,
         at=utcnow(),
     )
     db.session.add(entry)
@@ -142,6 +145,7 @@ KEY_LABELS: dict[str, Any] = {
     "penalties": _l("penalties"),
     "warnings": _l("warnings (警告)"),
     "players": _l("players"),
+    "name": _l("Name"),
     "sides": _l("sides"),
     "table": _l("Table"),
     "variant": _l("Game"),

@@ -3,6 +3,8 @@ withdrawals between rounds."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,11 +14,12 @@ from sqlalchemy import select
 from engine.variants import RED_FIVE, make_variant
 
 from ...competition.model import TIE_BREAKS
+from ...competition.names import name_match_key
 from ...competition.presets import PRESETS
 from ...competition.tfile import SIDE_SIZE, TARGET_LEVELS
 from ...extensions import db
-from ...models import Club, Entrant, EntrantPlayer, Member, Tournament, User
-from .. import ServiceError
+from ...models import Club, Entrant, EntrantPlayer, Member, TableSeat, Tournament, User
+from .. import ServiceError, StaleError
 from ..duplicate.hosts import not_host
 from ..text import clean_name
 from .audit import Actor, audit
@@ -43,6 +46,15 @@ def member_ids(club: Club) -> dict[str, int]:
         m.display_name: m.id
         for m in db.session.scalars(select(Member).where(Member.club_id == club.id))
     }
+
+
+def _member_of(members: dict[str, int], name: str) -> int | None:
+    """The member a typed player's name is (compared as ``name_match_key``: "王 伟" is 王伟)."""
+    if name in members:
+        return members[name]
+    key = name_match_key(name)
+    found = [mid for n, mid in members.items() if name_match_key(n) == key]
+    return found[0] if len(found) == 1 else None
 
 
 def new_tournament_row(club: Club, user: User | None, **columns: Any) -> Tournament:
@@ -121,40 +133,151 @@ def create_tournament(
     return t
 
 
-def add_entrant(
-    club: Club, t: Tournament, name: str | None, players: Sequence[str], actor: Actor
-) -> Entrant:
-    """Add a pair, trio or player; a player's name that is a club member's links to them."""
+def _players_and_name(
+    t: Tournament,
+    name: str | None,
+    players: Sequence[str],
+    editing: Entrant | None = None,
+) -> tuple[str, list[str]]:
+    """The entrant's name and players as typed, checked: no player twice, no player who
+    already plays for another entrant still in the tournament (a withdrawn entrant's players
+    are free again), no second entrant of the same name (names compared as
+    ``name_match_key``)."""
     size = side_size(t)
     clean_players: list[str] = []
     for i in range(size):
         field_name = f"player_{i}"
         raw = players[i] if i < len(players) else ""
         clean_players.append(clean_name(raw, field_name))
-    if len(set(clean_players)) != len(clean_players):
+    if len({name_match_key(p) for p in clean_players}) != len(clean_players):
         raise ServiceError(_("The same player is listed twice."), f"player_{size - 1}")
     entrant_name = clean_name(name or " & ".join(clean_players), "name", 120)
-    existing = t.entrants
-    if any(e.name == entrant_name for e in existing):
+    others = [e for e in t.entrants if e is not editing]
+    if any(name_match_key(e.name) == name_match_key(entrant_name) for e in others):
         raise ServiceError(_("An entrant with this name is already in the tournament."), "name")
-    taken = {p.name: e.name for e in existing for p in e.players}
+    taken = {
+        name_match_key(p.name): (p.name, e.name)
+        for e in others
+        if e.withdrawn_after is None
+        for p in e.players
+    }
     for i, p in enumerate(clean_players):
-        if p in taken:
+        if name_match_key(p) in taken:
+            who, entrant = taken[name_match_key(p)]
             raise ServiceError(
-                _("%(player)s already plays for %(entrant)s.", player=p, entrant=taken[p]),
+                _("%(player)s already plays for %(entrant)s.", player=who, entrant=entrant),
                 f"player_{i}",
             )
+    return entrant_name, clean_players
+
+
+def add_entrant(
+    club: Club, t: Tournament, name: str | None, players: Sequence[str], actor: Actor
+) -> Entrant:
+    """Add a pair, trio or player; a player's name that is a club member's links to them. A
+    Swiss or a re-seating takes a late entrant from the next round on; a round robin's
+    schedule is fixed once its first round is seated."""
+    entrant_name, clean_players = _players_and_name(t, name, players)
     if t.pairing == "round-robin" and rounds_of(t):
         raise ServiceError(
-            _("A round robin's schedule is fixed once the first round is seated."), "name"
+            _(
+                "A round robin's schedule is fixed once the first round is seated: a late "
+                "entrant cannot be fitted in. (A Swiss takes late entrants from the next round.)"
+            ),
+            "name",
         )
-    position = (max((e.position for e in existing), default=0)) + 1
+    position = (max((e.position for e in t.entrants), default=0)) + 1
     entrant = entrant_row(t, entrant_name, position, clean_players, member_ids(club))
     db.session.add(entrant)
     t.bump()
     db.session.flush()
     audit(t, actor, "add_entrant", entrant_name, None, {"players": clean_players})
     return entrant
+
+
+def entrant_version(e: Entrant) -> str:
+    """What a form on the entrant showed (its name, players and withdrawal): sent back by the
+    edit, withdraw and remove forms, so one made before another director's change is refused."""
+    data = [e.name, [p.name for p in e.players], e.withdrawn_after]
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def check_entrant_seen(e: Entrant, seen: str | None) -> None:
+    """Refuse a form made before the entrant last changed (``seen``: its ``entrant_version``
+    then; None: a form that did not say, such as a script's)."""
+    if seen is not None and seen != entrant_version(e):
+        raise StaleError(
+            _(
+                "%(name)s was changed by someone else since you opened this page: look again. "
+                "Nothing was saved.",
+                name=e.name,
+            )
+        )
+
+
+def _reason(reason: str | None) -> str | None:
+    text = " ".join((reason or "").split())
+    if len(text) > 200:
+        raise ServiceError(_("At most %(n)d characters, please.", n=200), "reason")
+    return text or None
+
+
+def edit_entrant(
+    club: Club,
+    t: Tournament,
+    e: Entrant,
+    name: str | None,
+    players: Sequence[str],
+    actor: Actor,
+    seen: str | None = None,
+    reason: str | None = None,
+) -> bool:
+    """Correct an entrant's name or players (a typo, the wrong member): its results stand and
+    are theirs. Returns False when nothing changed."""
+    check_entrant_seen(e, seen)
+    why = _reason(reason)
+    entrant_name, clean_players = _players_and_name(t, name, players, editing=e)
+    before = {"name": e.name, "players": [p.name for p in e.players]}
+    after = {"name": entrant_name, "players": clean_players}
+    if before == after:
+        return False
+    members = member_ids(club)
+    e.name = entrant_name
+    for p, typed in zip(e.players, clean_players, strict=True):
+        if p.name != typed:
+            p.name = typed
+            p.member_id = _member_of(members, typed)
+    t.bump()
+    db.session.flush()
+    audit(t, actor, "edit_entrant", entrant_name, before, after, reason=why)
+    return True
+
+
+def remove_entrant(
+    t: Tournament,
+    e: Entrant,
+    actor: Actor,
+    seen: str | None = None,
+    reason: str | None = None,
+) -> str:
+    """Remove an entrant: one never seated at a table is gone (its players free again), one
+    seated is withdrawn instead (its tables and results stand). Returns "removed" or
+    "withdrawn"."""
+    check_entrant_seen(e, seen)
+    why = _reason(reason)
+    seated = db.session.scalar(select(TableSeat.id).where(TableSeat.entrant_id == e.id).limit(1))
+    if seated is not None:
+        if e.withdrawn_after is None:
+            withdraw_entrant(t, e, actor, reason=why)
+        return "withdrawn"
+    before = {"players": [p.name for p in e.players]}
+    audit(t, actor, "remove_entrant", e.name, before, None, reason=why)
+    t.entrants.remove(e)
+    db.session.delete(e)
+    t.bump()
+    db.session.flush()
+    return "removed"
 
 
 def entrant_row(
@@ -168,23 +291,38 @@ def entrant_row(
     """An ``Entrant`` row with its players (linked to club members by name)."""
     row = Entrant(tournament=t, name=name, position=position, withdrawn_after=withdrawn_after)
     for seat, p in enumerate(players):
-        row.players.append(EntrantPlayer(seat=seat, name=p, member_id=members.get(p)))
+        row.players.append(EntrantPlayer(seat=seat, name=p, member_id=_member_of(members, p)))
     return row
 
 
-def withdraw_entrant(t: Tournament, entrant: Entrant, actor: Actor) -> None:
-    """Withdraw after the rounds seated so far (they are not seated again)."""
+def withdraw_entrant(
+    t: Tournament, entrant: Entrant, actor: Actor, reason: str | None = None
+) -> None:
+    """Withdraw after the rounds seated so far (they are not seated again; their players may
+    enter again in another entrant)."""
     if entrant.withdrawn_after is not None:
         raise ServiceError(_("%(name)s has already withdrawn.", name=entrant.name))
     after = len(rounds_of(t))
     entrant.withdrawn_after = after
     t.bump()
-    audit(t, actor, "withdraw", entrant.name, None, {"withdrawn_after": after})
+    audit(t, actor, "withdraw", entrant.name, None, {"withdrawn_after": after}, reason=reason)
 
 
 def reinstate_entrant(t: Tournament, entrant: Entrant, actor: Actor) -> None:
     if entrant.withdrawn_after is None:
         return
+    others = [e for e in t.entrants if e is not entrant and e.withdrawn_after is None]
+    playing = {name_match_key(p.name): o.name for o in others for p in o.players}
+    for p in entrant.players:
+        if name_match_key(p.name) in playing:
+            raise ServiceError(
+                _(
+                    "%(player)s now plays for %(entrant)s: %(name)s cannot come back as it was.",
+                    player=p.name,
+                    entrant=playing[name_match_key(p.name)],
+                    name=entrant.name,
+                )
+            )
     if entrant.withdrawn_after < len(rounds_of(t)):
         raise ServiceError(
             _("A round was seated without %(name)s: too late to come back.", name=entrant.name)
