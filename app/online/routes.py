@@ -455,7 +455,7 @@ def _seat_or_404(token: str) -> OnlineSeat:
     if seat is None or seat.member_id is not None:
         abort(404)
     tab = db.session.get(Table, seat.table_id)
-    if tab is None or tab.mode != "online":
+    if tab is None or tab.mode != "online" or bridge.tournament_of(tab).deleted_at is not None:
         abort(404)
     return seat
 

@@ -128,6 +128,7 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
                 Tournament.club_id == club.id,
                 Tournament.season_id.is_(None),
                 not_host(Tournament.id),  # a duplicate event's online tables: no night
+                Tournament.deleted_at.is_(None),
             )
         )
         if t.id not in in_season
@@ -222,7 +223,11 @@ def add_night(club: Club, me: Member, sid: int) -> ResponseReturnValue:
         [
             (t.id, t.name)
             for t in db.session.scalars(
-                select(Tournament).where(Tournament.club_id == club.id, not_host(Tournament.id))
+                select(Tournament).where(
+                    Tournament.club_id == club.id,
+                    not_host(Tournament.id),
+                    Tournament.deleted_at.is_(None),
+                )
             )
         ]
     )

@@ -67,13 +67,17 @@ def tournament_by_token(token: str) -> Tournament | None:
     """The public tournament this link names, or None (no such token, or club only now)."""
     if not _TOKEN.fullmatch(token):
         return None
-    t = db.session.scalar(select(Tournament).where(Tournament.public_token == token))
+    t = db.session.scalar(
+        select(Tournament).where(Tournament.public_token == token, Tournament.deleted_at.is_(None))
+    )
     return t if t is not None and is_public(t) else None
 
 
 _PUBLIC_VERSION = OneRow(
     lambda: select(Tournament.version).where(
-        Tournament.public_token == bindparam("token"), Tournament.visibility == PUBLIC
+        Tournament.public_token == bindparam("token"),
+        Tournament.visibility == PUBLIC,
+        Tournament.deleted_at.is_(None),
     ),
     ("token",),
 )

@@ -1,4 +1,4 @@
-"""``flask tournament import | export | standings | sheets | csv | run-bots``
+"""``flask tournament import | export | standings | sheets | csv | run-bots | purge-deleted``
 (shared/formats/TOURNAMENT.md).
 
 Exit 0 on success, 1 on any error; errors go to standard error; ``export`` and
@@ -24,6 +24,7 @@ from ..models import Club, Round, Tournament
 from ..services import ServiceError
 from ..services.online import autoplay
 from ..services.tournaments import csv_export as csv_files
+from ..services.tournaments import deletion
 from ..services.tournaments import files as tfiles
 from ..services.tournaments import printouts as printouts
 from ..services.tournaments.rows import load as load_tournament
@@ -52,7 +53,23 @@ def _find(name: str) -> Tournament:
     t = find_by_name(name)
     if t is None:
         _fail(f"error: no tournament named {name!r}")
+    if t.deleted_at is not None:
+        _fail(
+            f"error: the tournament {name!r} is deleted (restore it from its club's page until "
+            f"{deletion.restorable_until(t):%Y-%m-%d})"
+        )
     return t
+
+
+@bp.cli.command("purge-deleted")
+def purge_command() -> None:
+    """Remove for good the tournaments deleted more than 30 days ago (run it daily)."""
+    with write_transaction():
+        names = deletion.purge()
+        db.session.commit()
+    for name in names:
+        click.echo(f"removed: {name}")
+    click.echo(f"{len(names)} deleted tournament(s) removed for good")
 
 
 @bp.cli.command("import")

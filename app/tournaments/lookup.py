@@ -38,7 +38,7 @@ def tournament(club: Club, tid: int) -> Tournament:
     # one statement: the tournament with whether it hosts a duplicate event's tables
     row = db.session.execute(
         select(Tournament, is_host(Tournament.id)).where(
-            Tournament.id == tid, Tournament.club_id == club.id
+            Tournament.id == tid, Tournament.club_id == club.id, Tournament.deleted_at.is_(None)
         )
     ).first()
     if row is None:
@@ -61,7 +61,7 @@ def _directs(club: Club) -> bool:
 
 def public_tournament(tid: int) -> Tournament:
     t = db.session.get(Tournament, tid)
-    if t is None:
+    if t is None or t.deleted_at is not None:
         abort(404)
     return t
 

@@ -21,6 +21,7 @@ from ..permissions import club_route
 from ..services import ServiceError, StaleError
 from ..services import visibility as vis
 from ..services.tournaments import audit as audits
+from ..services.tournaments import deletion
 from ..services.tournaments import rows as rows
 from ..services.tournaments import setup as setup
 from ..services.tournaments.audit import Actor
@@ -78,6 +79,9 @@ def _inject() -> dict[str, Any]:
         "club_tournaments": setup.club_tournaments,
         "tournament_status": tournament_status,
         "preset_name": preset_name,
+        # the club page's list of deleted things, for directors (templates/clubs/_deleted.html)
+        "club_deleted": deletion.deleted_of,
+        "keep_days": deletion.KEEP_DAYS,
     }
 
 
@@ -424,6 +428,46 @@ def remove_entrant(club: Club, me: Member, tid: int, eid: int) -> ResponseReturn
             "success",
         )
     return redirect(_show_url(club, t) + "#entrants", 303)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/delete")
+@club_route("director")
+def delete(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    """Delete a tournament: hidden everywhere, restorable from the club's page for 30 days."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    t = tournament(club, tid)
+    name = t.name
+    ok, _done = attempt(
+        lambda: deletion.delete_tournament(t, actor(me), reason=request.form.get("reason"))
+    )
+    if not ok:
+        return redirect(_show_url(club, t), 303)
+    flash(
+        _(
+            "%(name)s deleted. You can restore it from the club's page for %(n)d days.",
+            name=name,
+            n=deletion.KEEP_DAYS,
+        ),
+        "success",
+    )
+    return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
+
+
+@bp.post("/clubs/<slug>/deleted/tournaments/<int:tid>/restore")
+@club_route("director")
+def restore(club: Club, me: Member, tid: int) -> ResponseReturnValue:
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    t = deletion.deleted_tournament(club, tid)
+    if t is None:
+        abort(404)
+    name = t.name
+    ok, _done = attempt(lambda: deletion.restore_tournament(t, actor(me)))
+    if not ok:
+        return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
+    flash(_("%(name)s restored, with everything it had.", name=name), "success")
+    return redirect(_show_url(club, t), 303)
 
 
 @bp.get("/clubs/<slug>/tournaments/<int:tid>/audit")

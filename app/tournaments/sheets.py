@@ -391,6 +391,9 @@ def _code_sheet(code: str, edit_index: int | None = None) -> ResponseReturnValue
         abort(404)
     t = db.session.get(Tournament, tab.round.tournament_id)
     assert t is not None
+    if t.deleted_at is not None:
+        record_code_failure(client_ip())
+        abort(404)
     user = current()
     who = Actor(
         label=_(

@@ -86,7 +86,11 @@ def _member_tournament(tid: int) -> Tournament:
     """The tournament for one of its club's members; a 404 to everyone else. A duplicate
     event's host tournament for its club's directors only (its standings would show a board's
     results at other tables), asked in the tournament's own statement."""
-    row = db.session.execute(select(Tournament, is_host(Tournament.id)).where(Tournament.id == tid))
+    row = db.session.execute(
+        select(Tournament, is_host(Tournament.id)).where(
+            Tournament.id == tid, Tournament.deleted_at.is_(None)
+        )
+    )
     got = row.first()
     if got is None or not current_user.is_authenticated:
         abort(404)

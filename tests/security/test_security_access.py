@@ -137,6 +137,9 @@ EXPECT: dict[str, Expect] = {
     ),
     "tournaments.withdraw": Expect("director", POST),
     "tournaments.reinstate": Expect("director", POST),
+    "tournaments.edit_entrant": Expect(
+        "director", BOTH, lambda _o: {"player_0": "Mal", "player_1": "Icious"}
+    ),
     "tournaments.swap": Expect("director", POST, _swap),
     "tournaments.forfeit_table": Expect("director", POST, lambda _o: {"side": "1"}),
     "tournaments.finish_table": Expect("director", POST, lambda _o: {"finished": "1"}),
@@ -232,6 +235,11 @@ EXPECT: dict[str, Expect] = {
     "duplicate.import_file": Expect("director", POST, _duplicate_upload),
     "duplicate.standings_csv": Expect("player", GET),
     "duplicate.boards_csv": Expect("player", GET),
+    # the entrant is seated: "remove" withdraws it; then the tournament is deleted (hidden from
+    # every route before this one) and restored
+    "tournaments.remove_entrant": Expect("director", POST),
+    "tournaments.delete": Expect("director", POST),
+    "tournaments.restore": Expect("director", POST),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it

@@ -381,7 +381,7 @@ def seat_of_member(seat_id: int, me: Member) -> OnlineSeat | None:
     if tab is None or tab.mode != "online":
         return None
     t = db.session.get(Tournament, tab.round.tournament_id)
-    if t is None or t.club_id != me.club_id:
+    if t is None or t.club_id != me.club_id or t.deleted_at is not None:
         return None
     return row
 
@@ -426,6 +426,7 @@ def ready_for(user: User) -> list[ReadySeat]:
             Table.mode == "online",
             Table.finished.is_(False),
             Round.status != "closed",
+            Tournament.deleted_at.is_(None),
         )
         .order_by(Round.created_at.desc(), Table.number)
     ).all()

@@ -47,6 +47,7 @@ def _entries(club: Club, member: Member) -> list[tuple[Tournament, Entrant]]:
         .where(
             Tournament.club_id == club.id,
             not_host(Tournament.id),  # a duplicate event's online tables: its page, not here
+            Tournament.deleted_at.is_(None),
             or_(
                 EntrantPlayer.member_id == member.id,
                 (EntrantPlayer.member_id.is_(None)) & (EntrantPlayer.name == member.display_name),

@@ -45,6 +45,7 @@ def _nights(club_id: int) -> list[Night]:
         select(Tournament.id, Tournament.version, Tournament.date, Tournament.created_at).where(
             Tournament.club_id == club_id,
             not_host(Tournament.id),  # a duplicate event's online tables rate nobody
+            Tournament.deleted_at.is_(None),
         )
     )
     return sorted((_key_of(d, c, tid), tid, v, str(c)) for tid, v, d, c in rows)

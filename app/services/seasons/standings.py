@@ -23,7 +23,7 @@ from ..tournaments.rows import load
 
 def nights_of(season: Season, division_id: int | None = None) -> list[Tournament]:
     """The season's nights in date order (undated nights last, then in the order created)."""
-    q = select(Tournament).where(Tournament.season_id == season.id)
+    q = select(Tournament).where(Tournament.season_id == season.id, Tournament.deleted_at.is_(None))
     if division_id is not None:
         q = q.where(Tournament.division_id == division_id)
     rows = list(db.session.scalars(q))

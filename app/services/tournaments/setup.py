@@ -34,7 +34,11 @@ def club_tournaments(club: Club) -> list[Tournament]:
     return list(
         db.session.scalars(
             select(Tournament)
-            .where(Tournament.club_id == club.id, not_host(Tournament.id))  # duplicate hosts hidden
+            .where(
+                Tournament.club_id == club.id,
+                not_host(Tournament.id),  # duplicate hosts hidden
+                Tournament.deleted_at.is_(None),  # deleted: on the club's page, to restore
+            )
             .order_by(Tournament.created_at.desc(), Tournament.id.desc())
         )
     )
@@ -78,7 +82,16 @@ def create_tournament(
     preset: str | None = None,
 ) -> Tournament:
     clean = clean_name(name, "name", 120)
-    if find_by_name(clean) is not None:
+    found = find_by_name(clean)
+    if found is not None and found.deleted_at is not None:
+        raise ServiceError(
+            _(
+                "A deleted tournament has this name: restore it from the club's page, or "
+                "choose another name."
+            ),
+            "name",
+        )
+    if found is not None:
         raise ServiceError(_("A tournament with this name already exists."), "name")
     if variant not in SIDE_SIZE:
         raise ServiceError(_("Please choose a variant."), "variant")
