@@ -8,7 +8,10 @@ from collections.abc import Sequence
 from datetime import date
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
+
+from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
 
 from ...competition.seasons import (
     SeasonRuleError,
@@ -22,6 +25,40 @@ from .. import ServiceError
 from ..text import clean_name
 
 MAX_DIVISIONS = 8
+# a variant's name in the sentences of this module (the game's own Chinese name first)
+VARIANT_WORDS = {
+    TRACTOR: _l("升级 (tractor, 4 players)"),
+    RED_FIVE: _l("红五 (red five, 5 players)"),
+    ONE_TWENTY: _l("120分 (6 players)"),
+}
+
+
+def season_variant(season: Season, besides: Tournament | None = None) -> str | None:
+    """The variant of the season's nights (all of one variant), or None while it has none;
+    ``besides``: a night not to count (the one being put in)."""
+    q = select(Tournament.variant).where(
+        Tournament.season_id == season.id, Tournament.deleted_at.is_(None)
+    )
+    if besides is not None and besides.id is not None:
+        q = q.where(Tournament.id != besides.id)
+    return db.session.scalar(q.limit(1))
+
+
+def check_variant(season: Season, t: Tournament) -> None:
+    """A season holds nights of one variant: a night of another is refused, naming both."""
+    held = season_variant(season, besides=t)
+    if held is not None and held != t.variant:
+        raise ServiceError(
+            _(
+                "%(season)s is a season of %(held)s nights; %(night)s is a %(other)s night and "
+                "cannot count in it. Nothing was saved.",
+                season=season.name,
+                held=VARIANT_WORDS.get(held, held),
+                night=t.name,
+                other=VARIANT_WORDS.get(t.variant, t.variant),
+            ),
+            "tournament",
+        )
 
 
 def seasons_of(club: Club) -> list[Season]:
@@ -110,6 +147,8 @@ def set_night(t: Tournament, season: Season | None, division: Division | None = 
         raise ServiceError(_("A night can only count in a season of its own club."), "season")
     if division is not None and (season is None or division.season_id != season.id):
         raise ServiceError(_("That division is not part of the season."), "division")
+    if season is not None:
+        check_variant(season, t)
     t.season_id = season.id if season else None
     t.division_id = division.id if division else None
     t.bump()

@@ -16,7 +16,7 @@ from ...competition.tfile import dump
 from ...extensions import db
 from ...models import Club, Deal, Entrant, EntrantPlayer, Round, Table, TableSeat, Tournament, User
 from .. import ServiceError
-from ..seasons.manage import ensure_season
+from ..seasons.manage import check_variant, ensure_season
 from .audit import Actor, audit
 from .rounds import kind_and_names, random_codes, unfinished_tables, unused_codes
 from .rows import deal_columns, insert_rows, load, points_json
@@ -184,7 +184,9 @@ def _night_of(t: Tournament, club: Club, comp: cm.Tournament) -> None:
         t.date = date.fromisoformat(comp.date)
     t.venue = comp.venue
     if comp.season:
-        t.season_id = ensure_season(club, comp.season).id
+        season = ensure_season(club, comp.season)
+        check_variant(season, t)
+        t.season_id = season.id
 
 
 def _imported_status(comp: cm.Tournament, rnd: cm.Round) -> str:

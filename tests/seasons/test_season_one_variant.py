@@ -1,0 +1,84 @@
+"""A season holds nights of one variant: a night of another is refused, on the page and on
+import (the web form and the CLI), with a sentence that names both, and nothing is saved."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+
+from sqlalchemy import func, select
+
+from app.extensions import db
+from app.models import Season, Tournament
+from tests.competition.tfile_examples import EXAMPLE, RED_FIVE
+from tests.tournaments.tournament_helpers import add_entrants, create, login, world
+
+
+def _season(client, w) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    r = client.post(
+        f"/clubs/{w.club.slug}/seasons",
+        data={"name": "Winter League", "rule": "total", "best": 5, "min_nights": 1, "places": ""},
+    )
+    assert r.status_code == 303
+    sid = int(re.search(r"/seasons/(\d+)", r.headers["Location"]).group(1))  # type: ignore[union-attr]
+    return sid, f"/clubs/{w.club.slug}/seasons/{sid}"
+
+
+def test_a_night_of_another_variant_is_refused_on_the_page(app, client) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.owner)
+    sid, base = _season(client, w)
+    tractor = create(client, w.club, name="Tractor Night")
+    add_entrants(client, w.club, tractor, 4, 2)
+    red = create(client, w.club, name="Red Night", variant="red-five-5p", pairing="reseat")
+    r = client.post(base + "/nights", data={"tournament": tractor.id, "division": 0})
+    assert r.status_code == 303
+    r = client.post(
+        base + "/nights", data={"tournament": red.id, "date": "2026-12-10", "division": 0}
+    )
+    page = r.get_data(as_text=True)
+    assert (
+        "Winter League is a season of 升级 (tractor, 4 players) nights; Red Night is a 红五 "
+        "(red five, 5 players) night and cannot count in it. Nothing was saved."
+    ) in page
+    db.session.expire_all()
+    night = db.session.get(Tournament, red.id)
+    assert night is not None and night.season_id is None and night.date is None
+    # in Chinese too
+    client.post("/lang", data={"lang": "zh", "next": "/"})
+    r = client.post(base + "/nights", data={"tournament": red.id, "division": 0})
+    assert "不能计入" in r.get_data(as_text=True)
+    # once the season has no 升级 night, a 红五 night may start it
+    client.post(f"{base}/nights/{tractor.id}/remove")
+    r = client.post(base + "/nights", data={"tournament": red.id, "division": 0})
+    assert r.status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Tournament, red.id).season_id == sid  # type: ignore[union-attr]
+
+
+def test_a_night_of_another_variant_is_refused_on_import(app, client, runner, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.director)
+    first = copy.deepcopy(EXAMPLE)
+    first.update(club=w.club.name, name="Night 1", season="Autumn League")
+    url = f"/clubs/{w.club.slug}/tournaments/import"
+    body = json.dumps(first, ensure_ascii=False).encode()
+    r = client.post(url, data={"file": (io.BytesIO(body), "t.json")})
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    red = copy.deepcopy(RED_FIVE)
+    red.update(club=w.club.name, name="Night 2", season="Autumn League")
+    body = json.dumps(red, ensure_ascii=False).encode()
+    r = client.post(url, data={"file": (io.BytesIO(body), "t.json")})
+    assert r.status_code == 422
+    assert "Autumn League is a season of 升级 (tractor, 4 players) nights" in r.get_data(
+        as_text=True
+    )
+    path = tmp_path / "red.json"
+    path.write_text(json.dumps(red, ensure_ascii=False), encoding="utf-8")
+    result = runner.invoke(args=["tournament", "import", str(path)])
+    assert result.exit_code == 1 and "红五 (red five, 5 players) night" in result.output
+    db.session.expire_all()
+    assert db.session.scalar(select(func.count(Tournament.id))) == 1
+    assert db.session.scalar(select(func.count(Season.id))) == 1
