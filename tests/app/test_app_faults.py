@@ -211,7 +211,8 @@ def _paper_driver(
                     return
                 log.acked[:] = now
                 pending = None
-            open_for_entry = 'name="seen"' in page.body
+            # the deal form's hidden field (the undo button's carries no id)
+            open_for_entry = 'id="seen"' in page.body
             if open_for_entry:
                 form_url, index = url, len(log.acked)
                 form_page = page
