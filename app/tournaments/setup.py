@@ -159,6 +159,7 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
     form_data = request.form if request.method == "POST" else None
     if request.method == "POST" and form.options_variant.data != variant:
         form_data = None  # the options shown were another game's: show this one's, save nothing
+        form.pairing.data = fitting_pairing(variant, form.pairing.data or "")
         form.validate()
         flash(_("Check the rule options of this game, then create the tournament."), "info")
     elif form.validate_on_submit():
@@ -224,12 +225,23 @@ def new_options(club: Club, me: Member) -> ResponseReturnValue:
     variant = request.args.get("variant", "")
     if variant not in VARIANT_LABELS:
         abort(404)
+    pairing_form = TournamentForm(formdata=None)
+    pairing_form.pairing.data = fitting_pairing(variant, request.args.get("pairing", "swiss"))
     return render_template(
         "tournaments/_options.html",
         variant=variant,
         options=option_fields(variant, None, default_options(variant)),
         option_errors={},
+        pairing_form=pairing_form,
     )
+
+
+def fitting_pairing(variant: str, pairing: str) -> str:
+    """The pairing the form should show for ``variant``: red five always re-seats; fixed sides
+    keep a round robin or Swiss chosen, and take Swiss instead of re-seating."""
+    if variant == RED_FIVE:
+        return "reseat"
+    return pairing if pairing in ("round-robin", "swiss") else "swiss"
 
 
 # --- the tournament page and its entrants ---------------------------------------------------------
