@@ -241,7 +241,12 @@ def play_online(club: Club, me: Member, did: int, rnd: int) -> ResponseReturnVal
     else:
         db.session.commit()
         flash(
-            _("Round %(r)d is played online at %(n)d tables: give each seat its link.", r=rnd, n=n),
+            ngettext(
+                "Round %(r)d is played online at %(num)d table: give each seat its link.",
+                "Round %(r)d is played online at %(num)d tables: give each seat its link.",
+                n,
+                r=rnd,
+            ),
             "success",
         )
     return redirect(url_for("duplicate.event", slug=club.slug, did=did), 303)

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
 from engine.variants import RED_FIVE, default_options
@@ -46,9 +46,9 @@ from .standings import standings_url
 
 def match_text(match: dict[str, Any]) -> str:
     if "deals" in match:
-        text = _("%(n)d deals", n=match["deals"])
+        text = ngettext("%(num)d deal", "%(num)d deals", match["deals"])
     elif "minutes" in match:
-        text = _("%(n)d minutes", n=match["minutes"])
+        text = ngettext("%(num)d minute", "%(num)d minutes", match["minutes"])
     elif match.get("target", "A") != "A":
         text = _("play to %(level)s", level=match["target"])
     else:

@@ -208,7 +208,11 @@ def create_event(
                     t=tables,
                 )
                 if kind == "pairs"
-                else _("At most %(n)d rounds, or leave it empty.", n=full),
+                else ngettext(
+                    "At most %(num)d round, or leave it empty.",
+                    "At most %(num)d rounds, or leave it empty.",
+                    full,
+                ),
                 "rounds",
             ) from None
     ev = DuplicateEvent(
@@ -302,7 +306,11 @@ def pair_next_round(ev: DuplicateEvent, user: User | None, actor_label: str) -> 
     assert ev.rounds is not None
     done = len(ev.paired_rounds)
     if done >= ev.rounds:
-        raise ServiceError(_("All %(n)d rounds are paired already.", n=ev.rounds))
+        raise ServiceError(
+            ngettext(
+                "The round is paired already.", "All %(num)d rounds are paired already.", ev.rounds
+            )
+        )
     missing = missing_results(ev)
     if missing:
         r, t, b = missing[0]

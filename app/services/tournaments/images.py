@@ -4,6 +4,7 @@ level chart), for the club's group chat: the same pen and charts as the printed 
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ...charts import builders, drawing
 from ...competition.matches import FixedMatch
@@ -63,7 +64,9 @@ def match_image(t: Tournament, tab: Table, club: Club) -> bytes | None:
         else:
             result = _("A draw at equal levels")
     else:
-        result = _("In progress after %(n)d deals", n=len(derived.rows))
+        result = ngettext(
+            "In progress after %(num)d deal", "In progress after %(num)d deals", len(derived.rows)
+        )
     chart = drawing.render(
         builders.level_chart(derived, comp_table(tab).deals, sides, level_words())
     )
