@@ -174,7 +174,11 @@ def test_on_stage_tie_break_wins_equal_levels(client, app):
     assert pos[names[1]] < pos[names[0]]
     history = client.get(f"/clubs/{w.club.slug}/tournaments/{t.id}").get_data(as_text=True)
     assert "equal levels: the side on stage" in history
-    assert "B wins the tie-break" in _round_page(client, w, t, rnd)
+    assert "B wins on equal levels: on stage (台上)" in _round_page(client, w, t, rnd)
+    # the Chinese sentence names the rule that decided, not the extra deal (加赛)
+    client.post("/lang", data={"lang": "zh", "next": "/"})
+    page = _round_page(client, w, t, rnd)
+    assert "B 方台上胜（级数相同）" in page and "加赛" not in page
 
 
 def test_extra_deal_decides_a_match_by_deals(client, app):
