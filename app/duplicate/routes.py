@@ -124,18 +124,22 @@ def _board_page(
 ) -> ResponseReturnValue:
     """The traveller form. ``values``: what was typed (shown again after a refusal, with the
     lines as they were shown then, so the next save is still checked against them);
-    ``stale``: a save was refused because these lines changed: the form shows every line as
-    stored now, and beside each changed line what had been typed there."""
+    ``stale``: a save was refused because these lines changed: they show what is stored now,
+    with what had been typed there beside them; the other lines keep what was typed."""
     m = svc.movement_of(ev)
     if not 1 <= board <= m.boards:
         abort(404)
     rows = svc.board_sheet(ev, board, m)
     typed: dict[str, str] = {}
     if stale is not None and values is not None:
+        # the lines that changed meanwhile show what is stored now (and beside it what was
+        # typed there); every other line keeps what was typed
+        values = dict(values)
         for r in rows:
             if (r.round, r.table) in stale:
-                typed[r.key] = svc.typed_words(ev, r, values)
-        values = None
+                if svc.typed_over(ev, r, values):
+                    typed[r.key] = svc.typed_words(ev, r, values)
+                values.update(svc.line_fields(ev, r))
     return render_template(
         "duplicate/board.html",
         club=club,

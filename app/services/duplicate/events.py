@@ -446,6 +446,28 @@ def _int(text: str) -> int | None:
     return int(t)
 
 
+def typed_over(ev: DuplicateEvent, row: SheetRow, form: Mapping[str, str]) -> bool:
+    """Whether ``form`` typed something on ``row``'s line other than what it showed there."""
+    was = str(form.get(f"{row.key}_shown", ""))
+    if ev.variant == RED_FIVE:
+        shown = was.split(",") if was else [""] * 5
+        typed = [str(form.get(f"{row.key}_s{i}", "")).strip() for i in range(5)]
+        return typed != shown
+    shown = was.split(":") if was else ["", ""]
+    typed = [str(form.get(f"{row.key}_{f}", "")).strip() for f in ("declarer", "total")]
+    return typed != shown
+
+
+def line_fields(ev: DuplicateEvent, row: SheetRow) -> dict[str, str]:
+    """The form fields of ``row``'s line as stored now (its ``_shown`` included)."""
+    out = {f"{row.key}_shown": row.shown}
+    if ev.variant == RED_FIVE:
+        out |= {f"{row.key}_s{i}": x for i, x in enumerate(row.scores)}
+    else:
+        out |= {f"{row.key}_declarer": row.declarer, f"{row.key}_total": row.total}
+    return out
+
+
 def typed_words(ev: DuplicateEvent, row: SheetRow, form: Mapping[str, str]) -> str:
     """What a refused form had typed on ``row``'s line, in words, to show beside the line as
     it is stored now (so nothing typed is lost)."""
