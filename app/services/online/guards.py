@@ -23,6 +23,7 @@ from ...competition.tfile import dump_deal
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, Table, Tournament
 from .. import ServiceError
+from ..tournaments import sheets
 from ..tournaments.audit import ONLINE_LOG, Actor, audit, place
 from ..tournaments.rows import deal_from_row
 from ..tournaments.sheets import may_edit
@@ -236,3 +237,19 @@ def forfeit_online(
     if sheet_rows:
         before["sheet_deals"] = sheet_rows
     audit(t, actor, "forfeit", where, before, {"forfeit": side})
+
+
+class _SheetListener:
+    """The online tables' answers to the score sheets (``tournaments.sheets.OnlineTables``)."""
+
+    def deal_in_play(self, tab: Table) -> bool:
+        game = game_of(tab)
+        return game is not None and game.in_progress
+
+    def forfeit(
+        self, t: Tournament, tab: Table, side: int | None, actor: Actor, confirm: bool
+    ) -> None:
+        forfeit_online(t, tab, side, actor, confirm)
+
+
+sheets.listen(_SheetListener())

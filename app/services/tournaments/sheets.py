@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -35,6 +35,39 @@ class DealErrors(ServiceError):
         first = next(iter(fields.values()), "")
         super().__init__(first, next(iter(fields), None) or None)
         self.fields = fields
+
+
+class OnlineTables(Protocol):
+    """What the sheet asks of, and announces to, the tables played online. The online package
+    (``app.services.online.guards``) answers by ``listen``: this module never imports it, so the
+    sheets can be read, and run, without the online tables."""
+
+    def deal_in_play(self, tab: Table) -> bool:
+        """An online deal is under way at ``tab`` beyond the recorded ones."""
+        ...
+
+    def forfeit(
+        self, t: Tournament, tab: Table, side: int | None, actor: Actor, confirm: bool
+    ) -> None:
+        """A side of the online table ``tab`` did not play (None: it did after all): the
+        online game stops (or starts again), refused with ``ServiceError``."""
+        ...
+
+
+_listener: list[OnlineTables] = []
+
+
+def listen(online: OnlineTables) -> None:
+    """The online tables take the sheet's announcements (once; a second listener replaces it)."""
+    _listener[:] = [online]
+
+
+def _online_tables() -> OnlineTables:
+    if not _listener:
+        raise RuntimeError(
+            "no online tables listen to the score sheets (import app.services.online)"
+        )
+    return _listener[0]
 
 
 def sheet(t: Tournament, tab: Table) -> FixedMatch | RedFiveTable:
@@ -250,11 +283,8 @@ def add_penalty(
 
 
 def _playing(tab: Table) -> bool:
-    """An online deal is under way beyond the recorded ones."""
-    from ..online.guards import game_of  # the online package imports this module
-
-    game = game_of(tab)
-    return game is not None and game.in_progress
+    """An online deal is under way beyond the recorded ones (asked of the online tables)."""
+    return tab.mode == "online" and _online_tables().deal_in_play(tab)
 
 
 def delete_last_deal(
@@ -314,9 +344,7 @@ def set_forfeit(
     """A side did not play. At an online table the game stops (``online.guards``); one with
     moves only with ``confirm``."""
     if tab.mode == "online":
-        from ..online.guards import forfeit_online  # the online package imports this module
-
-        forfeit_online(t, tab, side, actor, confirm)
+        _online_tables().forfeit(t, tab, side, actor, confirm)
         return
     if tab.kind != "sides":
         raise ServiceError(_("Only a table of two sides can be forfeited."))
