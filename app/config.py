@@ -76,11 +76,13 @@ def defaults() -> dict[str, Any]:
         "SQLITE_BUSY_TIMEOUT_MS": 15000,
         # Login rate limit, stored in the DB so it holds across worker processes: per device
         # cookie for a browser that has logged in as that user before; for all other clients per
-        # normalized login name and per client address (see services/accounts.py).
+        # normalized login name, and per client address only once failures from it name many
+        # accounts (a club shares one address: its players' typos must not lock a new browser
+        # out of an account nobody mistyped; see services/accounts.py).
         "LOGIN_WINDOW_SECONDS": 15 * 60,
         "LOGIN_MAX_FAILURES_PER_DEVICE": 5,
         "LOGIN_MAX_FAILURES_PER_NAME": 5,
-        "LOGIN_MAX_FAILURES_PER_IP": 30,
+        "LOGIN_MAX_NAMES_PER_IP": 20,
         # A whole club usually shares one address: many players mistype a table code on a
         # tournament night, and a 10-character code (about 50 bits) is not guessable in a few
         # hundred tries, so the limit is high enough never to lock a room out by typos.

@@ -185,6 +185,23 @@ def _untrusted_name_failures(name: str, since: datetime) -> int:
     return _failures(start, LoginAttempt.username == name, LoginAttempt.device.is_(None))
 
 
+def _names_failed_from(ip: str, since: datetime) -> int:
+    """How many login names failed from this address (untrusted) in the window: the address
+    limit is for one client trying many accounts, not for a room of players mistyping their
+    own (no success resets it, so logging into one's own account does not clear it)."""
+    return (
+        db.session.scalar(
+            select(func.count(func.distinct(LoginAttempt.username))).where(
+                LoginAttempt.succeeded.is_(False),
+                LoginAttempt.created_at > since,
+                LoginAttempt.ip == ip,
+                LoginAttempt.device.is_(None),
+            )
+        )
+        or 0
+    )
+
+
 def _too_many(minutes: int) -> LoginRefused:
     return LoginRefused(
         _(
@@ -207,7 +224,9 @@ def authenticate(
     are recorded (the caller commits even on failure). A browser whose device cookie names this
     user may fail ``LOGIN_MAX_FAILURES_PER_DEVICE`` times in the window, whatever others do;
     beyond that, and for every other client, the untrusted limits hold: per login name, and per
-    address (which no success resets, so logging into one's own account does not clear it).
+    address once its failures name ``LOGIN_MAX_NAMES_PER_IP`` accounts (a spray over many
+    accounts; no success resets it). A room sharing one address where players mistype their
+    own passwords locks only those accounts.
     """
     now = now or utcnow()
     cfg = current_app.config
@@ -222,8 +241,7 @@ def authenticate(
         device = None  # this browser's allowance is used up: it is one more untrusted client
     if device is None and (
         _untrusted_name_failures(name, since) >= cfg["LOGIN_MAX_FAILURES_PER_NAME"]
-        or _failures(since, LoginAttempt.ip == ip[:64], LoginAttempt.device.is_(None))
-        >= cfg["LOGIN_MAX_FAILURES_PER_IP"]
+        or _names_failed_from(ip[:64], since) >= cfg["LOGIN_MAX_NAMES_PER_IP"]
     ):
         raise _too_many(minutes)
     if user is None:

@@ -121,7 +121,7 @@ def test_rate_limit_expires_after_window(app, client, make_user):
 
 
 def test_rate_limited_per_address(app, client, make_user):
-    app.config["LOGIN_MAX_FAILURES_PER_IP"] = 3
+    app.config["LOGIN_MAX_NAMES_PER_IP"] = 3  # failures naming 3 accounts: a spray
     make_user("fred")
     for i in range(3):
         client.post("/account/login", data={"username": f"user{i}", "password": "wrong pass"})

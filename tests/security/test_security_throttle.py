@@ -131,17 +131,17 @@ def test_a_forged_device_cookie_is_untrusted(app: Flask, make_user) -> None:
 
 
 def test_the_address_limit_survives_the_attackers_own_login(app: Flask, make_user) -> None:
-    app.config["LOGIN_MAX_FAILURES_PER_IP"] = 6
+    app.config["LOGIN_MAX_NAMES_PER_IP"] = 4
     make_user("mallory")
     for name in ("amy", "bob", "cid"):
         make_user(name)
     attacker = app.test_client()
     for name, times in (("amy", 2), ("bob", 2), ("cid", 1)):
-        _attack(name, times, client=attacker)  # 5 failures, at most 2 per name: none locked
+        _attack(name, times, client=attacker)  # 3 accounts, at most 2 failures each
     assert _ok(_post(attacker, "mallory", DEFAULT_PASSWORD, ATTACKER))  # his own account
     attacker.post("/account/logout")
     fresh = app.test_client()  # a new browser, same address
-    _attack("bob", 1, client=fresh)  # the 6th failure from this address: the limit
+    _attack("dora", 1, client=fresh)  # a 4th account tried from this address: the limit
     assert _refused(_post(fresh, "amy", DEFAULT_PASSWORD, ATTACKER))
     assert _refused(_post(fresh, "dan", "anything at all", ATTACKER))
     # another address is not affected
@@ -150,13 +150,39 @@ def test_the_address_limit_survives_the_attackers_own_login(app: Flask, make_use
 
 def test_a_trusted_device_is_not_locked_by_its_address(app: Flask, make_user) -> None:
     """The whole club shares an address: guessing from it does not shut the director out."""
-    app.config["LOGIN_MAX_FAILURES_PER_IP"] = 4
+    app.config["LOGIN_MAX_NAMES_PER_IP"] = 4
     make_user("lihua")
     laptop = _device_login(app, "lihua", CLUB)
     for name in ("x1", "x2", "x3", "x4"):
         _attack(name, 1, CLUB)
     assert _refused(_post(app.test_client(), "lihua", DEFAULT_PASSWORD, CLUB))
     assert _ok(_post(laptop, "lihua", DEFAULT_PASSWORD, CLUB))
+
+
+def test_a_room_of_mistyping_players_locks_no_one_else_out(app: Flask, make_user) -> None:
+    """A venue shares one address: 8 players mistype their own passwords 4 times each (32
+    failures, no account locked). A player whose own account nobody mistyped still gets in
+    from a new browser, with the right password; the 8 accounts each get in too once right."""
+    names = [f"p{i}" for i in range(8)]
+    for name in [*names, "zhou"]:
+        make_user(name)
+    for name in names:
+        _attack(name, app.config["LOGIN_MAX_FAILURES_PER_NAME"] - 1, CLUB)
+    assert _ok(_post(app.test_client(), "zhou", DEFAULT_PASSWORD, CLUB))
+    assert _ok(_post(app.test_client(), "p3", DEFAULT_PASSWORD, CLUB))
+    # one more typo on p5 locks p5 alone
+    _attack("p5", 1, CLUB)
+    assert _refused(_post(app.test_client(), "p5", DEFAULT_PASSWORD, CLUB))
+    assert _ok(_post(app.test_client(), "p6", DEFAULT_PASSWORD, CLUB))
+
+
+def test_a_spray_over_many_accounts_is_stopped_at_the_address(app: Flask, make_user) -> None:
+    make_user("quinn")
+    limit = app.config["LOGIN_MAX_NAMES_PER_IP"]
+    for i in range(limit):
+        _attack(f"victim{i}", 1)  # one guess each at many accounts
+    assert _refused(_post(app.test_client(), "quinn", DEFAULT_PASSWORD, ATTACKER))
+    assert _ok(_post(app.test_client(), "quinn", DEFAULT_PASSWORD, CLUB))
 
 
 def test_the_refusal_reads_in_chinese(app: Flask, make_user) -> None:
