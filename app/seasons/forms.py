@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
     FloatField,
+    HiddenField,
     IntegerField,
     SelectField,
     StringField,
@@ -94,6 +95,16 @@ class DivisionForm(FlaskForm):
         validators=[Optional(), NumberRange(min=0.01, max=10)],
     )
     players = TextAreaField(_l("Players, one name a line"), validators=[Length(max=20000)])
+
+
+class DivisionEditForm(DivisionForm):
+    """A division corrected: its name, carry-over factor and players, with the version shown."""
+
+    seen = HiddenField()
+
+
+class NightDivisionForm(FlaskForm):
+    division = SelectField(_l("Division"), coerce=int, default=0)
 
 
 class MovementForm(FlaskForm):

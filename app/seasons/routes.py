@@ -29,7 +29,16 @@ from ..services.seasons.standings import nights_of, over_nights, rule_of, standi
 from ..tournaments.forms import ConfirmForm, VisibilityForm
 from ..web import show_service_error
 from . import bp
-from .forms import RULE_LABELS, DivisionForm, MovementForm, NightForm, RuleForm, SeasonForm
+from .forms import (
+    RULE_LABELS,
+    DivisionEditForm,
+    DivisionForm,
+    MovementForm,
+    NightDivisionForm,
+    NightForm,
+    RuleForm,
+    SeasonForm,
+)
 
 BASE = "/clubs/<slug>/seasons"
 
@@ -156,12 +165,23 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
         "rule_form": rule_form,
         "night_form": night_form,
         "division_form": forms.get("division_form") or DivisionForm(formdata=None),
+        "division_forms": {d.id: _edit_form(d) for d in divisions},
+        "division_version": manage.division_version,
         "movement_form": movement_form,
         "projector": request.args.get("view") == "projector",
         "follow_url": follow_url(season, club),
         "public": vis.is_public(season),
         "share": vis.share_of(season, follow_url(season, club)),
     }
+
+
+def _edit_form(div: Division) -> DivisionEditForm:
+    form = DivisionEditForm(formdata=None, prefix=f"d{div.id}")
+    form.name.data = div.name
+    form.carry_factor.data = div.carry_factor
+    form.players.data = "\n".join(div.players or [])
+    form.seen.data = manage.division_version(div)
+    return form
 
 
 @bp.get(BASE + "/<int:sid>")
@@ -276,10 +296,96 @@ def add_division(club: Club, me: Member, sid: int) -> ResponseReturnValue:
             form.name.data or "",
             (form.players.data or "").splitlines(),
             form.carry_factor.data,
+            members_only=True,
         )
         return _("Division added.")
 
     return _submit(club, me, s, "division_form", form, add)
+
+
+def _division(s: Season, division_id: int) -> Division:
+    div = next((d for d in s.divisions if d.id == division_id), None)
+    if div is None:
+        abort(404)
+    return div
+
+
+def _seen() -> str | None:
+    return (request.form.get("seen") or "").strip()[:32] or None
+
+
+@bp.post(BASE + "/<int:sid>/divisions/<int:division_id>")
+@club_route("owner")
+def edit_division(club: Club, me: Member, sid: int, division_id: int) -> ResponseReturnValue:
+    """Rename a division, change its players or its carry-over factor."""
+    s = _season(club, sid)
+    div = _division(s, division_id)
+    form = DivisionEditForm(prefix=f"d{div.id}")
+    if not form.validate_on_submit():
+        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        return _back(club, s, "#divisions")
+    try:
+        manage.edit_division(
+            s,
+            div,
+            form.name.data or "",
+            (form.players.data or "").splitlines(),
+            form.carry_factor.data,
+            seen=(form.seen.data or "").strip()[:32] or None,
+        )
+    except ServiceError as e:
+        db.session.rollback()
+        flash(e.message, "error")
+    else:
+        db.session.commit()
+        flash(_("Division %(name)s saved.", name=div.name), "success")
+    return _back(club, s, "#divisions")
+
+
+@bp.post(BASE + "/<int:sid>/divisions/<int:division_id>/move")
+@club_route("owner")
+def move_division(club: Club, me: Member, sid: int, division_id: int) -> ResponseReturnValue:
+    """One place up or down the season's order of divisions (the top one first)."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    s = _season(club, sid)
+    div = _division(s, division_id)
+    step = -1 if request.form.get("step") == "up" else 1
+    try:
+        manage.move_division(s, div, step, seen=_seen())
+    except ServiceError as e:
+        db.session.rollback()
+        flash(e.message, "error")
+    else:
+        db.session.commit()
+    return _back(club, s, "#divisions")
+
+
+@bp.post(BASE + "/<int:sid>/nights/<int:tid>/division")
+@club_route("director")
+def night_division(club: Club, me: Member, sid: int, tid: int) -> ResponseReturnValue:
+    """Move a night put in the wrong division."""
+    s = _season(club, sid)
+    t = get_in_club_or_404(Tournament, club, tid)
+    form = NightDivisionForm()
+    form.division.choices = choices([(0, "—")] + [(d.id, d.name) for d in s.divisions])
+    if not form.validate_on_submit() or t.deleted_at is not None:
+        abort(404)
+    division = _division(s, form.division.data) if form.division.data else None
+    try:
+        manage.set_night_division(s, t, division)
+    except ServiceError as e:
+        db.session.rollback()
+        flash(e.message, "error")
+    else:
+        db.session.commit()
+        flash(
+            _("%(night)s now counts in %(division)s.", night=t.name, division=division.name)
+            if division
+            else _("%(night)s now counts in no division.", night=t.name),
+            "success",
+        )
+    return _back(club, s, "#nights")
 
 
 @bp.post(BASE + "/<int:sid>/movement")

@@ -8,6 +8,7 @@ import re
 
 from app.extensions import db
 from app.models import Division, Season, Tournament
+from tests.conftest import _make_member
 from tests.tournaments.tournament_helpers import (
     add_entrants,
     create,
@@ -131,6 +132,8 @@ def test_divisions_and_promotion_relegation_seed_the_next_season(app, client):
     s = _season(client, w)
     nxt = _season(client, w, name="Spring League")
     base = f"/clubs/{w.club.slug}/seasons/{s.id}"
+    for name in ("A1", "A2", "A3", "B1", "B2", "B3"):
+        _make_member(w.club, name)
     for name, players, factor in (("甲级", "A1\nA2\nA3", "1.15"), ("乙级", "B1\nB2\nB3", "0.9")):
         r = client.post(
             base + "/divisions", data={"name": name, "players": players, "carry_factor": factor}
@@ -144,3 +147,73 @@ def test_divisions_and_promotion_relegation_seed_the_next_season(app, client):
     assert [d.carry_factor for d in divs] == [1.15, 0.9]
     again = client.post(base + "/movement", data={"k": 1, "next_season": nxt.id})
     assert again.status_code == 422 and "already has its divisions" in again.get_data(as_text=True)
+
+
+def _divisions(s):
+    return db.session.query(Division).filter_by(season_id=s.id).order_by(Division.position).all()
+
+
+def test_divisions_are_renamed_reordered_and_refuse_strangers_doubles_and_stale_pages(app, client):
+    w = world()
+    login(client, w.owner)
+    s = _season(client, w)
+    base = f"/clubs/{w.club.slug}/seasons/{s.id}"
+    for name in ("王伟", "李娜", "Emma"):
+        _make_member(w.club, name)
+    r = client.post(base + "/divisions", data={"name": "甲级", "players": "王 伟\nEmma"})
+    assert r.status_code == 303
+    # a name that is no member, and a member already in 甲级, are refused on the field
+    r = client.post(base + "/divisions", data={"name": "乙级", "players": "张三"})
+    assert r.status_code == 422 and "not a member of the club" in r.get_data(as_text=True)
+    r = client.post(base + "/divisions", data={"name": "乙级", "players": "李娜\nemma"})
+    assert r.status_code == 422 and "already in the division 甲级" in r.get_data(as_text=True)
+    assert client.post(base + "/divisions", data={"name": "乙级", "players": "李娜"}).status_code
+    a, b = _divisions(s)
+    assert a.players == ["王伟", "Emma"]  # "王 伟" is the member 王伟
+    page = client.get(base).get_data(as_text=True)
+    seen_a = re.search(rf'name="d{a.id}-seen"[^>]*value="([0-9a-f]+)"', page) or re.search(
+        rf'value="([0-9a-f]+)"[^>]*name="d{a.id}-seen"', page
+    )
+    assert seen_a, "the edit form carries the division's version"
+    seen = seen_a.group(1)
+    r = client.post(
+        base + f"/divisions/{a.id}",
+        data={f"d{a.id}-name": "A 组", f"d{a.id}-players": "王伟", f"d{a.id}-seen": seen},
+    )
+    assert r.status_code == 303
+    db.session.expire_all()
+    assert [d.name for d in _divisions(s)] == ["A 组", "乙级"]
+    assert _divisions(s)[0].players == ["王伟"]
+    # the same page saved again is stale: refused, nothing changes
+    r = client.post(
+        base + f"/divisions/{a.id}",
+        data={f"d{a.id}-name": "Top", f"d{a.id}-players": "", f"d{a.id}-seen": seen},
+        follow_redirects=True,
+    )
+    assert "changed by someone else" in r.get_data(as_text=True)
+    db.session.expire_all()
+    assert _divisions(s)[0].name == "A 组" and _divisions(s)[0].players == ["王伟"]
+    # 乙级 moves up
+    r = client.post(base + f"/divisions/{b.id}/move", data={"step": "up"})
+    assert r.status_code == 303
+    db.session.expire_all()
+    assert [d.name for d in _divisions(s)] == ["乙级", "A 组"]
+
+
+def test_a_night_in_the_wrong_division_is_moved(app, client):
+    w = world()
+    login(client, w.owner)
+    s = _season(client, w)
+    base = f"/clubs/{w.club.slug}/seasons/{s.id}"
+    client.post(base + "/divisions", data={"name": "甲级"})
+    client.post(base + "/divisions", data={"name": "乙级"})
+    a, b = _divisions(s)
+    t = _night(client, w, "Night 1")
+    r = client.post(base + "/nights", data={"tournament": t.id, "division": a.id})
+    assert r.status_code == 303
+    r = client.post(base + f"/nights/{t.id}/division", data={"division": b.id})
+    assert r.status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Tournament, t.id).division_id == b.id
+    page = client.get(base, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Night 1" in page

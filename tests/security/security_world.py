@@ -31,7 +31,7 @@ from app.models import (
 )
 from app.services.clubs import create_invite
 from app.services.duplicate.events import board_sheet, create_event, pair_next_round, save_board
-from app.services.seasons.manage import create_season, set_night
+from app.services.seasons.manage import add_division, create_season, set_night
 from app.services.visibility import set_visibility
 from tests.conftest import _login, _make_club, _make_member, _make_user
 from tests.security.db_snapshot import snapshot  # noqa: F401  (the tests import it here)
@@ -78,6 +78,7 @@ class ClubObjects:
             "filename": "style.css",
             "digest": _digest("style.css"),
             "sid": self.season.id,
+            "division_id": self.season.divisions[0].id,
             "did": self.duplicate,
             "board": 1,
             "rnd": 1,
@@ -117,6 +118,8 @@ def _club_objects(
     with current_app.test_request_context():
         season = create_season(club, f"{name} League")
         set_night(t, season)
+        add_division(season, "甲级")  # two divisions: one can move down, one up
+        add_division(season, "乙级")
         ev = create_event(
             club, owner, f"{tname} Teams", "tractor-4p", "teams", "T1\nT2\nT3", 1, 5, 2, "swiss"
         )

@@ -174,6 +174,9 @@ EXPECT: dict[str, Expect] = {
     "seasons.add_night": Expect("director", POST, lambda o: {"tournament": o.tournament.id}),
     "seasons.remove_night": Expect("director", POST),
     "seasons.add_division": Expect("owner", POST, lambda _o: {"name": "甲级", "players": "X"}),
+    "seasons.edit_division": Expect("owner", POST, lambda _o: {"name": "乙级", "players": ""}),
+    "seasons.move_division": Expect("owner", POST, lambda _o: {"step": "down"}),
+    "seasons.night_division": Expect("director", POST, lambda _o: {"division": "0"}),
     "seasons.movement": Expect("owner", POST, lambda o: {"k": 1, "next_season": o.season.id}),
     "seasons.set_visibility": Expect("owner", POST, lambda _o: {"visibility": "club"}),
     "seasons.renew_link": Expect("owner", POST),
@@ -248,7 +251,17 @@ EXPECT: dict[str, Expect] = {
 
 # URL arguments that name an object by a global id (a guess from another club is possible) or
 # by a number inside its parent (only a missing number can be guessed).
-GLOBAL_IDS = ("tid", "eid", "member_id", "invite_id", "sid", "seat_id", "deal_id", "did")
+GLOBAL_IDS = (
+    "tid",
+    "eid",
+    "member_id",
+    "invite_id",
+    "sid",
+    "seat_id",
+    "deal_id",
+    "did",
+    "division_id",
+)
 LOCAL_NUMBERS = ("n", "tno", "i", "board")
 
 

@@ -4,6 +4,8 @@ promotion and relegation that seeds the next season. Services never commit (see
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from datetime import date
 
@@ -13,6 +15,7 @@ from sqlalchemy import select
 
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
 
+from ...competition.names import name_match_key
 from ...competition.seasons import (
     SeasonRuleError,
     carry_over,
@@ -20,8 +23,8 @@ from ...competition.seasons import (
     promote_relegate,
 )
 from ...extensions import db
-from ...models import Club, Division, Season, Tournament
-from .. import ServiceError
+from ...models import Club, Division, Member, Season, Tournament
+from .. import ServiceError, StaleError
 from ..text import clean_name
 
 MAX_DIVISIONS = 8
@@ -155,22 +158,83 @@ def set_night(t: Tournament, season: Season | None, division: Division | None = 
     db.session.flush()
 
 
-def add_division(
-    season: Season, name: str, players: Sequence[str] = (), carry_factor: float | None = None
-) -> Division:
+def _division_players(
+    season: Season, names: Sequence[str], editing: Division | None, members_only: bool
+) -> list[str]:
+    """A division's players as typed, checked: each at most once, in no other division of the
+    season, and (``members_only``, a director's typing) a club member, written as the member's
+    name (names compared as ``name_match_key``: "王 伟" is 王伟)."""
+    typed = [clean_name(p, "players") for p in names if p and p.strip()]
+    members = {
+        name_match_key(m.display_name): m.display_name
+        for m in db.session.scalars(select(Member).where(Member.club_id == season.club_id))
+    }
+    out: list[str] = []
+    seen: set[str] = set()
+    elsewhere = {
+        name_match_key(p): d.name for d in season.divisions if d is not editing for p in d.players
+    }
+    for name in typed:
+        key = name_match_key(name)
+        if key in seen:
+            continue
+        if members_only and key not in members:
+            raise ServiceError(
+                _("%(name)s is not a member of the club: add them as a member first.", name=name),
+                "players",
+            )
+        if key in elsewhere:
+            raise ServiceError(
+                _(
+                    "%(name)s is already in the division %(division)s of this season: a player "
+                    "plays in one division.",
+                    name=name,
+                    division=elsewhere[key],
+                ),
+                "players",
+            )
+        seen.add(key)
+        out.append(members.get(key, name))
+    return out
+
+
+def _check_division_name(season: Season, name: str, editing: Division | None = None) -> str:
     name = clean_name(name, "name", 40)
+    if any(
+        name_match_key(d.name) == name_match_key(name) for d in season.divisions if d is not editing
+    ):
+        raise ServiceError(
+            _("The season already has a division named %(name)s.", name=name), "name"
+        )
+    return name
+
+
+def _check_carry(carry_factor: float | None) -> None:
+    if carry_factor is not None and not 0 < carry_factor <= 10:
+        raise ServiceError(
+            _("A carry-over factor is a number above 0, such as 1.15 or 0.9."), "carry_factor"
+        )
+
+
+def add_division(
+    season: Season,
+    name: str,
+    players: Sequence[str] = (),
+    carry_factor: float | None = None,
+    members_only: bool = False,
+) -> Division:
+    """A division at the bottom of the season's order. ``members_only``: the players must be
+    club members (a director's typing; promotion and relegation carries whoever played)."""
+    name = _check_division_name(season, name)
     if len(season.divisions) >= MAX_DIVISIONS:
         raise ServiceError(_("A season has at most %(n)d divisions.", n=MAX_DIVISIONS), "name")
-    if any(d.name == name for d in season.divisions):
-        raise ServiceError(_("The season already has a division named %(name)s.", name=name))
-    if carry_factor is not None and not 0 < carry_factor <= 10:
-        raise ServiceError(_("A carry-over factor is a number above 0, such as 1.15 or 0.9."))
+    _check_carry(carry_factor)
     div = Division(
         season_id=season.id,
         name=name,
-        position=len(season.divisions),
+        position=max((d.position for d in season.divisions), default=-1) + 1,
         carry_factor=carry_factor,
-        players=_unique([clean_name(p, "players") for p in players if p and p.strip()]),
+        players=_division_players(season, players, None, members_only),
     )
     db.session.add(div)
     db.session.flush()
@@ -178,8 +242,81 @@ def add_division(
     return div
 
 
-def _unique(names: list[str]) -> list[str]:
-    return list(dict.fromkeys(names))
+def division_version(div: Division) -> str:
+    """What a form on the division showed (sent back as ``seen``; a stale one is refused)."""
+    data = [div.name, div.carry_factor, list(div.players or []), div.position]
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _check_division_seen(div: Division, seen: str | None) -> None:
+    if seen is not None and seen != division_version(div):
+        raise StaleError(
+            _(
+                "The division %(name)s was changed by someone else since you opened this page: "
+                "look again. Nothing was saved.",
+                name=div.name,
+            )
+        )
+
+
+def edit_division(
+    season: Season,
+    div: Division,
+    name: str,
+    players: Sequence[str],
+    carry_factor: float | None,
+    seen: str | None = None,
+) -> None:
+    """Rename a division, change its players (club members, in no other division) or its
+    carry-over factor."""
+    _check_division_seen(div, seen)
+    div.name = _check_division_name(season, name, editing=div)
+    _check_carry(carry_factor)
+    div.carry_factor = carry_factor
+    div.players = _division_players(season, players, div, members_only=True)
+    _bump_nights(season)
+    db.session.flush()
+
+
+def move_division(season: Season, div: Division, step: int, seen: str | None = None) -> bool:
+    """Move a division one place up (``step`` -1) or down (+1) the season's order; False at
+    the end of the order."""
+    _check_division_seen(div, seen)
+    order = list(season.divisions)
+    i = order.index(div)
+    j = i + (1 if step > 0 else -1)
+    if not 0 <= j < len(order):
+        return False
+    other = order[j]
+    a, b = div.position, other.position
+    div.position = -1 - a  # (season, position) is unique: one row at a time
+    db.session.flush()
+    other.position = a
+    db.session.flush()
+    div.position = b
+    _bump_nights(season)
+    db.session.flush()
+    db.session.refresh(season)
+    return True
+
+
+def set_night_division(season: Season, t: Tournament, division: Division | None) -> None:
+    """Move a night of the season to another division (or to none)."""
+    if t.season_id != season.id:
+        raise ServiceError(_("That night does not count in this season."), "tournament")
+    if division is not None and division.season_id != season.id:
+        raise ServiceError(_("That division is not part of the season."), "division")
+    t.division_id = division.id if division else None
+    t.bump()
+    db.session.flush()
+
+
+def _bump_nights(season: Season) -> None:
+    """The season's pages are cached on their nights' versions: a change of its divisions is a
+    change of what they show."""
+    for t in db.session.scalars(select(Tournament).where(Tournament.season_id == season.id)):
+        t.bump()
 
 
 def apply_movement(season: Season, k: int, next_season: Season) -> list[Division]:
