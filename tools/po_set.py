@@ -41,8 +41,8 @@ def main(argv: list[str]) -> int:
     left: list[object] = [
         m.id for m in catalog if m.id and (not m.string or m.fuzzy or m.string == ("", ""))
     ]
-    for msgid in left:
-        print(f"still to translate: {msgid!r}")
+    for entry in left:
+        print(f"still to translate: {entry!r}")
     return 1 if missing else 0
 
 
