@@ -250,8 +250,9 @@ class OneRow:
         sql, names, fixed = self.sql(engine.dialect)
         values = {**fixed, **params}
         args: Any = tuple(values[n] for n in names) if names is not None else values
-        raw = engine.raw_connection()
+        raw = None
         try:
+            raw = engine.raw_connection()  # the server away: the driver's error, raised below
             if engine.dialect.name == "postgresql":
                 autocommit(raw, True)  # one statement: no BEGIN, no ROLLBACK
             cursor = raw.cursor()
@@ -263,4 +264,5 @@ class OneRow:
         except engine.dialect.loaded_dbapi.Error as err:
             raise DBAPIError.instance(sql, args, err, engine.dialect.loaded_dbapi.Error) from err
         finally:
-            raw.close()
+            if raw is not None:
+                raw.close()

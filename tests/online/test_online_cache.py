@@ -474,3 +474,31 @@ def test_acting_on_a_deal_loaded_to_be_read_fails_and_forgets_it(app: Flask, cli
         db.session.rollback()
     assert page_token(player.get(url).get_data(as_text=True)) == page_token(html)
     _same_deal(bridge.load(_table(ow)).deal, replay_row(ow.deals()[-1]))  # type: ignore[union-attr]
+
+
+def test_polls_answer_the_503_page_when_no_connection_can_be_opened(
+    app: Flask, client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database down (a PostgreSQL server stopped: no new connection opens): a seat's poll
+    and the public live poll, answered in front of Flask from one row, answer the 503 page as
+    every other page does, never a bare 500."""
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    token = page_token(player.get(url).get_data(as_text=True))
+    engine = db.engine
+    db.session.remove()
+    engine.dispose()  # no pooled connection left: the next request must open one
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise engine.dialect.loaded_dbapi.OperationalError("connection refused")
+
+    monkeypatch.setattr(engine.pool, "connect", refused)
+    for path in (f"{url}/poll?v={token}", f"{url}/poll?v=0.0", "/p/" + "x" * 22 + "/live?v=3"):
+        r = player.get(path, headers={"Accept-Language": "en"})
+        assert r.status_code == 503, (path, r.status_code)
+        assert "cannot reach its database" in r.get_data(as_text=True)
+        assert r.headers.get("Retry-After") == "5"
+    monkeypatch.undo()
+    assert player.get(f"{url}/poll?v={token}").status_code == 204  # back by itself
