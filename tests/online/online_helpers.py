@@ -62,6 +62,7 @@ def online_world(
     deals: int = 1,
     tables: int = 1,
     kind: str = "deals",
+    options: dict[str, Any] | None = None,
 ) -> OnlineWorld:
     w = world()
     login(client, w.director)
@@ -73,6 +74,9 @@ def online_world(
     rnd = seat(client, w.club, t)
     tab = min((x for x in rnd.tables if x.kind != "bye"), key=lambda x: x.number)
     ow = OnlineWorld(w.club, t, rnd, tab, client)
+    if options:  # rule options the set-up form does not offer, before the first deal
+        t.options = {**t.options, **options}
+        db.session.commit()
     r = client.post(ow.table_url)
     assert r.status_code == 303
     db.session.expire_all()

@@ -252,6 +252,7 @@ def test_pause_stops_moves_and_bots_and_resume_lets_them_go_on(
     assert player.get(url + f"/poll?v={move['v']}").status_code == 200
     paused_html = player.get(url).get_data(as_text=True)
     assert "The director paused the table" in paused_html
+    assert "Your turn." not in paused_html and 'data-my-turn="0"' in paused_html
     assert not moves(paused_html)
     # a move is refused with that sentence (even one made on the page seen before the pause)
     for v in (move["v"], page_token(paused_html)):
@@ -370,3 +371,32 @@ def test_a_seat_handed_to_a_bot_and_back(app: Flask, client: FlaskClient) -> Non
     if ow.deals()[-1].outcome is None:
         html = _to_seat_zero(ow, player, url)
         assert player.post(url, data=_choose(ow, html)).status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("variant", "asks", "limit"),
+    [
+        ("tractor-4p", "Ask for a redeal — fewer than 300 points", "redeal_below"),
+        ("one-twenty-6p", "Refuse the deal — fewer than 300 points", "refuse_below"),
+    ],
+)
+def test_the_redeal_window_buttons_say_what_they_do(
+    app: Flask, client: FlaskClient, variant: str, asks: str, limit: str
+) -> None:
+    # every hand is weak enough: seat 0 may ask whenever it is an attacker
+    ow = online_world(client, variant, deals=6, options={limit: 300})
+    ow.bots(*range(1, 6 if variant == "one-twenty-6p" else 4))
+    player = app.test_client()
+    url = f"/play/{ow.seats()[0].token}"
+    for _ in range(400):
+        html = player.get(url, headers={"Accept-Language": "en"}).get_data(as_text=True)
+        if "redeal" in moves(html):
+            break
+        if "pass" in moves(html) and "Play on" in html:  # the window, with too many points
+            assert ">Pass<" not in html
+        assert player.post(url, data=_choose(ow, html)).status_code == 303
+    else:
+        raise AssertionError("seat 0 never had the redeal window")
+    assert asks in html
+    assert re.search(r'data-move="pass">Play on<', html)
+    assert ">Pass<" not in html

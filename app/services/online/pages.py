@@ -140,6 +140,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         return page  # time was up during this deal: it is not played on
     view = bridge.view(live, seat)
     waiting = live.waiting_for()
+    paused = tab.paused and not tab.finished
     playable = set(view["playable"])
     actions: list[str] = []
     calls = view["legal_calls"]
@@ -150,8 +151,8 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             calls = []
     elif not seat_row.bot:
         actions = list(view["actions"])
-    if seat_row.bot:
-        actions = []
+    if seat_row.bot or paused:
+        actions = []  # a paused table takes no move: its seats are told so, not "your turn"
     groups = bridge.hand_groups(live, seat)
     for g in groups:
         g["cards"] = [dict(c, playable=c["code"] in playable) for c in g["cards"]]
@@ -161,7 +162,11 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             "view_phase": view["phase"],
             "deal_number": live.row.number,
             "waiting": waiting,
+            "paused": paused,
             "my_turn": waiting == seat and bool(actions),
+            # the redeal window's buttons say what they do: 暴动 (升级) or refusing the deal
+            # (120分) below this many points, or playing on
+            "redeal_limit": deal.redeal_limit() if view["phase"] == "redeal" else None,
             "hand_groups": groups,
             "hand_size": len(view["hand"]),
             "actions": actions,
