@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.extensions import db
 from app.models import Table, Tournament
-from app.services.online.bridge import card_face
+from app.services.online.cards import card_face
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
 from tests.browser.browser_helpers import register_with_a_club, serving
@@ -445,3 +445,55 @@ def test_screens_of_the_table_and_summary(
     db.session.rollback()
     assert [d.number for d in ow.deals()] == [1, 2]
     assert db.session.get(Table, ow.tab.id) is not None
+
+
+def _failing_throw(deal: Any, seat: int) -> list[int] | None:
+    """Cards of one side suit seat ``seat`` could lead as a throw that fails, or None."""
+    ctx = deal.ctx
+    for suit in "SHDC":
+        cards = [c for c in deal.hands[seat] if ctx.eff_suit(c) == suit]
+        if len(set(cards)) >= 2 and not deal.throw_outcome(seat, cards)[0]:
+            return cards
+    return None
+
+
+def test_a_failed_throw_is_announced_on_the_phone_and_at_the_other_seats(
+    app: Flask, client: Any, served: str, browser: Browser
+) -> None:
+    app.config["ONLINE_SEED_BASE"] = 7100  # the same deals on every run
+    ow = online_world(client, "tractor-4p", deals=6)
+    ow.bots(1, 2, 3)
+    page = _player(browser, locale="zh-CN")
+    page.goto(f"{served}/play/{ow.seats()[0].token}", wait_until="domcontentloaded")
+    other = _player(browser)  # seat 2's link, played by a bot: the table as that seat sees it
+    other.goto(f"{served}/play/{ow.seats()[2].token}", wait_until="domcontentloaded")
+    thrown: list[int] | None = None
+    for _ in range(400):
+        if _wait_for_me(page) == "summary":
+            _submit(page, '#seat button[data-move="ready"]')
+            continue
+        deal = _deal(ow)
+        leading = deal.phase == "play" and deal.trick is not None and not deal.trick.plays
+        thrown = _failing_throw(deal, 0) if leading else None
+        if thrown:
+            break
+        _move(ow, page)
+    else:
+        raise AssertionError("seat 0 never led with a throw that fails")
+    _tap(page, cards_str(thrown))
+    _submit(page, '#seat button[data-move="play"]')
+    note = page.locator("#failed-throw")
+    expect(note).to_be_visible()
+    _shot(page, "tractor-failed-throw-phone-zh")
+    expect(note).to_be_in_viewport()  # on a 390 px phone, without scrolling
+    expect(note).to_contain_text("甩牌失败")
+    expect(note).to_contain_text("攻方")  # what it costs: 10 points to or off the attackers
+    _shot(page, "tractor-failed-throw-phone-zh")
+    deal = _deal(ow)
+    rec = [r for r in deal.log if r.kind == "play" and r.seat == 0][-1]
+    assert rec.played is not None and sorted(rec.cards) == sorted(thrown)
+    # the other seat's page learns of it on its next poll, in English
+    seen = other.locator("#failed-throw, #previous .throw-note").first
+    expect(seen).to_contain_text("the throw fails and must play", timeout=10_000)
+    for c in rec.played:
+        expect(seen).to_contain_text(card_face(c)["label"])

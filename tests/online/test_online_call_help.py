@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from flask import Flask, render_template
 
-from app.services.online import bridge
+from app.services.online import bridge, cards
 from engine.cards import HJ, LJ, parse_card
 from engine.deal import DRAW, Deal, DealSetup
 
@@ -63,7 +63,7 @@ def test_a_joker_alone_in_tractor_and_one_joker_in_one_twenty(app: Flask) -> Non
     deal = _draw_until(DealSetup("one-twenty-6p"), lambda hand: hand.count(HJ) == 1)
     help_ = bridge.call_help(_live(deal), 0)
     assert help_ is not None
-    assert {"code": "single_joker", "card": bridge.card_face(HJ)} in help_["notes"]
+    assert {"code": "single_joker", "card": cards.card_face(HJ)} in help_["notes"]
     html = _words(app, help_)
     assert "One big joker is not a call: no trump takes at least two identical jokers." in html
     assert "A single joker is not a call." in html

@@ -83,7 +83,7 @@ def _assert_no_hidden_card(deal: Deal, html: str) -> int:
         held.update(card_str(c) for c in deal.buried)
     held.update(card_str(c) for c in deal.undealt())  # the pack being dealt, the kitty untaken
     only_hidden = set(held) - set(public)
-    from app.services.online.bridge import face_of
+    from app.services.online.cards import face_of
 
     for code in only_hidden:
         assert code not in re.findall(r'(?:value|data-card)="([^"]+)"', html), code

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.models import OnlineAction, OnlineDeal, Table, Tournament
-from app.services.online.bridge import card_face
+from app.services.online.cards import card_face
 from app.services.tournaments.rows import derive_row_table
 from engine.bots import HeuristicBot
 from engine.cards import cards_str

@@ -5,12 +5,14 @@ failed throws worded from the engine's numbers."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, render_template
 
 from app.services.online import bridge, pages
+from app.services.online import cards as faces_module
 from engine.bots import HeuristicBot, perform
 from engine.cards import card_points, cards_str
 from engine.deal import BURY, DRAW, PLAY, Deal, DealSetup
@@ -51,7 +53,7 @@ def test_the_hand_is_grouped_trumps_first_strongest_first() -> None:
     deal = _find("tractor-4p", lambda d: d.phase == PLAY and d.trump is not None)
     ctx = deal.ctx
     assert ctx is not None
-    groups = bridge.hand_groups(_live(deal), 0)
+    groups = faces_module.hand_groups(deal, 0)
     assert groups[0]["trump"] and groups[0]["suit"] is None
     assert not any(g["trump"] for g in groups[1:])
     seen: list[str] = []
@@ -154,9 +156,10 @@ def test_the_summary_words_the_kitty_bonus(app: Flask) -> None:
     assert sm["total"] == deal.result.total  # type: ignore[union-attr]
 
 
-def _failed_throw_deal() -> Deal:
+def _failed_throw_deal(stop_after_throw: bool = False) -> Deal:
     """A deal in which a leader throws a whole side suit that another hand beats (the bots
-    never do): the throw fails and the forced component is played."""
+    never do): the throw fails and the forced component is played. ``stop_after_throw``: the
+    deal as it stands right after that play."""
     for seed in range(200):
         deal = Deal(DealSetup("tractor-4p", seed=seed))
         bot = HeuristicBot(seed)
@@ -174,6 +177,8 @@ def _failed_throw_deal() -> Deal:
                         break
                 else:
                     _step(deal, bot)
+                if thrown and stop_after_throw:
+                    return deal
                 continue
             _step(deal, bot)
         if deal.failed_throws:
@@ -188,11 +193,64 @@ def test_the_summary_lists_failed_throws_with_the_forced_cards(app: Flask) -> No
     assert [f["seat"] for f in sm["failed"]] == [r.seat for r in failed]
     for f, r in zip(sm["failed"], failed, strict=True):
         assert sorted(c["code"] for c in f["forced"]) == sorted(cards_str(r.played or ()))
-        assert f"P{r.seat} threw" in html
-    assert "the throw failed and had to play" in html
+        assert f"P{r.seat} tried" in html
+    assert "the throw fails and must play" in html
     assert deal.dealer is not None
     dec = sum(1 for r in failed if r.seat % 2 == deal.dealer % 2)
     assert sm["penalty"] == 10 * (min(dec, 3) - min(len(failed) - dec, 3))
+    for r in failed[:1]:  # the first throw of its side costs 10 points, to or off the attackers
+        attacker = r.seat % 2 != deal.dealer % 2
+        assert ("10 points off the attackers" if attacker else "10 points to the attackers") in html
+
+
+def _table_html(app: Flask, deal: Deal, bottom: int | None) -> str:
+    live = _live(deal)
+    view = bridge.spectate(live) if bottom is None else bridge.view(live, bottom)
+    names = [f"P{s}" for s in range(deal.n)]
+    board = pages.board(live, view, bottom, names, set(), deal.to_act)
+    with app.test_request_context():
+        return render_template("online/_table.html", board=board)
+
+
+def test_a_failed_throw_is_announced_to_every_seat_the_moment_it_is_played(app: Flask) -> None:
+    deal = _failed_throw_deal(stop_after_throw=True)
+    rec = [r for r in deal.log if r.kind == "play"][-1]
+    assert rec.played is not None and deal.dealer is not None
+    tried = " ".join(
+        faces_module.card_face(c)["label"] for c in faces_module.sorted_cards(deal, list(rec.cards))
+    )
+    forced = " ".join(
+        faces_module.card_face(c)["label"]
+        for c in faces_module.sorted_cards(deal, list(rec.played))
+    )
+    attacker = rec.seat % 2 != deal.dealer % 2
+    cost = "10 points off the attackers" if attacker else "10 points to the attackers"
+    for bottom in (*range(deal.n), None):  # every seat and a spectator
+        html = _table_html(app, deal, bottom)
+        note = re.search(
+            r'<p class="flash error throw-note" id="failed-throw"[^>]*>(.*?)</p>', html, re.S
+        )
+        assert note is not None, bottom
+        text = re.sub(r"<[^>]+>", " ", note.group(1))
+        text = " ".join(text.split())
+        assert text.startswith(
+            f"P{rec.seat} tried {tried} — the throw fails and must play {forced}"
+        )
+        assert text.endswith(cost)
+    # the trick played out (bots answer at once): still announced, and in the previous trick
+    bot = HeuristicBot(1)
+    tricks = len(deal.tricks)
+    while len(deal.tricks) == tricks:
+        _step(deal, bot)
+    html = _table_html(app, deal, 0)
+    assert 'id="failed-throw"' in html
+    prev = html[html.index('id="previous"') :]
+    assert f"P{rec.seat} tried" in prev and cost in prev
+    # once the next trick is complete too, the felt no longer announces it
+    while len(deal.tricks) == tricks + 1 and deal.outcome is None:
+        _step(deal, bot)
+    if deal.outcome is None and not deal.failed_throws[1:]:
+        assert 'id="failed-throw"' not in _table_html(app, deal, 0)
 
 
 def test_the_kitty_is_turned_face_up_but_does_not_count_when_the_declarers_win(
@@ -202,7 +260,7 @@ def test_the_kitty_is_turned_face_up_but_does_not_count_when_the_declarers_win(
         "tractor-4p", lambda d: d.outcome == "played" and d.kitty_bonus is None and bool(d.buried)
     )
     assert not deal.kitty_revealed and deal.kitty_owner is not None
-    labels = {bridge.card_face(c)["label"] for c in deal.buried}
+    labels = {faces_module.card_face(c)["label"] for c in deal.buried}
     sm, html = _summary_html(app, deal)  # one summary for every seat and spectator
     assert {c["label"] for c in sm["kitty"]} == labels
     assert 'id="kitty"' in html and "The kitty, face up" in html

@@ -226,7 +226,7 @@ def test_stale_or_repeated_moves_change_nothing(app: Flask, client) -> None:
 
 
 def _labels(cards: list[int]) -> set[str]:
-    from app.services.online.bridge import card_face
+    from app.services.online.cards import card_face
 
     return {card_face(c)["label"] for c in cards}
 

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.services.online.bridge import card_face
+from app.services.online.cards import card_face
 from engine.bots import RandomBot
 from engine.cards import card_str
 from engine.deal import DRAW, Deal

@@ -46,10 +46,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine.bots import RandomBot, perform
-from engine.cards import HJ, LJ, RANKS, card_str, parse_card, points_of
+from engine.cards import HJ, LJ, RANKS, parse_card, points_of
 from engine.deal import CALLS, DRAW, OVERCALL, Deal, DealSetup, Record, apply
 from engine.errors import EngineError
-from engine.order import TrumpContext
 from engine.play import trick_winner
 from engine.scoring import next_dealer, throw_penalty_points
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
@@ -66,8 +65,10 @@ from ..tournaments.audit import Actor, audit
 from ..tournaments.rows import variant_of
 from ..tournaments.sheets import may_edit, record_deal, sheet
 from . import botchoice, cache
+from .cards import card_face, faces_of
 from .refusals import refusal_text
 from .seats import Latest, new_token, remembered_latest, seats_of
+from .throws import failed_throw, failed_throws
 
 # Log entries that are no engine record (replay skips them; defined with the cache that replays):
 # ``continue`` — a seat let the draw go on; ``ready`` — after a played deal a human seat has seen
@@ -80,7 +81,6 @@ DEAL_BUDGET = 6_000
 GAME_ACTOR = Actor(label="online game")
 # A human seat the deal has waited for this long is shown to the director as not acting.
 IDLE_AFTER = timedelta(minutes=1)
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # Which engine bot plays the bot seats: each seat's strength (botchoice.py); ``flask tournament
 # run-bots --bots KIND`` sets one kind for every seat for its run (autoplay.py).
 BOT_KIND: ContextVar[str | None] = botchoice.FORCED_KIND
@@ -736,41 +736,6 @@ def act(
     advance(t, tab, live)
 
 
-def card_face(card: int) -> dict[str, Any]:
-    """How a card shows: 大王/小王, or rank and suit symbol; red suits red."""
-    text = card_str(card)
-    if card == HJ:
-        return {"code": text, "label": "大王", "rank": "大", "pip": "王", "red": True}
-    if card == LJ:
-        return {"code": text, "label": "小王", "rank": "小", "pip": "王", "red": False}
-    suit = text[-1]
-    pip = SUIT_SYMBOLS[suit]
-    return {
-        "code": text,
-        "label": text[:-1] + pip,
-        "rank": text[:-1],
-        "pip": pip,
-        "red": suit in ("H", "D"),
-    }
-
-
-def face_of(code: str) -> dict[str, Any]:
-    """The face of a card given by its code (``"10H"``)."""
-    return card_face(parse_card(code))
-
-
-def sorted_cards(deal: Deal, cards: list[int]) -> list[int]:
-    ctx = deal.ctx
-    if ctx is None:
-        return sorted(cards, key=lambda c: (c >= LJ, c // 13, c % 13, c))
-    return sorted(cards, key=lambda c: (ctx.suit_index(c), ctx.strength(c), c))
-
-
-def faces(deal: Deal, cards: Sequence[str]) -> list[dict[str, Any]]:
-    """Card codes as faces, in the deal's order (trumps grouped once trump is known)."""
-    return [card_face(c) for c in sorted_cards(deal, [parse_card(x) for x in cards])]
-
-
 def view(live: Live, seat: int) -> dict[str, Any]:
     """The engine's view of the deal for one seat: never another seat's hand (its log left
     out: the pages draw the table from the rest, replays read the log itself)."""
@@ -903,61 +868,6 @@ def replay(row: OnlineDeal) -> Replay:
     )
 
 
-# --- what a page draws: the hand, the trick, the calls ----------------------------------------
-
-
-def _faces(deal: Deal, cards: Sequence[int]) -> list[dict[str, Any]]:
-    return [card_face(c) for c in sorted_cards(deal, list(cards))]
-
-
-def _grouping(deal: Deal, seat: int | None) -> TrumpContext | None:
-    """The deal's trump context, or before trump is known the one its level gives (jokers and
-    level cards grouped as trumps while the cards are dealt)."""
-    if deal.ctx is not None:
-        return deal.ctx
-    v = deal.variant
-    level = deal.level
-    if level is None:
-        level = "2" if v.id == RED_FIVE or seat is None else deal.levels[seat % 2]
-    try:
-        return TrumpContext(v, level, deal.trump if deal.trump_set else None)
-    except EngineError:
-        return None  # red five has no "no trump": its trumps wait for the 2 that is shown
-
-
-GROUP_ORDER = (4, 0, 1, 3, 2)  # trumps, then ♠ ♥ ♣ ♦: the colours alternate
-
-
-def hand_groups(live: Live, seat: int) -> list[dict[str, Any]]:
-    """A seat's hand in groups: trumps first (strongest first), then each side suit."""
-    deal = live.deal
-    ctx = _grouping(deal, seat)
-    groups: dict[int, list[int]] = {}
-    for c in deal.hands[seat]:
-        key = ctx.suit_index(c) if ctx is not None else 4 if c >= LJ else c // 13
-        groups.setdefault(key, []).append(c)
-    out = []
-    for key in GROUP_ORDER:
-        cards = groups.get(key)
-        if not cards:
-            continue
-        if ctx is not None:
-            cards.sort(key=lambda c: (-ctx.strength(c), c))
-        else:
-            cards.sort(reverse=True)
-        suit = None if key == 4 else "SHDC"[key]
-        out.append(
-            {
-                "trump": key == 4,
-                "suit": suit,
-                "symbol": "" if suit is None else SUIT_SYMBOLS[suit],
-                "red": suit in ("H", "D"),
-                "cards": [card_face(c) for c in cards],
-            }
-        )
-    return out
-
-
 def trick_plays(live: Live, which: str = "current") -> dict[str, Any] | None:
     """The current trick (or the previous one: ``which="previous"``) by seat, with the play
     that wins it so far (the engine's judgement) and its points."""
@@ -969,16 +879,19 @@ def trick_plays(live: Live, which: str = "current") -> dict[str, Any] | None:
         idx = trick_winner([p for _s, p in tr.plays], deal.ctx, tr.lead_comps)
         winner: int | None = tr.plays[idx][0]
         points = sum(points_of(p) for _s, p in tr.plays)
+        number = len(deal.tricks)
     else:
         if not deal.tricks:
             return None
         tr = deal.tricks[-1]
         winner, points = tr.winner, tr.points
+        number = len(deal.tricks) - 1
     return {
+        "failed": failed_throw(deal, number),  # a failed throw led it: announced to every seat
         "leader": tr.leader,
         "winner": winner,
         "points": points,
-        "plays": {s: _faces(deal, p) for s, p in tr.plays},
+        "plays": {s: faces_of(deal, p) for s, p in tr.plays},
         "order": [s for s, _p in tr.plays],
     }
 
@@ -1004,7 +917,7 @@ def call_help(live: Live, seat: int) -> dict[str, Any] | None:
         "phase": deal.phase,
         "standing": None
         if standing is None or (book.hidden and deal.phase == DRAW)
-        else {"seat": standing.seat, "cards": _faces(deal, standing.cards)},
+        else {"seat": standing.seat, "cards": faces_of(deal, standing.cards)},
         "notes": [],
         "open": False,
     }
@@ -1032,7 +945,7 @@ def call_help(live: Live, seat: int) -> dict[str, Any] | None:
         elif v.id == TRACTOR and standing is not None and standing.seat == seat:
             notes.append({"code": "own_call"})
         else:
-            notes.append({"code": "weaker", "cards": _faces(deal, refused[0])})
+            notes.append({"code": "weaker", "cards": faces_of(deal, refused[0])})
     if v.id == TRACTOR and v.decks == 2:
         for s, suit in enumerate("SHDC"):
             card = s * 13 + lv
@@ -1170,16 +1083,12 @@ def deal_summary(live: Live) -> dict[str, Any] | None:
             "winner": tr.winner,
             "points": tr.points,
             "attackers": tr.winner is not None and attackers[tr.winner],
-            "plays": {s: _faces(deal, p) for s, p in tr.plays},
+            "plays": {s: faces_of(deal, p) for s, p in tr.plays},
             "order": [s for s, _p in tr.plays],
         }
         for i, tr in enumerate(deal.tricks)
     ]
-    failed: list[dict[str, Any]] = [
-        {"seat": rec.seat, "tried": _faces(deal, rec.cards), "forced": _faces(deal, rec.played)}
-        for rec in deal.log
-        if rec.kind == "play" and rec.played is not None
-    ]
+    failed = failed_throws(deal)
     penalty = 0
     if v.id == TRACTOR and failed:
         dec = sum(1 for f in failed if not attackers[f["seat"]])
@@ -1200,7 +1109,7 @@ def deal_summary(live: Live) -> dict[str, Any] | None:
         "tricks": tricks,
         "last": tricks[-1],
         "trick_points": deal.attackers_points(),
-        "kitty": _faces(deal, deal.buried),
+        "kitty": faces_of(deal, deal.buried),
         "kitty_revealed": deal.kitty_revealed,
         "kitty_size": v.kitty,
         "kitty_points": kitty_points,

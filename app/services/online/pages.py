@@ -20,7 +20,9 @@ from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
 from . import bridge
 from . import seats as seats_module
+from .cards import card_face, face_of, faces, hand_groups, sorted_cards
 from .seats import seats_of
+from .throws import failed_throw
 
 if TYPE_CHECKING:  # the type only: the engine is driven by ``bridge`` alone
     from engine.deal import Deal
@@ -153,7 +155,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         actions = list(view["actions"])
     if seat_row.bot or paused:
         actions = []  # a paused table takes no move: its seats are told so, not "your turn"
-    groups = bridge.hand_groups(live, seat)
+    groups = hand_groups(live.deal, seat)
     for g in groups:
         g["cards"] = [dict(c, playable=c["code"] in playable) for c in g["cards"]]
     summary = bridge.deal_summary(live)
@@ -170,25 +172,23 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             "hand_groups": groups,
             "hand_size": len(view["hand"]),
             "actions": actions,
-            "calls": [bridge.faces(deal, c) for c in calls],
+            "calls": [faces(deal, c) for c in calls],
             "call_help": bridge.call_help(live, seat) if not seat_row.bot else None,
             "trump": view["trump"],
             "trump_known": view["trump_known"],
             "level": view["level"],
             "dealer": view["dealer"],
             "attackers_points": view["attackers_points"],
-            "friend_card": (
-                None if view["friend_card"] is None else bridge.face_of(view["friend_card"])
-            ),
+            "friend_card": (None if view["friend_card"] is None else face_of(view["friend_card"])),
             "friend": view["friend"],
             "kitty_size": view["kitty"]["size"],
             "my_kitty": (
-                bridge.faces(deal, view["kitty"]["cards"])
+                faces(deal, view["kitty"]["cards"])
                 if view["kitty"]["cards"] and view["kitty"]["owner"] == seat and summary is None
                 else []
             ),
             "calls_made": [
-                {"seat": c["seat"], "cards": bridge.faces(deal, c["cards"])} for c in view["calls"]
+                {"seat": c["seat"], "cards": faces(deal, c["cards"])} for c in view["calls"]
             ],
             "friend_choices": _friend_choices() if "friend" in actions else [],
             "board": board(live, view, seat, names, bots, waiting),
@@ -258,6 +258,9 @@ def board(
         # how many cards the trick's lead holds (each follow must give as many); None: no lead
         "lead_size": None if trick is None else len(trick["plays"][trick["leader"]]),
         "previous": previous,
+        # a failed throw stays announced above the felt until the trick after it is complete:
+        # when bots answer at once, its own trick is already the previous one
+        "failed": (trick or {}).get("failed") or (previous or {}).get("failed"),
         "names": names,
         "trump": view["trump"],
         "trump_known": view["trump_known"],
@@ -320,7 +323,7 @@ def match_result(
 
 def _friend_choices() -> list[dict[str, Any]]:
     codes = ["5H", "HJ"] + [r + s for r in ("A", "K") for s in ("S", "H", "D", "C")]
-    return [bridge.face_of(c) for c in codes]
+    return [face_of(c) for c in codes]
 
 
 def director_page(tab: Table) -> dict[str, Any]:
@@ -344,7 +347,7 @@ def director_page(tab: Table) -> dict[str, Any]:
 
 
 def _public_faces(deal: Deal, cards: Sequence[str] | None) -> list[dict[str, Any]]:
-    return bridge.faces(deal, list(cards or []))
+    return faces(deal, list(cards or []))
 
 
 def _trick(deal: Deal, trick: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -410,9 +413,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
             "level": view["level"],
             "levels": view["levels"],
             "dealer": view["dealer"],
-            "friend_card": (
-                None if view["friend_card"] is None else bridge.face_of(view["friend_card"])
-            ),
+            "friend_card": (None if view["friend_card"] is None else face_of(view["friend_card"])),
             "friend": friend,
             "attackers_points": view["attackers_points"],
             "seats": [
@@ -432,6 +433,8 @@ def spectator_page(tab: Table) -> dict[str, Any]:
             "tricks_done": len(view["tricks"]),
             "trick": _trick(deal, view["trick"]),
             "last_trick": _trick(deal, view["tricks"][-1] if view["tricks"] else None),
+            "trick_failed": failed_throw(deal, len(view["tricks"])) if view["trick"] else None,
+            "last_failed": failed_throw(deal, len(view["tricks"]) - 1) if view["tricks"] else None,
             "kitty_size": kitty["size"],
             "kitty_owner": kitty["owner"],
             "kitty": _public_faces(deal, kitty["cards"]) if kitty["cards"] is not None else None,
@@ -465,8 +468,8 @@ def _faces_of(deal: Deal, cards: Sequence[int], marked: Sequence[int] = ()) -> l
     """Card faces in the deal's order; ``marked`` cards (counted, for two copies) flagged."""
     left = Counter(marked)
     out = []
-    for c in bridge.sorted_cards(deal, list(cards)):
-        face = bridge.card_face(c)
+    for c in sorted_cards(deal, list(cards)):
+        face = card_face(c)
         face["marked"] = left[c] > 0
         left[c] -= 1
         out.append(face)
@@ -507,7 +510,7 @@ def replay_page(tab: Table, number: int, trick: int) -> dict[str, Any] | None:
         "redeal_by": deal.redeal_by,
         "dealer": deal.dealer,
         "friend": deal.friend,
-        "friend_card": None if deal.friend_card is None else bridge.card_face(deal.friend_card),
+        "friend_card": None if deal.friend_card is None else card_face(deal.friend_card),
         "trump": deal.trump,
         "trump_known": deal.trump_set,
         "level": deal.level,

@@ -18,6 +18,8 @@ from flask_babel import lazy_gettext as _l
 
 from engine.errors import EngineError
 
+from .cards import face_of
+
 REFUSALS: dict[str, Any] = {
     "card.not_a_card": _l(
         "%(got)s is not a card (a card is a number 0 to 53, or text such as 10H)."
@@ -384,8 +386,6 @@ SEAT_PARAMS = frozenset({"seat", "to_act", "caller", "dealer"})
 
 
 def _face(code: object) -> str:
-    from .bridge import face_of  # bridge raises with refusal_text: import it when first used
-
     try:
         return str(face_of(str(code))["label"])
     except EngineError:
