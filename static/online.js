@@ -1,6 +1,6 @@
 // Online table, a seat's page (no inline script: CSP). htmx swaps #seat on every poll or move;
 // this file keeps what lives across swaps: the turn alert in the tab's title, the optional beep
-// (off by default, kept in localStorage), the countdown to the next deal, the selected count.
+// (on by default, switched off with the page's switch and kept so in localStorage), the countdown to the next deal, the selected count.
 (function () {
   "use strict";
 
@@ -22,11 +22,25 @@
 
   function soundOn() {
     try {
-      return window.localStorage.getItem(SOUND_KEY) === "1";
+      return window.localStorage.getItem(SOUND_KEY) !== "0"; // on unless switched off
     } catch (e) {
-      return false;
+      return true;
     }
   }
+
+  // A browser plays sound only after a gesture on the page: the first tap (choosing a card,
+  // any button) wakes the audio, silently, so the next turn can be heard.
+  function unlock() {
+    document.removeEventListener("pointerdown", unlock, true);
+    document.removeEventListener("keydown", unlock, true);
+    if (!soundOn()) return;
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    if (!audio) audio = new Ctx();
+    if (audio.state === "suspended") audio.resume();
+  }
+  document.addEventListener("pointerdown", unlock, true);
+  document.addEventListener("keydown", unlock, true);
 
   function beep() {
     var Ctx = window.AudioContext || window.webkitAudioContext;
@@ -114,7 +128,14 @@
     if (t && t.name === "cards") selectedCount();
   });
 
+  // a refusal just swapped in is brought into view (it stands by the button that was pressed)
+  function showRefusal() {
+    var alert = document.querySelector("#errors [role=alert]");
+    if (alert && alert.scrollIntoView) alert.scrollIntoView({ block: "nearest" });
+  }
+
   function refresh() {
+    showRefusal();
     turnAlert();
     countdown();
     selectedCount();

@@ -33,6 +33,9 @@ class OnlineSeat(Base):
     seat: Mapped[int] = mapped_column()  # the engine's seat 0 … players-1
     token: Mapped[str] = mapped_column(String(40), unique=True)
     bot: Mapped[bool] = mapped_column(default=False)
+    # The link this seat had before the director replaced it: a page still open on it is told
+    # so (and nothing else) instead of a bare "not found"
+    replaced_token: Mapped[str | None] = mapped_column(String(40), index=True)
     # How strong the seat's bot plays: "easy" (random), "normal" (heuristic), "strong" (the
     # mc search, time-boxed for a web request); see app/services/online/botchoice.py
     bot_level: Mapped[str] = mapped_column(String(10), default="normal", server_default="normal")

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from flask import (
     Response,
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -105,6 +106,13 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
     if tab.mode == "online":
         ctx.update(pages.director_page(tab))
         ctx["links"] = seats.seat_links(tab, club)
+        # a director who plays a seat here sees no other seat's link (each opens that hand)
+        # until the match is over
+        ctx["playing"] = (
+            None
+            if ctx["over"]
+            else next((s.seat for s in ctx["seats"] if s.member_id == me.id), None)
+        )
         ctx["accounts"] = seats.accounts_of(club)
         ctx["live"] = _director_live_context(club, me, t, tab)
     return render_template(
@@ -449,10 +457,21 @@ MEMBER_ENDPOINTS = {
 }
 
 
+def _link_gone(token: str) -> NoReturn:
+    """An unknown seat link: a 404, except a link the director replaced, whose page still open
+    is told so (htmx swaps the sentence in place of the seat, and its polling stops)."""
+    if seats.was_replaced(token):
+        page = render_template("online/_replaced.html" if htmx else "online/replaced.html")
+        abort(make_response(page, 200 if htmx else 410))
+    abort(404)
+
+
 def _seat_or_404(token: str) -> OnlineSeat:
     """The guest's seat of ``token``; a seat bound to a member opens only for that member."""
     seat = seats.seat_by_token(token)
-    if seat is None or seat.member_id is not None:
+    if seat is None:
+        _link_gone(token)
+    if seat.member_id is not None:
         abort(404)
     tab = db.session.get(Table, seat.table_id)
     if tab is None or tab.mode != "online" or bridge.tournament_of(tab).deleted_at is not None:
@@ -555,7 +574,7 @@ def poll(seat_token: str) -> ResponseReturnValue:
     else:
         now = bridge.seat_state_token(seat_token)  # one query: no deal is loaded
     if now is None:
-        abort(404)
+        _link_gone(seat_token)
     if request.args.get("v", "") == now:
         return "", 204
     return _render_seat(_seat_or_404(seat_token), partial=True)

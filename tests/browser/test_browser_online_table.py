@@ -316,15 +316,21 @@ def test_the_tab_title_and_the_sound_toggle(
     _wait_for_me(page)
     assert page.title().startswith("● Your turn · ")
     toggle = page.locator("#sound-toggle")
-    expect(toggle).not_to_be_checked()  # off by default: no beep so far
-    assert page.evaluate("window.__beeps") == 0
-    toggle.check()  # the tap plays a sample beep (and lets the browser play sound)
-    assert page.evaluate("localStorage.getItem('shengji.online.sound')") == "1"
+    expect(toggle).to_be_checked()  # on by default: this turn was announced on arrival
+    page.wait_for_function("() => window.__beeps === 2")
+    toggle.uncheck()  # switched off: kept in localStorage, no beep on the next turns
+    assert page.evaluate("localStorage.getItem('shengji.online.sound')") == "0"
+    _move(ow, page)
+    _wait_for_me(page)
+    page.wait_for_timeout(500)  # htmx has settled the new turn: still no beep
     assert page.evaluate("window.__beeps") == 2
     page.reload(wait_until="domcontentloaded")
-    expect(page.locator("#sound-toggle")).to_be_checked()  # kept in localStorage
+    expect(page.locator("#sound-toggle")).not_to_be_checked()  # kept off
+    page.locator("#sound-toggle").check()  # the tap plays a sample beep
+    assert page.evaluate("localStorage.getItem('shengji.online.sound')") == "1"
     _wait_for_me(page)
-    beeps = page.evaluate("window.__beeps")  # this turn, announced once on arrival
+    page.wait_for_function("() => window.__beeps >= 2")
+    beeps = page.evaluate("window.__beeps")
     for _ in range(3):  # each new turn beeps once (two tones), made with WebAudio
         _move(ow, page)
         _wait_for_me(page)
@@ -334,12 +340,6 @@ def test_the_tab_title_and_the_sound_toggle(
         assert page.title().startswith("● Your turn · ")
         beeps += 2
     assert not [u for u in fetched if re.search(r"\.(mp3|wav|ogg|m4a)$", u)]
-    # off again: no more beeps
-    page.locator("#sound-toggle").uncheck()
-    _move(ow, page)
-    _wait_for_me(page)
-    page.wait_for_timeout(500)  # htmx has settled the new turn: still no beep
-    assert page.evaluate("window.__beeps") == beeps
 
 
 def test_a_red_five_deal_with_a_friend_call(
@@ -378,12 +378,13 @@ def test_a_one_twenty_deal_in_chinese(
     _no_sideways_scroll(page)
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_wrong_size_play_is_refused_on_the_chinese_page(
-    app: Flask, client: Any, served: str, browser: Browser
+    app: Flask, client: Any, served: str, browser: Browser, size: str
 ) -> None:
     ow = online_world(client, "tractor-4p", deals=1)
     ow.bots(1, 2, 3)
-    page = _player(browser, locale="zh-CN", viewport=DESKTOP)
+    page = _player(browser, locale="zh-CN", viewport=DESKTOP if size == "desktop" else PHONE)
     page.goto(f"{served}/play/{ow.seats()[0].token}", wait_until="domcontentloaded")
     for _ in range(60):  # on to a trick that seat 0 follows
         _wait_for_me(page)
@@ -395,7 +396,7 @@ def test_a_wrong_size_play_is_refused_on_the_chinese_page(
         _move(ow, page)
     else:
         raise AssertionError("seat 0 never followed a lead")
-    _shot(page, "tractor-table-desktop-zh")
+    _shot(page, f"tractor-table-{size}-zh")
     lead = int(page.locator("#table").get_attribute("data-lead-size") or "0")
     enabled = page.locator("#hand label.card:not(.off)")
     codes = [enabled.nth(i).locator("input").get_attribute("value") or "" for i in range(lead + 1)]
@@ -406,11 +407,14 @@ def test_a_wrong_size_play_is_refused_on_the_chinese_page(
     _submit(page, '#seat button[data-move="play"]')
     alert = page.locator("#errors [role=alert]")
     expect(alert).to_be_visible()
+    expect(alert).to_be_in_viewport()  # by the play button, seen without scrolling
+    # next to the button that was pressed: the alert and the button share the play bar
+    expect(page.locator(".play-bar #errors")).to_have_count(1)
     assert alert.inner_text().strip()
     assert page.locator("#seat").get_attribute("data-token") == before  # nothing was played
     assert re.search(r"[\u4e00-\u9fff]", alert.inner_text())  # the refusal speaks Chinese
     expect(page.locator("#status")).to_contain_text("轮到你")
-    _shot(page, "tractor-refused-desktop-zh")
+    _shot(page, f"tractor-refused-{size}-zh")
 
 
 def test_screens_of_the_table_and_summary(

@@ -21,7 +21,7 @@ from app.models import AuditEntry, OnlineAction, OnlineDeal, OnlineSeat, Table, 
 from app.services.online.seats import seat_players
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
-from tests.conftest import _make_member
+from tests.conftest import _login, _make_member, _make_user
 from tests.online.online_helpers import OnlineWorld, form, moves, page_token, replay_row
 from tests.tournaments.tournament_helpers import World, create, login, member, seat, world
 
@@ -380,8 +380,20 @@ def test_a_new_link_ends_the_old_one(app: Flask, client: FlaskClient) -> None:
     assert f"Seat {n + 1} has a new link: the old one no longer works." in text
     new = b.seat_row(n).token
     assert new != old and len(new) >= 24
-    assert guest.get(f"/play/{old}").status_code == 404
-    assert guest.get(f"/play/{old}/poll?v=0").status_code == 404
+    # the old link's page says it was replaced (and nothing of the table): the page itself
+    # answers 410, its poll and its moves (htmx) the sentence in place of the seat
+    gone = guest.get(f"/play/{old}", headers={"Accept-Language": "en"})
+    assert gone.status_code == 410
+    assert "gave this seat a new link" in gone.get_data(as_text=True)
+    hx = {"HX-Request": "true", "Accept-Language": "en"}
+    polled = guest.get(f"/play/{old}/poll?v=0", headers=hx)
+    assert polled.status_code == 200
+    body = polled.get_data(as_text=True)
+    assert "gave this seat a new link" in body and "hx-trigger" not in body
+    assert 'id="hand"' not in body and "data-token" not in body
+    zh = guest.get(f"/play/{old}", headers={"Accept-Language": "zh"}).get_data(as_text=True)
+    assert "新链接" in zh
+    assert guest.get("/play/" + "x" * 24).status_code == 404  # a link that never was
     assert guest.get(f"/play/{new}").status_code == 200
     assert f"http://localhost/play/{new}" in text and old not in text
     entries = _audit("online_link")
@@ -465,3 +477,31 @@ def test_the_table_cards_of_an_online_round_print_a_qr_code_per_seat(
     again = _pdf_codes(client.get(url).data)[by_table.index(b.ow.tab.number)]
     fresh = _modules(f"http://localhost/play/{b.seat_row(n).token}", 4)
     assert fresh in again and expected[n] not in again
+
+
+def test_a_director_who_plays_a_seat_sees_no_other_seats_link(
+    app: Flask, client: FlaskClient
+) -> None:
+    b = _bound(client)
+    mine = next(i for i in range(4) if i != b.pete_seat)
+    others = [i for i in range(4) if i != mine]
+    b.ow.bots(*[i for i in others if i != b.pete_seat])
+    page = client.get(b.ow.table_url, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    for row in b.ow.seats():
+        if row.member_id is None:  # before the director sits down: every guest link is shown
+            assert row.token in page
+    dora = member(b.w.club, "Dora Director")
+    assert dora is not None
+    client.post(b.ow.table_url + "/seats", data={"seat": mine, "member": dora.id})
+    page = client.get(b.ow.table_url, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert f"You play seat {mine + 1} at this table" in page
+    for row in b.ow.seats():
+        assert row.token not in page, row.seat  # no link, no QR code of another seat's hand
+    assert page.count("Link hidden while you play at this table.") == 3  # every other seat
+    # another director sees them all
+    other = _make_member(b.w.club, "Dan Deputy", role="director", user=_make_user("dan", "Dan"))
+    assert other is not None
+    deputy = app.test_client()
+    _login(deputy, db.session.get(User, other.user_id))  # type: ignore[arg-type]
+    seen = deputy.get(b.ow.table_url).get_data(as_text=True)
+    assert all(r.token in seen for r in b.ow.seats() if r.member_id is None)

@@ -400,3 +400,36 @@ def test_the_redeal_window_buttons_say_what_they_do(
     assert asks in html
     assert re.search(r'data-move="pass">Play on<', html)
     assert ">Pass<" not in html
+
+
+def test_a_bot_handed_a_seat_or_a_seat_handed_back_shows_at_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    player = app.test_client()
+    url = f"/play/{ow.seats()[0].token}"
+    html = _to_seat_zero(ow, player, url)
+    token = page_token(html)
+    move = _choose(ow, html)
+    assert player.get(f"{url}/poll?v={token}").status_code == 204
+
+    def plate(page: str, seat: int) -> str:
+        got = re.search(rf'<div class="plate[^"]*" data-seat="{seat}">(.*?)</div>', page, re.S)
+        assert got is not None
+        return got.group(1)
+
+    # seat 2 (not the one to act) is handed back to its player: nothing moves in the deal,
+    # yet every page of the table sees it on its next poll
+    assert "bot" in plate(html, 2)
+    ow.director.post(ow.table_url + "/bots", data={"seat": "2", "bot": "0"})
+    changed = player.get(f"{url}/poll?v={token}")
+    assert changed.status_code == 200
+    fresh = changed.get_data(as_text=True)
+    assert page_token(fresh) != token and "bot" not in plate(fresh, 2)
+    # and handed to a bot again: the token changes again
+    ow.director.post(ow.table_url + "/bots", data={"seat": "2", "bot": "1"})
+    again = player.get(f"{url}/poll?v={page_token(fresh)}")
+    assert again.status_code == 200 and "bot" in plate(again.get_data(as_text=True), 2)
+    # a move chosen on the page seen before both is still the move on the same deal
+    assert player.post(url, data=move).status_code == 303

@@ -67,7 +67,7 @@ from ..tournaments.sheets import may_edit, record_deal, sheet
 from . import botchoice, cache
 from .cards import card_face, faces_of
 from .refusals import refusal_text
-from .seats import Latest, new_token, remembered_latest, seats_of
+from .seats import Latest, new_token, remembered_latest, seats_changed, seats_of
 from .throws import failed_throw, failed_throws
 
 # Log entries that are no engine record (replay skips them; defined with the cache that replays):
@@ -142,12 +142,32 @@ class Live:
         return self.deal.to_act
 
 
+def _token(number: int | None, version: int | None, seats_version: int, paused: bool) -> str:
+    """``deal.version``, then ``.s<n>`` once who plays the seats has changed, ``p`` while
+    paused."""
+    token = "0.0" if number is None else f"{number}.{version}"
+    if seats_version:
+        token += f".s{seats_version}"
+    return token + "p" if paused else token
+
+
+def deal_part(token: str) -> str:
+    """The part of a state token a move is checked against: the deal and its version (a seat
+    handed to a bot, or a pause and resume, leave a move made on the same deal valid)."""
+    return token.split(".s", 1)[0].removesuffix("p")
+
+
 def state_token(tab: Table) -> str:
-    """What a seat's page saw: changes with every entry of every deal, and when the director
-    pauses or resumes the table (one indexed query: no replay)."""
+    """What a seat's page saw: changes with every entry of every deal, when the director
+    pauses or resumes the table and when who plays a seat changes (one indexed query: no
+    replay)."""
     got = db.session.execute(_token_queries()[0], {"table": tab.id}).first()
-    token = "0.0" if got is None else f"{got[0]}.{got[1]}"
-    return token + "p" if tab.paused else token
+    return _token(
+        None if got is None else got[0],
+        None if got is None else got[1],
+        tab.seats_version or 0,
+        tab.paused,
+    )
 
 
 def seat_state_token(token: str) -> str | None:
@@ -158,8 +178,7 @@ def seat_state_token(token: str) -> str | None:
     got = _poll_row(token)
     if got is None:
         return None
-    state = "0.0" if got[0] is None else f"{got[0]}.{got[1]}"
-    return state + "p" if got[2] else state
+    return _token(got[0], got[1], got[3] or 0, bool(got[2]))
 
 
 def _poll_row(token: str) -> Any:
@@ -174,12 +193,12 @@ def _poll_sql(dialect: Dialect) -> tuple[str, tuple[str, ...] | None, dict[str, 
 
 
 @functools.cache
-def _token_queries() -> tuple[Select[int, int], Select[int, int, bool]]:
+def _token_queries() -> tuple[Select[int, int], Select[int, int, bool, int]]:
     """The two state token queries, built once (a poll is mostly this query)."""
     latest = select(OnlineDeal.number, OnlineDeal.version).order_by(OnlineDeal.number.desc())
     by_table = latest.where(OnlineDeal.table_id == bindparam("table")).limit(1)
     by_seat = (
-        select(OnlineDeal.number, OnlineDeal.version, Table.paused)
+        select(OnlineDeal.number, OnlineDeal.version, Table.paused, Table.seats_version)
         .select_from(OnlineSeat)
         .join(Table, Table.id == OnlineSeat.table_id)
         .outerjoin(OnlineDeal, OnlineDeal.table_id == Table.id)
@@ -334,8 +353,12 @@ def _deal_queries() -> tuple[
 
 def token_of(tab: Table, row: OnlineDeal | None) -> str:
     """``state_token`` of a table whose latest deal row is ``row`` (already read: no query)."""
-    token = "0.0" if row is None else f"{row.number}.{row.version}"
-    return token + "p" if tab.paused else token
+    return _token(
+        None if row is None else row.number,
+        None if row is None else row.version,
+        tab.seats_version or 0,
+        tab.paused,
+    )
 
 
 # --- the director's side ----------------------------------------------------------------------
@@ -388,6 +411,7 @@ def set_bot(t: Tournament, tab: Table, seat: int, bot: bool, actor: Actor) -> No
     if row.bot == bot:
         return
     row.bot = bot
+    seats_changed(tab)
     db.session.flush()
     audit(t, actor, "online_bot", _where(tab, seat), {"bot": not bot}, {"bot": bot})
     advance(t, tab)
@@ -695,7 +719,7 @@ def act(
     if tab.paused:
         raise IllegalMove(paused_message())
     got = latest(tab)  # the state token and the deal in one query
-    if seen != token_of(tab, None if got is None else got[0]):
+    if deal_part(seen) != deal_part(token_of(tab, None if got is None else got[0])):
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
     if seat_row.bot:
         raise IllegalMove(_("A bot plays this seat now."))

@@ -177,6 +177,16 @@ def seat_by_token(token: str) -> OnlineSeat | None:
     return _seat_read(_seat_queries()[0], {"token": token})
 
 
+def was_replaced(token: str) -> bool:
+    """Whether ``token`` is a seat link the director has replaced (the seat's previous one)."""
+    if not token or len(token) > 40:
+        return False
+    found = db.session.scalar(
+        select(OnlineSeat.id).where(OnlineSeat.replaced_token == token).limit(1)
+    )
+    return found is not None
+
+
 def seat_with_table(seat_id: int) -> OnlineSeat | None:
     """The seat ``seat_id`` read again with its table, round and tournament (one query)."""
     return _seat_read(_seat_queries()[1], {"seat": seat_id})
@@ -236,6 +246,13 @@ def _seat_row(t: Tournament, tab: Table, seat: int, actor: Actor) -> OnlineSeat:
     return row
 
 
+def seats_changed(tab: Table) -> None:
+    """Who plays a seat of ``tab`` changed (a bot handed a seat or a seat handed back, a member
+    bound, a link replaced): part of the state token, so every page of the table sees it on
+    its next poll."""
+    tab.seats_version = (tab.seats_version or 0) + 1
+
+
 def _member_name(member_id: int | None) -> str | None:
     if member_id is None:
         return None
@@ -284,6 +301,7 @@ def bind(t: Tournament, tab: Table, seat: int, member_id: int | None, actor: Act
         return False
     before = _member_name(row.member_id)
     row.member_id = member_id
+    seats_changed(tab)
     db.session.flush()
     audit(
         t,
@@ -314,7 +332,9 @@ def bind_defaults(t: Tournament, tab: Table, club: Club, actor: Actor) -> None:
 def rotate(t: Tournament, tab: Table, seat: int, actor: Actor) -> None:
     """Give a seat a new secret link: the old one stops working at once."""
     row = _seat_row(t, tab, seat, actor)
+    row.replaced_token = row.token  # a page still open on it is told, and nothing more
     row.token = new_token()
+    seats_changed(tab)
     db.session.flush()
     # the tokens are secrets: the trail says that the link changed, never what it is
     audit(t, actor, "online_link", _where(tab, seat), None, None)
