@@ -22,6 +22,7 @@ from app.models import Table, Tournament
 from app.services.online.cards import card_face
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
+from engine.deal import Record
 from tests.browser.browser_helpers import register_with_a_club, serving
 from tests.online.online_helpers import OnlineWorld, online_world, replay_row
 
@@ -501,3 +502,44 @@ def test_a_failed_throw_is_announced_on_the_phone_and_at_the_other_seats(
     expect(seen).to_contain_text("the throw fails and must play", timeout=10_000)
     for c in rec.played:
         expect(seen).to_contain_text(card_face(c)["label"])
+
+
+def test_a_move_pressed_offline_is_kept_and_sent_once_when_the_connection_returns(
+    app: Flask, client: Any, served: str, browser: Browser
+) -> None:
+    ow = online_world(client, "tractor-4p", deals=1)
+    ow.bots(1, 2, 3)
+    page = _player(browser)
+    page.goto(f"{served}/play/{ow.seats()[0].token}", wait_until="domcontentloaded")
+    for _ in range(60):  # on to a trick seat 0 plays
+        _wait_for_me(page)
+        if page.locator('#seat button[data-move="play"]').count():
+            break
+        _move(ow, page)
+    else:
+        raise AssertionError("seat 0 never played")
+    deal = _deal(ow)
+    kind, _s, cards = HeuristicBot(5).act(deal, 0)
+    entries = len(ow.deals()[-1].actions)
+    _tap(page, cards_str(cards))
+    page.context.set_offline(True)
+    page.locator('#seat button[data-move="play"]').click()
+    pending = page.locator(".outbox-pending")
+    expect(pending).to_contain_text("You are offline")
+    expect(pending).to_be_in_viewport()  # by the button pressed, on a 390 px phone
+    expect(page.locator("#connection")).to_be_visible()  # the page says it is reconnecting
+    _shot(page, "tractor-offline-move-phone-en")
+    db.session.rollback()
+    assert len(ow.deals()[-1].actions) == entries  # nothing reached the table
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".outbox-pending")).to_have_count(0)
+    expect(page.locator("#connection")).to_be_hidden()
+    page.wait_for_function(
+        "() => !Object.keys(localStorage).some(k => k.startsWith('shengji-outbox:'))"
+    )
+    db.session.rollback()
+    mine = [a for a in ow.deals()[-1].actions[entries:] if a.actor == "seat 0"]
+    assert len(mine) == 1 and mine[0].record["kind"] == "play"  # sent once, played once
+    played = Record.from_json(mine[0].record)
+    assert sorted(played.cards) == sorted(cards)  # the cards tapped before the connection dropped
