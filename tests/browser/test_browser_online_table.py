@@ -543,3 +543,39 @@ def test_a_move_pressed_offline_is_kept_and_sent_once_when_the_connection_return
     assert len(mine) == 1 and mine[0].record["kind"] == "play"  # sent once, played once
     played = Record.from_json(mine[0].record)
     assert sorted(played.cards) == sorted(cards)  # the cards tapped before the connection dropped
+
+
+NEAREST_PLATE = """() => [...document.querySelectorAll('#table .play')].map(p => {
+  const r = p.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+  let best = null, gap = Infinity;
+  for (const q of document.querySelectorAll('#table .plate')) {
+    const s = q.getBoundingClientRect();
+    const d = Math.hypot(Math.max(s.left - x, 0, x - s.right), Math.max(s.top - y, 0, y - s.bottom));
+    if (d < gap) { gap = d; best = q.dataset.seat; }
+  }
+  return [p.dataset.seat, best];
+})"""
+
+
+@pytest.mark.parametrize("variant", ["tractor-4p", "red-five-5p", "one-twenty-6p"])
+def test_each_played_card_sits_by_its_player(
+    app: Flask, client: Any, served: str, browser: Browser, variant: str
+) -> None:
+    """Mid-trick, with every other seat's play on the felt: the plate nearest each play is its
+    player's, on a phone and on a wide screen."""
+    n = {"tractor-4p": 4, "red-five-5p": 5, "one-twenty-6p": 6}[variant]
+    ow = online_world(client, variant, deals=1)
+    ow.bots(*range(1, n))
+    page = _player(browser, viewport=DESKTOP)
+    page.goto(f"{served}/play/{ow.seats()[0].token}", wait_until="domcontentloaded")
+    for _ in range(120):
+        assert _wait_for_me(page) == "turn", "the deal ended before seat 0 played last in a trick"
+        if page.locator("#table .play").count() == n - 1:
+            break
+        _move(ow, page)
+    for viewport in (DESKTOP, PHONE):
+        page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        pairs = page.evaluate(NEAREST_PLATE)
+        assert len(pairs) == n - 1
+        assert all(play == plate for play, plate in pairs), (viewport, pairs)
+    _shot(page, f"{variant}-plays-by-players-phone")
