@@ -131,7 +131,17 @@ class OneThreadWorker(ThreadWorker):  # type: ignore[misc]
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_WORKERS", min(2 * multiprocessing.cpu_count(), 8)))
 threads = int(os.environ.get("WEB_THREADS", 1))
-worker_class = OneThreadWorker if threads == 1 else "gthread"
+worker_class: Any = OneThreadWorker if threads == 1 else "gthread"
+# WEB_WORKER_CLASS=gevent: gunicorn's stock gevent worker, which holds thousands of open
+# connections cheaply: the live pages' server-sent event streams (app/services/live) are on
+# only with it; with a worker that serves one request at a time a stream would hold the worker,
+# so pages poll instead.
+if os.environ.get("WEB_WORKER_CLASS", "") == "gevent":
+    worker_class = "gevent"
+    worker_connections = int(os.environ.get("WEB_CONNECTIONS", 2000))
+    os.environ.setdefault("LIVE_STREAMS", "1")
+else:
+    os.environ["LIVE_STREAMS"] = "0"
 timeout = int(os.environ.get("WEB_TIMEOUT", 30))
 graceful_timeout = 20
 keepalive = 5

@@ -119,6 +119,9 @@ def _init_extensions(app: Flask) -> None:
             configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
         elif db.engine.dialect.name == "postgresql":
             configure_postgresql(db.engine)
+        from .services.live import bus
+
+        bus.init_app(app, db.engine)  # announces the online tables each commit changed
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)

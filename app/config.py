@@ -90,6 +90,10 @@ def defaults() -> dict[str, Any]:
         # argon2id cost; "fast" is for tests only.
         "PASSWORD_HASH_PROFILE": "default",
         "INVITE_DAYS": 14,
+        # Live pages pushed by server-sent events (app/services/live): on with Flask's own
+        # server and gunicorn's gevent worker; gunicorn.conf.py turns them off for a worker
+        # that serves one request at a time (a stream would hold it), and pages then poll.
+        "LIVE_STREAMS": os.environ.get("LIVE_STREAMS", "1") == "1",
         # Behind a reverse proxy (nginx, a load balancer): trust its X-Forwarded-* headers.
         "TRUST_PROXY": os.environ.get("TRUST_PROXY", "") == "1",
     }

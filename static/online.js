@@ -134,21 +134,6 @@
     if (alert && alert.scrollIntoView) alert.scrollIntoView({ block: "nearest" });
   }
 
-  // the connection: while requests fail (the poll every 2 s, a move), the page says it is
-  // reconnecting; the first answer that arrives hides it again
-  function connection(up) {
-    var note = document.getElementById("connection");
-    if (!note) return;
-    note.textContent = note.dataset.offline || "";
-    note.hidden = up;
-  }
-  document.addEventListener("htmx:sendError", function () { connection(false); });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail && event.detail.xhr && event.detail.xhr.status) connection(true);
-  });
-  window.addEventListener("offline", function () { connection(false); });
-  window.addEventListener("online", function () { connection(true); });
-
   function refresh() {
     showRefusal();
     turnAlert();

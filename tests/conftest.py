@@ -71,6 +71,10 @@ class IsolatedClient(FlaskClient):
 
         db.session.rollback()
         self._depth += 1
+        # the body is read inside the request's own context (a streamed one, a live page's
+        # server-sent events, could not be read after it: tests that read a stream as it
+        # comes use a plain client in a thread of their own)
+        kwargs.setdefault("buffered", True)
         try:
             return contextvars.Context().run(super().open, *args, **kwargs)
         finally:

@@ -10,11 +10,13 @@ from typing import Any, NoReturn, TypeVar
 from flask import (
     Response,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
     render_template,
     request,
+    stream_with_context,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -26,6 +28,8 @@ from ..models import Club, Member, OnlineSeat, Table, Tournament
 from ..permissions import club_route
 from ..poll_shortcut import SEAT_STATE
 from ..services import ServiceError
+from ..services.live import bus as live_bus
+from ..services.live import streams as live_streams
 from ..services.online import botchoice, bridge, guards, pages, seat_json, seats
 from ..services.tournaments.sheets import may_edit
 from ..tournaments.actions import attempt
@@ -265,6 +269,7 @@ def _director_live_context(club: Club, me: Member, t: Tournament, tab: Table) ->
         **pages.spectator_page(tab),
         "replays": _club_replays(club, tab),
         "poll_url": url_for("online.director_poll", **kw),
+        "stream_url": url_for("online.director_stream", **kw),
         "pause_url": url_for("online.pause", **kw),
         "bots_url": url_for("online.bots", **kw),
         "watch_url": url_for("online.watch", **kw),
@@ -314,6 +319,7 @@ def _watch_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[st
         **pages.spectator_page(tab),
         "replays": _club_replays(club, tab) if _may_replay(me, tab) else [],
         "watch_poll_url": url_for("online.watch_poll", **kw) if tab.mode == "online" else None,
+        "stream_url": url_for("online.watch_stream", **kw) if tab.mode == "online" else None,
         "director_url": url_for("online.table_page", **kw) if director else None,
     }
 
@@ -344,6 +350,68 @@ def watch_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
     if request.args.get("v", "") == bridge.watch_token(tab):
         return "", 204
     return render_template("online/_spectate.html", w=_watch_context(club, me, t, tab))
+
+
+@bp.get(WATCH_URL + "/stream")
+@club_route("player")
+def watch_stream(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """The live view's stream (server-sent events): the public table on every change."""
+    _t, tab = _table_of(club, tid, n, tno)
+    return _table_stream(
+        club,
+        me,
+        tab,
+        "watch",
+        lambda club, me, t, tab: render_template(
+            "online/_spectate.html", w=_watch_context(club, me, t, tab)
+        ),
+    )
+
+
+@bp.get(TABLE_URL + "/live/stream")
+@club_route("director")
+def director_stream(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """The director's live view's stream: the partial on every change of the table."""
+    _t, tab = _table_of(club, tid, n, tno)
+    return _table_stream(
+        club,
+        me,
+        tab,
+        "live",
+        lambda club, me, t, tab: render_template(
+            "online/_director_live.html", live=_director_live_context(club, me, t, tab), tab=tab
+        ),
+    )
+
+
+def _table_stream(
+    club: Club,
+    me: Member,
+    tab: Table,
+    name: str,
+    render: Callable[[Club, Member, Tournament, Table], str],
+) -> ResponseReturnValue:
+    """A stream of an online table's public view (its state: ``bridge.watch_token``). Each
+    read loads its rows afresh: the stream holds no session (nor its objects) while it waits."""
+    table_id, club_id, me_id = tab.id, club.id, me.id
+
+    def current() -> tuple[Club, Member, Tournament, Table] | None:
+        got = db.session.get(Table, table_id)
+        club_now, me_now = db.session.get(Club, club_id), db.session.get(Member, me_id)
+        if got is None or got.mode != "online" or club_now is None or me_now is None:
+            return None
+        t = bridge.tournament_of(got)
+        return None if t.deleted_at is not None else (club_now, me_now, t, got)
+
+    def state() -> str | None:
+        got = current()
+        return None if got is None else bridge.watch_token(got[3])
+
+    def page() -> str:
+        got = current()
+        return "" if got is None else render(*got)
+
+    return _stream(table_id, request.args.get("v", ""), state, page, name=name)
 
 
 # --- replays ----------------------------------------------------------------------------------
@@ -449,6 +517,7 @@ def seat_replays(seat_token: str) -> ResponseReturnValue:
 MEMBER_ENDPOINTS = {
     "online.seat": "online.my_seat",
     "online.poll": "online.my_poll",
+    "online.seat_stream": "online.my_stream",
     "online.state": "online.my_state",
     "online.seat_replays": "online.my_replays",
     "online.seat_replay": "online.my_replay",
@@ -580,6 +649,49 @@ def poll(seat_token: str) -> ResponseReturnValue:
     return _render_seat(_seat_or_404(seat_token), partial=True)
 
 
+def _stream(
+    table_id: int,
+    shown: str,
+    state: Callable[[], str | None],
+    render: Callable[[], str],
+    name: str = "seat",
+) -> ResponseReturnValue:
+    """A live stream of a table's page: its partial pushed the moment the table changes
+    (app/services/live); 404 where streams are off (the page polls then)."""
+    if not current_app.config.get("LIVE_STREAMS"):
+        abort(404)
+    events = live_streams.stream(
+        [live_bus.topic(table_id)],
+        state,
+        render,
+        shown,
+        name=name,
+        gone=(lambda: render_template("online/_replaced.html")) if name == "seat" else None,
+    )
+    return Response(
+        stream_with_context(events),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+@bp.get("/play/<seat_token>/stream")
+def seat_stream(seat_token: str) -> ResponseReturnValue:
+    """A guest seat's live stream (server-sent events): the seat's partial on every change."""
+    s = _seat_or_404(seat_token)
+
+    def render() -> str:
+        seat = seats.seat_by_token(seat_token)
+        return "" if seat is None else _render_seat(seat, partial=True)
+
+    return _stream(
+        s.table_id,
+        request.args.get("v", ""),
+        lambda: bridge.seat_state_token(seat_token),
+        render,
+    )
+
+
 def _state(s: OnlineSeat) -> ResponseReturnValue:
     """The seat's JSON, with ``<``, ``>`` and ``&`` written as ``\\u`` escapes: a name is data
     here, and no browser could read the answer as markup (it is ``nosniff`` besides)."""
@@ -608,6 +720,30 @@ def my_seat(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
     one; anyone else gets a 404."""
     s = _my_seat_or_404(me, seat_id)
     return _play(s, url_for("online.my_seat", slug=club.slug, seat_id=seat_id), club)
+
+
+@bp.get(MY_SEAT_URL + "/stream")
+@club_route("player")
+def my_stream(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    """The live stream of the seat bound to the logged-in member."""
+    s = _my_seat_or_404(me, seat_id)
+    table_id, member_id, club_id = s.table_id, me.id, club.id
+
+    def state() -> str | None:
+        tab = db.session.get(Table, table_id)
+        seat = seats.seat_with_table(seat_id)
+        if tab is None or seat is None or seat.member_id != member_id or tab.mode != "online":
+            return None
+        return bridge.state_token(tab)
+
+    def render() -> str:
+        seat = seats.seat_with_table(seat_id)
+        club_now = db.session.get(Club, club_id)
+        if seat is None or club_now is None:
+            return ""
+        return _render_seat(seat, partial=True, club=club_now)
+
+    return _stream(table_id, request.args.get("v", ""), state, render)
 
 
 @bp.get(MY_SEAT_URL + "/poll")

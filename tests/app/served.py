@@ -41,6 +41,7 @@ class Served:
     factory: str = "app:create_app()"
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)  # more settings (WEB_WORKER_CLASS …)
 
     @property
     def base(self) -> str:
@@ -54,6 +55,7 @@ class Served:
             "BIND": f"127.0.0.1:{self.port}",
             "WEB_WORKERS": str(self.workers),
             "WEB_THREADS": "4",
+            **self.env,
         }
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", self.factory],

@@ -9,6 +9,7 @@ from it to decide which cards to tap (a bot's choice for the human seat)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -579,3 +580,42 @@ def test_each_played_card_sits_by_its_player(
         assert len(pairs) == n - 1
         assert all(play == plate for play, plate in pairs), (viewport, pairs)
     _shot(page, f"{variant}-plays-by-players-phone")
+
+
+def test_a_move_is_pushed_to_another_seats_page_without_polling(
+    app: Flask, client: Any, served: str, browser: Browser
+) -> None:
+    ow = online_world(client, "tractor-4p", deals=1)
+    ow.bots(1, 2, 3)
+    page = _player(browser)
+    page.goto(f"{served}/play/{ow.seats()[0].token}", wait_until="domcontentloaded")
+    for _ in range(60):
+        _wait_for_me(page)
+        if page.locator('#seat button[data-move="play"]').count():
+            break
+        _move(ow, page)
+    other = _player(browser, viewport=DESKTOP)
+    polls: list[str] = []
+    other.on("request", lambda r: polls.append(r.url) if "/poll" in r.url else None)
+    opened: list[bool] = []
+    other.expose_function("streamOpened", lambda: opened.append(True))
+    other.add_init_script("document.addEventListener('htmx:sseOpen', () => window.streamOpened())")
+    other.goto(f"{served}/play/{ow.seats()[2].token}", wait_until="domcontentloaded")
+    other.wait_for_function("() => document.querySelector('#live')")
+    for _ in range(100):  # the stream opens
+        if opened:
+            break
+        other.wait_for_timeout(50)
+    assert opened, "the seat's stream never opened"
+    before = other.locator("#seat").get_attribute("data-token")
+    other.wait_for_timeout(2500)  # longer than a poll's interval
+    assert polls == []  # the stream is open: the page does not poll
+    started = time.monotonic()
+    _move(ow, page)
+    other.wait_for_function(
+        "old => document.querySelector('#seat').dataset.token !== old", arg=before, timeout=5000
+    )
+    took = time.monotonic() - started
+    assert took < 2.0, took  # the tap, the bots' answers and the push
+    assert polls == []  # it came by the stream: no poll was sent
+    expect(other.locator("#connection")).to_be_hidden()

@@ -99,6 +99,7 @@ EXPECT: dict[str, Expect] = {
     "clubs.accept_invite": Expect("invite", BOTH),
     "online.seat": Expect("seat", BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
     "online.poll": Expect("seat", GET),
+    "online.seat_stream": Expect("seat", GET),
     "online.state": Expect("seat", GET),
     "online.seat_replays": Expect("seat", GET),
     "online.seat_replay": Expect("seat", GET),
@@ -186,13 +187,16 @@ EXPECT: dict[str, Expect] = {
     "online.rotate": Expect("director", POST, lambda _o: {"seat": "0"}),
     "online.my_seat": Expect(BOUND, BOTH, lambda _o: {"v": "0.0", "kind": "pass"}),
     "online.my_poll": Expect(BOUND, GET),
+    "online.my_stream": Expect(BOUND, GET),
     "online.my_state": Expect(BOUND, GET),
     "online.my_replays": Expect(BOUND, GET),
     "online.my_replay": Expect(BOUND, GET),
     "online.pause": Expect("director", POST, lambda _o: {"paused": "1"}),
     "online.director_poll": Expect("director", GET),
+    "online.director_stream": Expect("director", GET),
     "online.watch": Expect("player", GET),
     "online.watch_poll": Expect("player", GET),
+    "online.watch_stream": Expect("player", GET),
     # a closed round's deals (the world closes the online table's round); before the close a
     # club's members get 404 (tests/online/test_online_replay.py)
     "online.table_replay": Expect("player", GET),
@@ -294,6 +298,14 @@ def _requests(
 def _open(client: Any, method: str, url: str, data: Any, **kw: Any) -> Any:
     """``data`` is a function making the form (an upload's file can be read only once)."""
     return client.open(url, method=method, data=data() if data else None, **kw)
+
+
+@pytest.fixture(autouse=True)
+def short_streams(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live stream a test reads to its end ends at once (it would stay open minutes)."""
+    from app.services.live import streams
+
+    monkeypatch.setattr(streams, "LIFETIME_S", 0.0)
 
 
 @pytest.fixture

@@ -1,0 +1,72 @@
+"""Server-sent event streams of live pages (htmx's SSE extension swaps each event in).
+
+A stream knows one page: the topics that may change it, how to read its state token (one row,
+as the page's poll reads it) and how to render its partial. It sends the partial whenever the
+token differs from what the page last got — woken by the bus the moment a table changes, and
+besides every ``recheck`` seconds (a missed announcement, several processes on one SQLite file),
+with a comment line as a heartbeat so proxies keep the connection. No database connection is
+held between two reads. A stream ends after ``lifetime`` seconds (the browser reconnects by
+itself, to whichever server the balancer picks) or when the page's state is gone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+from ...extensions import db
+from .bus import HUB
+
+RECHECK_LOCAL_S = 2.0  # SQLite, or no LISTEN in force: read the token as often as a poll
+RECHECK_LISTENING_S = 15.0  # PostgreSQL listening: the bus says when; this is a safety net
+LIFETIME_S = 300.0
+
+
+def event(name: str, data: str) -> str:
+    """One server-sent event: every line of ``data`` is a ``data:`` line."""
+    lines = data.splitlines() or [""]
+    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+
+
+def stream(
+    topics: Iterable[str],
+    state: Callable[[], str | None],
+    render: Callable[[], str],
+    shown: str,
+    *,
+    name: str,
+    gone: Callable[[], str] | None = None,
+    lifetime: float | None = None,
+) -> Iterator[str]:
+    """The events of one page: ``name`` with the fresh partial whenever ``state()`` differs from
+    what was last sent (``shown`` at first); when it becomes None, ``gone()``'s page as
+    ``name`` then a ``gone`` event (the page closes its stream on it), and the end."""
+    sub = HUB.subscribe(topics)
+    ends = time.monotonic() + (LIFETIME_S if lifetime is None else lifetime)
+    last = shown
+    try:
+        yield "retry: 2000\n\n"
+        while True:
+            now = state()
+            if now is None:
+                if gone is not None:
+                    yield event(name, gone())
+                yield event("gone", "")
+                return
+            if now != last:
+                page = render()
+                last = now
+                yield event(name, page)
+            db.session.remove()  # nothing held while waiting
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
+            recheck = RECHECK_LISTENING_S if HUB.listening.is_set() else RECHECK_LOCAL_S
+            woken = sub.wait(min(recheck, left))
+            if time.monotonic() >= ends:
+                return
+            if not woken:
+                yield ": ping\n\n"
+    finally:
+        sub.close()
+        db.session.remove()

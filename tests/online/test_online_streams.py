@@ -1,0 +1,188 @@
+"""The seat page's live stream (server-sent events): a move made at one seat reaches another
+seat's open stream the moment it is committed — announced by the bus (PostgreSQL's NOTIFY, or
+in-process on SQLite), not found by the stream's periodic check, which these tests push out of
+reach; a replaced link's stream says so and ends; with streams off the page polls and the
+stream's address is a 404."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app.services.live import bus, streams
+from tests.online.online_helpers import online_world, page_token
+from tests.online.test_online_spectate import _to_seat_zero
+from tests.online.test_online_tables import _choose
+
+
+class Reader:
+    """Opens a stream and reads its chunks in a thread of its own: the request and the
+    iteration of its streamed body in one thread, as a server does (the body's generator
+    carries the request's context only in the thread that began it)."""
+
+    def __init__(self, app: Flask, url: str, logged_in: FlaskClient | None = None) -> None:
+        self.got: queue.Queue[str] = queue.Queue()
+        self.opened: queue.Queue[tuple[int, str, str]] = queue.Queue()
+        self._app, self._url = app, url
+        self._cookies = [] if logged_in is None else list(logged_in._cookies.values())
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            # a plain client: the suite's IsolatedClient runs each request in a context of its
+            # own, which a body read after the request returned would no longer be in
+            reader = FlaskClient(self._app)
+            for c in self._cookies:  # the same login as the test's client
+                reader.set_cookie(c.key, c.value, domain=c.domain)
+            response = reader.get(self._url, buffered=False)
+            self.opened.put(
+                (response.status_code, response.mimetype, response.headers.get("Cache-Control", ""))
+            )
+            for chunk in response.response:
+                self.got.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        finally:
+            self.got.put("<end>")
+
+    def next_event(self, timeout: float) -> str:
+        """The next chunk that is an event (heartbeats skipped)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("no event in time")
+            chunk = self.got.get(timeout=left)
+            if chunk.startswith("event:") or chunk == "<end>":
+                return chunk
+
+
+READERS: list[Reader] = []
+
+
+@pytest.fixture(autouse=True)
+def short_streams(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Streams end by themselves within seconds, and each test waits for its own to end before
+    its database goes."""
+    monkeypatch.setattr(streams, "LIFETIME_S", 4.0)
+    yield
+    while READERS:
+        READERS.pop().thread.join(timeout=15)
+
+
+@pytest.fixture
+def no_recheck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The streams' own periodic check out of reach: only the bus can wake them in time."""
+    monkeypatch.setattr(streams, "RECHECK_LOCAL_S", 60.0)
+    monkeypatch.setattr(streams, "RECHECK_LISTENING_S", 60.0)
+
+
+def _open(app: Flask, url: str) -> Reader:
+    reader = Reader(app, url)
+    READERS.append(reader)
+    assert reader.opened.get(timeout=10) == (200, "text/event-stream", "no-store")
+    first = reader.got.get(timeout=10)
+    assert first.startswith("retry:")  # the stream has subscribed before it said anything
+    return reader
+
+
+def _listening(db_backend: str) -> None:
+    if db_backend == "postgresql":
+        assert bus.HUB.listening.wait(10), "the process never LISTENed"
+
+
+def test_a_move_reaches_another_seats_stream_at_once(
+    app: Flask, client: FlaskClient, db_backend: str, no_recheck: None
+) -> None:
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    player = app.test_client()
+    url = f"/play/{ow.seats()[0].token}"
+    html = _to_seat_zero(ow, player, url)
+    other = ow.seats()[2].token  # a bot's seat: its page shows the table as that seat sees it
+    shown = page_token(app.test_client().get(f"/play/{other}").get_data(as_text=True))
+    reader = _open(app, f"/play/{other}/stream?v={shown}")
+    _listening(db_backend)
+    started = time.monotonic()
+    assert player.post(url, data=_choose(ow, html)).status_code == 303
+    got = reader.next_event(timeout=5)
+    took = time.monotonic() - started
+    assert got.startswith("event: seat\n"), got[:200]
+    assert took < 2.0, took  # the move, the bots' answers and the push: far below the check
+    lines = got.splitlines()
+    assert all(line.startswith("data: ") for line in lines[1:] if line)
+    data = "\n".join(line.removeprefix("data: ") for line in lines[1:])
+    assert 'id="seat"' in data and page_token(data) != shown
+    assert 'id="hand"' in data  # the seat's own view, rendered for that seat alone
+
+
+def test_a_replaced_links_stream_says_so_and_ends(
+    app: Flask, client: FlaskClient, db_backend: str, no_recheck: None
+) -> None:
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    token = ow.seats()[0].token
+    shown = page_token(app.test_client().get(f"/play/{token}").get_data(as_text=True))
+    reader = _open(app, f"/play/{token}/stream?v={shown}")
+    _listening(db_backend)
+    assert client.post(ow.table_url + "/rotate", data={"seat": 0}).status_code in (302, 303)
+    got = reader.next_event(timeout=5)
+    assert got.startswith("event: seat\n") and "new link" in got  # swapped in place of the seat
+    assert 'id="hand"' not in got
+    assert reader.next_event(timeout=5).startswith("event: gone\n")  # the page closes it
+    assert reader.next_event(timeout=5) == "<end>"
+
+
+def test_with_streams_off_the_page_polls(app: Flask, client: FlaskClient) -> None:
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    token = ow.seats()[0].token
+    on = app.test_client().get(f"/play/{token}").get_data(as_text=True)
+    assert f'sse-connect="/play/{token}/stream?v=' in on and "htmx-ext-sse.js" in on
+    assert 'hx-trigger="every 2s"' in on  # the fallback, used while no stream is open
+    app.config["LIVE_STREAMS"] = False
+    off = app.test_client().get(f"/play/{token}").get_data(as_text=True)
+    assert "sse-connect" not in off and "htmx-ext-sse.js" not in off
+    assert 'hx-trigger="every 2s"' in off
+    assert app.test_client().get(f"/play/{token}/stream").status_code == 404
+
+
+def test_the_spectators_and_the_directors_live_views_are_pushed_too(
+    app: Flask, client: FlaskClient, db_backend: str, no_recheck: None
+) -> None:
+    from app.extensions import db
+    from app.models import Table
+    from app.services.online import bridge
+
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    player = app.test_client()
+    url = f"/play/{ow.seats()[0].token}"
+    html = _to_seat_zero(ow, player, url)
+    tab = db.session.get(Table, ow.tab.id)
+    assert tab is not None
+    shown = bridge.watch_token(tab)
+    watch = ow.table_url.removesuffix("/online") + "/watch"
+    page = client.get(watch).get_data(as_text=True)
+    assert f'sse-connect="{watch}/stream?v=' in page and 'sse-swap="watch"' in page
+    director_page = client.get(ow.table_url).get_data(as_text=True)
+    assert f'sse-connect="{ow.table_url}/live/stream?v=' in director_page
+    readers = [
+        Reader(app, f"{watch}/stream?v={shown}", client),
+        Reader(app, f"{ow.table_url}/live/stream?v={shown}", client),
+    ]
+    for r in readers:
+        READERS.append(r)
+        assert r.opened.get(timeout=10)[:2] == (200, "text/event-stream")
+        assert r.got.get(timeout=10).startswith("retry:")
+    _listening(db_backend)
+    assert player.post(url, data=_choose(ow, html)).status_code == 303
+    watched, directed = (r.next_event(timeout=3) for r in readers)
+    assert watched.startswith("event: watch\n") and 'id="watch"' in watched
+    assert directed.startswith("event: live\n") and 'id="director-live"' in directed
+    assert 'id="hand"' not in watched + directed  # never a hand
