@@ -26,14 +26,15 @@ serve: $(STAMP)
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py "app:create_app()"
 
 ## Install what the tests need (Python packages; Debian's chromium, CJK font, poppler, PostgreSQL
-## server, C compiler and Python headers) and run them all. The app tests run on every database
+## server, HAProxy, C compiler and Python headers) and run them all. The app tests run on every database
 ## of DB; the engine tests run twice, on the pure engine and on its mypyc build (compiled first,
 ## so a machine that cannot compile fails at once: a C compiler and Python.h are required).
 DB ?= sqlite,postgresql
 test: $(STAMP) system-deps lint typecheck engine-compiled pytest test-engine-compiled
 
 # Debian packages, each installed only when missing: chromium and a CJK font (browser tests),
-# poppler-utils (PDF rendering), postgresql (the app tests start a throwaway server of it), gcc
+# poppler-utils (PDF rendering), postgresql (the app tests start a throwaway server of it),
+# haproxy (the two-server test puts it in front of two app servers), gcc
 # and python3-dev (the compiled engine: a C compiler and the headers of Debian's python3; another
 # Python, such as pyenv's, brings its own headers).
 system-deps:
@@ -45,6 +46,7 @@ system-deps:
 	test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc || missing="$$missing fonts-wqy-microhei"; \
 	command -v pdftoppm >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	test -x /usr/sbin/haproxy || command -v haproxy >/dev/null 2>&1 || missing="$$missing haproxy"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  echo "installing:$$missing"; \
