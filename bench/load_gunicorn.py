@@ -73,6 +73,8 @@ def post_worker_init(worker: Any) -> None:
     app = worker.wsgi
 
     def measured(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("PATH_INFO", "").endswith("/stream"):
+            return app(environ, start_response)  # a live stream: sent as it comes, unmeasured
         kind = route_kind(
             environ.get("REQUEST_METHOD", ""),
             environ.get("PATH_INFO", ""),

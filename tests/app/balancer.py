@@ -28,6 +28,7 @@ defaults
     timeout server 10m
     timeout tunnel 10m
     option redispatch
+    option http-no-delay
     retries 3
 frontend web
     bind 127.0.0.1:{port}

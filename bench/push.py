@@ -1,0 +1,362 @@
+"""How fast a move reaches the other seats of its table, pushed, on two servers behind a load
+balancer (issue 23's goal: p95 < 150 ms at 100 tables + 300 viewers on this 2-core machine).
+
+Sets up N online tables of four human seats (bench/load.py's set-up), starts two gunicorn
+masters with the gevent worker (``WEB_WORKER_CLASS=gevent``, as the README documents) on one
+PostgreSQL, and HAProxy in front of them (tests/app/balancer.py). Every seat opens its page and
+its stream through the balancer; when its turn comes it thinks 1–3 s and posts a legal move
+decided from its page (bench/load.py's ``choose``); M viewers poll the night's projector
+standings as bench/load.py's do. Per move: the time from the moment the move is sent until
+every other seat of its table has received a state at least as new (the move's answer names
+the state it made). Loopback only; bounded by ``--seconds``.
+
+Prints the percentiles, the errors, the reconnections, and last
+``push_p95_ms=X tables=N viewers=M servers=S errors=E db=postgresql``.
+
+    .venv/bin/python bench/push.py --tables 100 --viewers 300 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+from bench import load  # noqa: E402
+from tests.app.balancer import Balancer  # noqa: E402
+
+HOST = load.HOST
+TARGET_P95_MS = 150.0
+
+
+def state_key(token: str) -> tuple[int, int]:
+    """A state token's deal and version (``n.v`` first), for "at least as new"."""
+    m = re.match(r"(\d+)\.(\d+)", token)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+@dataclass
+class Table:
+    """Arrivals of each state at each seat: key → seat → first time seen."""
+
+    seen: dict[tuple[int, int], dict[int, float]] = field(default_factory=lambda: defaultdict(dict))
+    moves: list[tuple[float, int, tuple[int, int]]] = field(default_factory=list)
+
+    def arrived(self, seat: int, key: tuple[int, int], at: float) -> None:
+        self.seen[key].setdefault(seat, at)
+
+
+@dataclass
+class Counts:
+    reconnects: int = 0
+    events: int = 0
+
+
+async def stream(
+    port: int,
+    path: str,
+    seat: load.Seat,
+    n: int,
+    table: Table,
+    stats: load.Stats,
+    counts: Counts,
+    wake: asyncio.Event,
+) -> None:
+    """The seat's stream, reopened when it ends or breaks (as EventSource does)."""
+    opened = 0
+    while not stats.done():
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port)
+        except OSError as e:
+            stats.error("stream", f"connect: {e}")
+            await asyncio.sleep(0.5)
+            continue
+        try:
+            writer.write(
+                f"GET {path}?v={seat.v} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream"
+                "\r\n\r\n".encode()
+            )
+            await writer.drain()
+            status = await reader.readline()
+            if not status or b" 200 " not in status:
+                stats.error("stream", f"stream: {status!r}")
+                await asyncio.sleep(0.5)
+                continue
+            chunked = False
+            while True:
+                line = await reader.readline()
+                if line in (b"\r\n", b"\n", b""):
+                    break
+                if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
+                    chunked = True
+            opened += 1
+            if opened > 1:
+                counts.reconnects += 1
+            await _events(reader, chunked, seat, n, table, stats, counts, wake)
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            pass
+        finally:
+            writer.close()
+        if not stats.done():
+            await asyncio.sleep(0.3)
+
+
+async def _events(
+    reader: asyncio.StreamReader,
+    chunked: bool,
+    seat: load.Seat,
+    n: int,
+    table: Table,
+    stats: load.Stats,
+    counts: Counts,
+    wake: asyncio.Event,
+) -> None:
+    buffer = b""
+
+    async def more() -> bytes:
+        if not chunked:
+            return await reader.read(65536)
+        size = await reader.readline()
+        length = int(size.strip() or b"0", 16)
+        if length == 0:
+            return b""
+        data = await reader.readexactly(length)
+        await reader.readline()
+        return data
+
+    while not stats.done():
+        got = await asyncio.wait_for(more(), timeout=60)
+        if not got:
+            return
+        buffer += got
+        while b"\n\n" in buffer:
+            block, buffer = buffer.split(b"\n\n", 1)
+            text = block.decode("utf-8", "replace")
+            if not text.startswith("event: seat"):
+                continue
+            html = "\n".join(line.removeprefix("data: ") for line in text.splitlines()[1:])
+            at = time.monotonic()
+            seat.read(html)
+            counts.events += 1
+            table.arrived(n, state_key(seat.v), at)
+            wake.set()
+
+
+async def seat_client(
+    port: int,
+    seat: load.Seat,
+    n: int,
+    table: Table,
+    stats: load.Stats,
+    counts: Counts,
+    play: load.Play,
+    start: float,
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    b = load.Browser(port, stats)
+    url = f"/play/{seat.token}"
+    wake = asyncio.Event()
+    try:
+        if not await load._sleep_until(stats, start):
+            return
+        got = await b.request("seat page", url)
+        if got is None or got[0] != 200:
+            stats.error("seat page", f"GET {url}: {None if got is None else got[0]}")
+            return
+        m = load.CSRF_RE.search(got[1])
+        if not m:
+            stats.error("seat page", "no CSRF token")
+            return
+        seat.csrf = m.group(1)
+        seat.read(got[1])
+        table.arrived(n, state_key(seat.v), time.monotonic())
+        listener = asyncio.create_task(
+            stream(port, url + "/stream", seat, n, table, stats, counts, wake)
+        )
+        try:
+            while not stats.done():
+                want = seat.wants_to_act()
+                if want is None:
+                    wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), timeout=1.0)
+                    continue
+                if not await load._sleep_until(stats, time.monotonic() + rng.uniform(*play.think)):
+                    break
+                if seat.wants_to_act() is None:
+                    continue
+                await _act(b, stats, seat, url, rng, play, table)
+        finally:
+            listener.cancel()
+    finally:
+        b.close()
+
+
+async def _act(
+    b: load.Browser,
+    stats: load.Stats,
+    seat: load.Seat,
+    url: str,
+    rng: random.Random,
+    play: load.Play,
+    table: Table,
+) -> None:
+    want = seat.wants_to_act()
+    sent = time.monotonic()  # the move is decided: from here on the clock runs
+    if want == "ready":
+        got = await b.request(
+            "ready", f"{url}/ready", {"csrf_token": seat.csrf, "v": seat.v}, load.HTMX
+        )
+    else:
+        state = load.page_state(seat.html, play.variant, play.options)
+        move = load.choose(state, rng)
+        if move is None:
+            return
+        form = {"csrf_token": seat.csrf, "v": state["token"], **move}
+        sent = time.monotonic()
+        got = await b.request("move", url, form, load.HTMX)
+    if got is None:
+        return
+    status, html = got
+    if status in (200, 409):
+        if status == 409:
+            stats.stale += 1
+        seat.read(html)
+        if status == 200 and want == "move":
+            table.moves.append((sent, seat_index(seat), state_key(seat.v)))
+    else:
+        stats.error(want or "move", f"{status} {html[:200]!r}")
+
+
+def seat_index(seat: load.Seat) -> int:
+    return getattr(seat, "index", 0)
+
+
+def latencies(tables: list[Table], seats_per_table: int) -> tuple[list[float], int]:
+    """Per move: ms until every other seat had a state at least as new; moves never seen by
+    all (the run ended first) are counted apart."""
+    out: list[float] = []
+    unseen = 0
+    for t in tables:
+        keys = sorted(t.seen)
+        for sent, mover, key in t.moves:
+            last = 0.0
+            for other in range(seats_per_table):
+                if other == mover:
+                    continue
+                first = min(
+                    (t.seen[k][other] for k in keys if k >= key and other in t.seen[k]),
+                    default=None,
+                )
+                if first is None:
+                    last = -1.0
+                    break
+                last = max(last, first)
+            if last < 0:
+                unseen += 1
+            else:
+                out.append(max(0.0, last - sent) * 1000)
+    return out, unseen
+
+
+async def drive(
+    port: int,
+    standings: str,
+    tokens: list[str],
+    viewers: int,
+    args: argparse.Namespace,
+    stats: load.Stats,
+    tables: list[Table],
+    counts: Counts,
+) -> None:
+    play = load.Play("tractor-4p", load.default_options("tractor-4p"), (1.0, 3.0))
+    jobs = []
+    for i, token in enumerate(tokens):
+        seat = load.Seat(token)
+        seat.index = i % 4  # type: ignore[attr-defined]
+        start = stats.started + (i / max(1, len(tokens))) * 10  # arrivals over 10 s
+        jobs.append(seat_client(port, seat, i % 4, tables[i // 4], stats, counts, play, start, i))
+    for j in range(viewers):
+        start = stats.started + (j / max(1, viewers)) * 10
+        jobs.append(load.viewer_client(port, stats, standings, True, start, 30.0, 10_000 + j))
+    await asyncio.gather(*jobs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--viewers", type=int, default=30)
+    ap.add_argument("--seconds", type=int, default=40)
+    ap.add_argument("--workers", type=int, default=2, help="workers per server")
+    ap.add_argument("--deals", type=int, default=8)
+    args = ap.parse_args()
+    seconds = min(args.seconds, load.MAX_SECONDS)
+    os.environ["WEB_WORKER_CLASS"] = "gevent"
+    with tempfile.TemporaryDirectory(prefix="shengji-push-") as tmpdir:
+        tmp = Path(tmpdir)
+        with load.database("postgresql", tmp) as (url, _pg):
+            load.migrate(url)
+            standings, tokens = load.set_up(url, args.tables, "tractor-4p", args.deals, "push")
+            servers = [load.start_gunicorn(url, tmp, args.workers, None, False) for _ in range(2)]
+            lb = Balancer([g.port for g in servers])
+            lb.start()
+            stats = load.Stats(limit=10_000_000)
+            counts = Counts()
+            tables = [Table() for _ in range(args.tables)]
+            try:
+                stats.started = time.monotonic()
+                stats.deadline = stats.started + seconds
+                asyncio.run(
+                    drive(lb.port, standings, tokens, args.viewers, args, stats, tables, counts)
+                )
+            finally:
+                lb.stop()
+                for g in servers:
+                    g.stop()
+            crashed = any("Traceback" in g.log.read_text(errors="replace") for g in servers)
+    ms, unseen = latencies(tables, 4)
+    errors = sum(stats.errors.values()) + (1 if crashed else 0)
+    moves = len(ms)
+    p50, p95, p99 = (load.pct(ms, q) for q in (0.50, 0.95, 0.99)) if ms else (0.0, 0.0, 0.0)
+    print(
+        f"tables={args.tables} seats={len(tokens)} viewers={args.viewers} servers=2 "
+        f"workers/server={args.workers} seconds={seconds}"
+    )
+    print(f"moves pushed to every other seat: {moves} (not yet seen by all at the end: {unseen})")
+    print(
+        f"push latency ms: p50 {p50:.0f}  p95 {p95:.0f}  p99 {p99:.0f}  max {max(ms, default=0):.0f}"
+    )
+    print(
+        f"stream events {counts.events}, reconnections {counts.reconnects}, stale moves {stats.stale}"
+    )
+    for kind, values in sorted(stats.times.items()):
+        if values:
+            print(f"  {kind:10s} n={len(values):6d} p95 {load.pct(values, 0.95):7.1f} ms")
+    for kind, n in sorted(stats.errors.items()):
+        print(f"  errors {kind}: {n}")
+    if crashed:
+        print("a traceback in a server's log")
+    verdict = "holds" if p95 < TARGET_P95_MS and errors == 0 else "misses"
+    print(f"goal p95 < {TARGET_P95_MS:.0f} ms with no error: {verdict}")
+    print(
+        f"push_p95_ms={p95:.0f} tables={args.tables} viewers={args.viewers} servers=2 "
+        f"errors={errors} db=postgresql"
+    )
+
+
+if __name__ == "__main__":
+    main()
