@@ -64,6 +64,7 @@ def real_values(app: Flask, client: Any) -> dict[str, str]:
         "code": str(tab.code),
         "number": "1",
         "sid": "1",
+        "division_id": "1",
         "did": str(did),
         "board": "1",
         "rnd": "1",
