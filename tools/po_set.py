@@ -32,13 +32,25 @@ def main(argv: list[str]) -> int:
         if message is None:
             missing.append(msgid)
             continue
-        message.string = tuple(text) if isinstance(text, list) else text
+        if isinstance(message.id, tuple):  # ngettext: Chinese has one form; a list gives each
+            message.string = tuple(text) if isinstance(text, list) else (text,)
+        else:
+            message.string = text if isinstance(text, str) else text[0]
         message.flags.discard("fuzzy")
     with PO.open("wb") as f:
         write_po(f, catalog, width=100, omit_header=False)
     for msgid in missing:
         print(f"not in the catalog: {msgid!r}")
     left: list[object] = [
+        m.id
+        for m in catalog
+        if m.id
+        and (
+            m.fuzzy
+            or not m.string
+            or (isinstance(m.string, tuple) and not all(m.string))
+        )
+    ]
         m.id for m in catalog if m.id and (not m.string or m.fuzzy or m.string == ("", ""))
     ]
     for entry in left:
