@@ -44,14 +44,7 @@ def main(argv: list[str]) -> int:
     left: list[object] = [
         m.id
         for m in catalog
-        if m.id
-        and (
-            m.fuzzy
-            or not m.string
-            or (isinstance(m.string, tuple) and not all(m.string))
-        )
-    ]
-        m.id for m in catalog if m.id and (not m.string or m.fuzzy or m.string == ("", ""))
+        if m.id and (m.fuzzy or not m.string or (isinstance(m.string, tuple) and not all(m.string)))
     ]
     for entry in left:
         print(f"still to translate: {entry!r}")
