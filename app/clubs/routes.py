@@ -261,6 +261,15 @@ def revoke_invite(club: Club, me: Member, invite_id: int) -> ResponseReturnValue
     return redirect(url_for("clubs.invites", slug=club.slug)), 303
 
 
+def _claimed_meanwhile(form: AcceptInviteForm, club: Club) -> None:
+    """A name chosen on a page shown before someone else claimed it is no longer a choice: say
+    so on the field instead of 'not a valid choice'."""
+    chosen = form.claim_member_id.data
+    member = db.session.get(Member, chosen) if chosen else None
+    if member is not None and member.club_id == club.id and member.user_id is not None:
+        form.claim_member_id.errors = [svc.claimed_text(member)]
+
+
 @bp.route("/invite/<token>", methods=["GET", "POST"])
 def accept_invite(token: str) -> ResponseReturnValue:
     invite = svc.find_invite(token)
@@ -296,6 +305,7 @@ def accept_invite(token: str) -> ResponseReturnValue:
                 flash(_("Welcome to %(club)s!", club=club.name), "success")
                 return redirect(url_for("clubs.club", slug=club.slug))
         else:
+            _claimed_meanwhile(form, club)
             status = 422
     return render_template(
         "clubs/accept_invite.html", club=club, invite=invite, form=form, unclaimed=unclaimed

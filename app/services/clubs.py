@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from ..db import lock_for_update
 from ..extensions import db
 from ..models import ROLE_RANK, ROLES, Club, Invite, Member, User, utcnow
-from . import ServiceError, versions
+from . import ServiceError, StaleError, versions
 from .text import clean_name, slugify
 
 INVITE_ROLES: tuple[str, ...] = ("player", "director")
@@ -236,6 +236,15 @@ def membership(user: User, club: Club) -> Member | None:
     )
 
 
+def claimed_text(member: Member) -> str:
+    """Why a name chosen on an older page cannot be claimed."""
+    return _(
+        "%(name)s was claimed by someone else since you opened this page: choose again. "
+        "Nothing was saved.",
+        name=member.display_name,
+    )
+
+
 def accept_invite(
     invite: Invite, user: User, claim_member_id: int | None = None, display_name: str | None = None
 ) -> Member:
@@ -251,12 +260,13 @@ def accept_invite(
         member.user_id = user.id
     elif claim_member_id:
         found = db.session.scalar(
-            select(Member).where(
-                Member.id == claim_member_id,
-                Member.club_id == club.id,
-                Member.user_id.is_(None),
-            )
+            select(Member).where(Member.id == claim_member_id, Member.club_id == club.id)
         )
+        if found is not None:
+            # two people claiming one name at once: the second waits here, then is refused
+            lock_for_update(found, "user_id")
+            if found.user_id is not None:
+                raise StaleError(claimed_text(found), "claim_member_id")
         if found is None or ROLE_RANK[found.role] > ROLE_RANK[invite.role]:
             raise ServiceError(_("Please choose a name from the list."), "claim_member_id")
         member = found

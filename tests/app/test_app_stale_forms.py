@@ -205,3 +205,28 @@ def test_a_swap_from_an_older_page_is_refused(app, client) -> None:  # type: ign
     fresh = _page_form(client, url, "/swap")
     assert client.post(f"{url}/swap", data=fresh).status_code == 303
     assert _seating(rnd.id) != after_theirs
+
+
+def test_a_name_claimed_meanwhile_is_said_so(app, client) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import _make_member, _make_user
+
+    w, _other = _two(app, client)
+    free = _make_member(w.club, "Free Name")
+    r = client.post(f"/clubs/{w.club.slug}/invites", data={"role": "player"})
+    link = re.search(r'value="http://localhost(/invite/[^"]+)"', r.get_data(as_text=True))
+    assert link is not None
+    first, second = app.test_client(), app.test_client()
+    login(first, _make_user("first"))
+    login(second, _make_user("second"))
+    form1 = form_fields(first.get(link.group(1)).get_data(as_text=True), action=link.group(1))
+    form2 = form_fields(second.get(link.group(1)).get_data(as_text=True), action=link.group(1))
+    chosen = {"claim_member_id": str(free.id)}
+    assert first.post(link.group(1), data={**form1, **chosen}).status_code == 302
+    r = second.post(link.group(1), data={**form2, **chosen})
+    assert r.status_code == 422
+    assert "Free Name was claimed by someone else since you opened this page" in r.get_data(
+        as_text=True
+    )
+    db.session.expire_all()
+    member = db.session.get(Member, free.id)
+    assert member is not None and member.user.username == "first"  # type: ignore[union-attr]
