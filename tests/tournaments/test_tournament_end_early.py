@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 
+from sqlalchemy import select
 from tournament_helpers import add_entrants, create, fixed_deal, login, seat, sheet_url, world
 
+from app.competition import tfile
 from app.extensions import db
-from app.models import Table
-from app.services.tournaments import export_json, load
+from app.models import Round, Table
+from app.services.tournaments import export_json, import_tournament, load
 from tests.forms import form_fields
 
 
@@ -62,6 +64,18 @@ def test_a_match_by_deals_ended_early_counts_on_the_deals_played(client) -> None
     played = json.loads(export_json(t))["played"][0]["tables"]
     saved = next(x for x in played if x["table"] == tab.number)
     assert saved["finished"] is True and saved["end_reason"] == "time ran out"
+    # and an import of that file is ended early too
+    doc = json.loads(export_json(t))
+    doc["name"] = "Copy"
+    copy = import_tournament(tfile.load(doc), w.director, w.club)
+    db.session.commit()
+    copied = db.session.scalar(
+        select(Table)
+        .join(Round, Round.id == Table.round_id)
+        .where(Round.tournament_id == copy.id, Table.number == tab.number)
+    )
+    assert copied is not None
+    assert copied.finished and copied.end_reason == "time ran out"
     # opened again: in progress, and deals can be added
     again = form_fields(client.get(url).get_data(as_text=True), action=f"{url}/finish")
     assert again["finished"] == "0"
