@@ -149,3 +149,22 @@ def test_the_sheet_says_it_in_chinese(client) -> None:  # type: ignore[no-untype
     client.post(f"{url}/finish", data={**fields, "reason": "时间到"})
     html = client.get(url).get_data(as_text=True)
     assert "时间到" in html and "提前结束" in html
+
+
+def test_an_online_match_by_deals_is_not_cut_off(app, client) -> None:  # type: ignore[no-untyped-def]
+    from tests.online.online_helpers import online_world
+
+    w = online_world(client, "tractor-4p", deals=4)
+    w.bots(0, 1, 2, 3)
+    db.session.expire_all()
+    tab = db.session.get(Table, w.tab.id)
+    assert tab is not None and len(tab.deals) >= 1
+    # the online table's 'time is up' is refused for a match by deals
+    r = client.post(w.table_url + "/finish", follow_redirects=True)
+    assert "its match is not ended early" in r.get_data(as_text=True)
+    # and the score sheet offers no early end
+    sheet = sheet_url(w.club, w.t, tab.round, tab)
+    assert 'name="early"' not in client.get(sheet).get_data(as_text=True)
+    db.session.expire_all()
+    tab = db.session.get(Table, w.tab.id)
+    assert tab is not None and tab.end_reason is None
