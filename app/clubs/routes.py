@@ -10,7 +10,7 @@ from ..extensions import db, htmx
 from ..forms_common import choices
 from ..models import Club, Invite, Member, User
 from ..permissions import club_route, get_in_club_or_404, membership
-from ..services import ServiceError
+from ..services import ServiceError, versions
 from ..services import clubs as svc
 from ..services.text import sorted_names
 from ..web import show_service_error
@@ -62,6 +62,7 @@ def _members_context(club: Club, me: Member, add_form: AddMemberForm | None = No
         "members": sorted_names(list(club.members), lambda m: m.display_name, str(get_locale())),
         "add_form": add_form or AddMemberForm(formdata=None),
         "role_labels": ROLE_LABELS,
+        "member_version": svc.member_version,
     }
 
 
@@ -111,7 +112,14 @@ def bulk_members(club: Club, me: Member) -> ResponseReturnValue:
             status = 422
         else:
             lines = svc.parse_member_list(club, form.members.data or "")
-            if request.form.get("action") == "add" and any(x.problem is None for x in lines):
+            adding = request.form.get("action") == "add" and any(x.problem is None for x in lines)
+            try:
+                if adding:
+                    svc.check_members_seen(club, versions.seen_of(request.form))
+            except ServiceError as error:
+                flash(error.message, "error")  # the preview below is made afresh
+                adding, status = False, 409
+            if adding:
                 added = svc.add_members(club, lines)
                 db.session.commit()
                 flash(
@@ -128,19 +136,41 @@ def bulk_members(club: Club, me: Member) -> ResponseReturnValue:
         form=form,
         lines=lines,
         new=sum(1 for x in lines if x.problem is None),
+        seen=svc.members_version(club),
     ), status
+
+
+def _member_or_gone(club: Club, member_id: int) -> Member | None:
+    """The club's member ``member_id``; None, said on the page, when it is gone and the form
+    came from the members page (its ``seen``: another owner removed it after the page was
+    shown); a request that shows no page's version gets a plain 404 (a guessed id)."""
+    member = db.session.get(Member, member_id)
+    if member is None or member.club_id != club.id:
+        if versions.seen_of(request.form) is None:
+            abort(404)
+        flash(
+            _(
+                "This member was removed from the club since you opened this page: look "
+                "again. Nothing was saved."
+            ),
+            "error",
+        )
+        return None
+    return member
 
 
 @bp.post("/clubs/<slug>/members/<int:member_id>/role")
 @club_route("owner")
 def change_role(club: Club, me: Member, member_id: int) -> ResponseReturnValue:
-    member = get_in_club_or_404(Member, club, member_id)
+    member = _member_or_gone(club, member_id)
     form = RoleForm()
+    if member is None:
+        return redirect(url_for("clubs.members", slug=club.slug)), 303
     if not form.validate_on_submit():
         flash(_("Unknown role."), "error")
         return redirect(url_for("clubs.members", slug=club.slug)), 303
     try:
-        svc.change_role(club, member, form.role.data or "")
+        svc.change_role(club, member, form.role.data or "", versions.seen_of(request.form))
     except ServiceError as error:
         db.session.rollback()
         flash(error.message, "error")
@@ -160,12 +190,14 @@ def change_role(club: Club, me: Member, member_id: int) -> ResponseReturnValue:
 @bp.post("/clubs/<slug>/members/<int:member_id>/remove")
 @club_route("owner")
 def remove_member(club: Club, me: Member, member_id: int) -> ResponseReturnValue:
-    member = get_in_club_or_404(Member, club, member_id)
+    member = _member_or_gone(club, member_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
+    if member is None:
+        return redirect(url_for("clubs.members", slug=club.slug)), 303
     name = member.display_name
     try:
-        svc.remove_member(club, member)
+        svc.remove_member(club, member, versions.seen_of(request.form))
     except ServiceError as error:
         db.session.rollback()
         flash(error.message, "error")
@@ -229,6 +261,15 @@ def revoke_invite(club: Club, me: Member, invite_id: int) -> ResponseReturnValue
     return redirect(url_for("clubs.invites", slug=club.slug)), 303
 
 
+def _claimed_meanwhile(form: AcceptInviteForm, club: Club) -> None:
+    """A name chosen on a page shown before someone else claimed it is no longer a choice: say
+    so on the field instead of 'not a valid choice'."""
+    chosen = form.claim_member_id.data
+    member = db.session.get(Member, chosen) if chosen else None
+    if member is not None and member.club_id == club.id and member.user_id is not None:
+        form.claim_member_id.errors = [svc.claimed_text(member)]
+
+
 @bp.route("/invite/<token>", methods=["GET", "POST"])
 def accept_invite(token: str) -> ResponseReturnValue:
     invite = svc.find_invite(token)
@@ -264,6 +305,7 @@ def accept_invite(token: str) -> ResponseReturnValue:
                 flash(_("Welcome to %(club)s!", club=club.name), "success")
                 return redirect(url_for("clubs.club", slug=club.slug))
         else:
+            _claimed_meanwhile(form, club)
             status = 422
     return render_template(
         "clubs/accept_invite.html", club=club, invite=invite, form=form, unclaimed=unclaimed

@@ -524,7 +524,12 @@ def derive_fixed(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch:
         elif extra_played:
             counts = True
         elif spec.deals is not None:
-            counts = len(rows) == spec.deals or passed_side is not None
+            # ended early by the director (``finished``): scored on the deals played
+            counts = (
+                len(rows) == spec.deals
+                or passed_side is not None
+                or (table.finished and bool(rows))
+            )
         elif spec.to_a:
             counts = table.finished or passed_side is not None
         else:
@@ -891,7 +896,7 @@ def _fixed_final(ft: FixedTables, spec: MatchSpec, table: Table) -> tuple[int, i
                     else:
                         lv[side] = adv[start][g if g < 12 else 12]
     if n_max is not None:
-        counts = len(deals) == n_max or passed >= 0
+        counts = len(deals) == n_max or passed >= 0 or (table.finished and bool(deals))
     elif spec.to_a:
         counts = table.finished or passed >= 0
     else:

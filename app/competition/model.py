@@ -120,6 +120,9 @@ class Table:
     # a match by time after the director's last-deal call: the deals the table may play in all
     # (the deal in progress at the call included; an extra deal may follow on equal levels)
     last_deal: int | None = None
+    # a match of a number of deals the director ended before its last deal (``finished`` set):
+    # why (time ran out, a player left); the match is scored on the deals played
+    end_reason: str | None = None
 
     @property
     def is_bye(self) -> bool:

@@ -72,6 +72,7 @@ TABLE_KEYS = (
     "forfeit",
     "mode",
     "finished",
+    "end_reason",
     "last_deal",
     "deals",
 )
@@ -637,6 +638,17 @@ class _Loader:
         if not isinstance(finished, bool):
             self.err(_join(path, "finished"), f"must be true or false, not {_show(finished)}")
             ok = False
+        end_reason = t.get("end_reason")
+        if "end_reason" in t:
+            if match is not None and match.deals is None:
+                self.err(_join(path, "end_reason"), "belongs to a match of a number of deals")
+                ok = False
+            elif not isinstance(end_reason, str) or not end_reason.strip():
+                self.err(_join(path, "end_reason"), f"must be a text, not {_show(end_reason)}")
+                ok = False
+            elif finished is not True:
+                self.err(_join(path, "end_reason"), "belongs to a finished table")
+                ok = False
         last_deal = t.get("last_deal")
         if "last_deal" in t:
             if match is not None and match.minutes is None:
@@ -691,6 +703,7 @@ class _Loader:
             finished=finished,
             deals=prefix,
             last_deal=last_deal,
+            end_reason=end_reason.strip() if isinstance(end_reason, str) else None,
         )
 
     def deal(self, v: object, path: str, variant: Variant | None) -> Deal | None:
@@ -946,6 +959,8 @@ def _dump_table(tab: Table) -> dict[str, Any]:
         out["mode"] = tab.mode
     if tab.finished:
         out["finished"] = True
+    if tab.end_reason:
+        out["end_reason"] = tab.end_reason
     if tab.last_deal is not None:
         out["last_deal"] = tab.last_deal
     if tab.forfeit is None:

@@ -184,6 +184,8 @@ class Table(Base):
     # after the last-deal call: the deals this table may play in all (the one in progress
     # included); an extra deal may follow on equal levels (tie-break ``extra_deal``)
     last_deal: Mapped[int | None] = mapped_column()
+    # a match of a number of deals the director ended early (``finished`` set): why
+    end_reason: Mapped[str | None] = mapped_column(String(200))
     # online: counts the changes of who plays its seats (a bot handed a seat or a seat handed
     # back, a member bound, a link replaced): part of the state token, so every page sees them
     seats_version: Mapped[int] = mapped_column(default=0, server_default="0")

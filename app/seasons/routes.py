@@ -20,7 +20,7 @@ from ..extensions import db
 from ..forms_common import choices
 from ..models import Club, Division, Member, Season, Tournament
 from ..permissions import club_route, get_in_club_or_404
-from ..services import ServiceError
+from ..services import ServiceError, versions
 from ..services import visibility as vis
 from ..services.duplicate.hosts import not_host
 from ..services.ratings.club import club_ratings
@@ -167,6 +167,7 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
         "division_form": forms.get("division_form") or DivisionForm(formdata=None),
         "division_forms": {d.id: _edit_form(d) for d in divisions},
         "division_version": manage.division_version,
+        "settings_version": manage.settings_version(season),
         "movement_form": movement_form,
         "projector": request.args.get("view") == "projector",
         "follow_url": follow_url(season, club),
@@ -228,7 +229,13 @@ def set_rule(club: Club, me: Member, sid: int) -> ResponseReturnValue:
     form = RuleForm()
 
     def count() -> str:
-        manage.set_rule(s, form.rule_text(), form.min_nights.data or 1, form.places_list())
+        manage.set_rule(
+            s,
+            form.rule_text(),
+            form.min_nights.data or 1,
+            form.places_list(),
+            seen=versions.seen_of(request.form),
+        )
         return _("The season is now counted this way; the table below is re-derived.")
 
     return _submit(club, me, s, "rule_form", form, count)
@@ -446,7 +453,7 @@ def set_visibility(club: Club, me: Member, sid: int) -> ResponseReturnValue:
     try:
         if not form.validate_on_submit():
             raise ServiceError(_("Choose who may see the standings."), "visibility")
-        vis.set_visibility(s, form.visibility.data or "")
+        vis.set_visibility(s, form.visibility.data or "", versions.seen_of(request.form))
     except ServiceError as e:
         db.session.rollback()
         flash(e.message, "error")

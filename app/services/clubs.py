@@ -15,11 +15,14 @@ from datetime import datetime, timedelta
 
 from flask import current_app
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from sqlalchemy import func, select
 
+from ..db import lock_for_update
 from ..extensions import db
 from ..models import ROLE_RANK, ROLES, Club, Invite, Member, User, utcnow
-from . import ServiceError
+from . import ServiceError, StaleError, versions
 from .text import clean_name, slugify
 
 INVITE_ROLES: tuple[str, ...] = ("player", "director")
@@ -82,7 +85,71 @@ def owners_count(club: Club) -> int:
     )
 
 
-def change_role(club: Club, member: Member, role: str) -> None:
+# --- what the members page showed (no lost updates) ------------------------------------------
+
+_MEMBER_WORDS = {"name": _l("name"), "role": _l("role"), "account": _l("account")}
+
+
+def _member_fields(member: Member) -> dict[str, object]:
+    return {"name": member.display_name, "role": member.role, "account": member.user_id}
+
+
+def member_version(member: Member) -> str:
+    """What a form on one member (its role, its removal) showed: sent back as ``seen``."""
+    return versions.version(_member_fields(member))
+
+
+def check_member_seen(member: Member, seen: str | None) -> None:
+    """Refuse a form on ``member`` shown before it changed (another owner, a claimed account)."""
+    versions.check_seen(
+        _member_fields(member),
+        seen,
+        lambda c: _(
+            "%(name)s was changed by someone else since you opened this page (%(what)s): look "
+            "again. Nothing was saved.",
+            name=member.display_name,
+            what=versions.named(c.changed, _MEMBER_WORDS),
+        ),
+    )
+
+
+def _list_fields(club: Club) -> dict[str, object]:
+    return {f"m{m.id}": m.display_name for m in sorted(club.members, key=lambda m: m.id)}
+
+
+def members_version(club: Club) -> str:
+    """What a page listing the club's members showed (the bulk add's preview)."""
+    return versions.version(_list_fields(club))
+
+
+def check_members_seen(club: Club, seen: str | None) -> None:
+    """Refuse a form shown before members were added, removed or renamed."""
+    lock_for_update(club, "members")
+
+    def say(c: versions.Changes) -> str:
+        parts = []
+        if c.added:
+            parts.append(ngettext("%(num)d member added", "%(num)d members added", len(c.added)))
+        if c.removed:
+            parts.append(
+                ngettext("%(num)d member removed", "%(num)d members removed", len(c.removed))
+            )
+        if c.changed:
+            parts.append(
+                ngettext("%(num)d member renamed", "%(num)d members renamed", len(c.changed))
+            )
+        return _(
+            "The club's members changed since you opened this page (%(what)s): look again. "
+            "Nothing was saved.",
+            what=", ".join(parts),
+        )
+
+    versions.check_seen(_list_fields(club), seen, say)
+
+
+def change_role(club: Club, member: Member, role: str, seen: str | None = None) -> None:
+    lock_for_update(member)
+    check_member_seen(member, seen)
     _check_role(role)
     if member.club_id != club.id:
         raise ServiceError(_("This person is not a member of this club."))
@@ -93,7 +160,9 @@ def change_role(club: Club, member: Member, role: str) -> None:
     member.role = role
 
 
-def remove_member(club: Club, member: Member) -> None:
+def remove_member(club: Club, member: Member, seen: str | None = None) -> None:
+    lock_for_update(member)
+    check_member_seen(member, seen)
     if member.club_id != club.id:
         raise ServiceError(_("This person is not a member of this club."))
     if member.role == "owner" and owners_count(club) <= 1:
@@ -167,6 +236,15 @@ def membership(user: User, club: Club) -> Member | None:
     )
 
 
+def claimed_text(member: Member) -> str:
+    """Why a name chosen on an older page cannot be claimed."""
+    return _(
+        "%(name)s was claimed by someone else since you opened this page: choose again. "
+        "Nothing was saved.",
+        name=member.display_name,
+    )
+
+
 def accept_invite(
     invite: Invite, user: User, claim_member_id: int | None = None, display_name: str | None = None
 ) -> Member:
@@ -182,12 +260,13 @@ def accept_invite(
         member.user_id = user.id
     elif claim_member_id:
         found = db.session.scalar(
-            select(Member).where(
-                Member.id == claim_member_id,
-                Member.club_id == club.id,
-                Member.user_id.is_(None),
-            )
+            select(Member).where(Member.id == claim_member_id, Member.club_id == club.id)
         )
+        if found is not None:
+            # two people claiming one name at once: the second waits here, then is refused
+            lock_for_update(found, "user_id")
+            if found.user_id is not None:
+                raise StaleError(claimed_text(found), "claim_member_id")
         if found is None or ROLE_RANK[found.role] > ROLE_RANK[invite.role]:
             raise ServiceError(_("Please choose a name from the list."), "claim_member_id")
         member = found

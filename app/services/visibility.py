@@ -23,7 +23,7 @@ from ..db import OneRow
 from ..extensions import db
 from ..models import Club, Season, Tournament
 from ..permissions import can_view
-from . import ServiceError
+from . import ServiceError, versions
 
 CLUB, PUBLIC = "club", "public"
 VISIBILITY_LABELS: dict[str, Any] = {
@@ -40,11 +40,25 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def set_visibility(obj: Shared, visibility: str) -> None:
-    """Club only or public; turning the link on the first time makes its token."""
-    if visibility not in VISIBILITY_LABELS:
-        from flask_babel import gettext as _
+def _shown(obj: Shared) -> dict[str, Any]:
+    return {"visibility": obj.visibility}
 
+
+def set_visibility(obj: Shared, visibility: str, seen: str | None = None) -> None:
+    """Club only or public; turning the link on the first time makes its token. A form shown
+    before another change of it (``seen``, its ``Share.version`` then) is refused."""
+    from flask_babel import gettext as _
+
+    versions.check_seen(
+        _shown(obj),
+        seen,
+        lambda _c: _(
+            "Who sees the standings was changed by someone else since you opened this page "
+            "(now: %(now)s): look again. Nothing was saved.",
+            now=VISIBILITY_LABELS.get(obj.visibility, obj.visibility),
+        ),
+    )
+    if visibility not in VISIBILITY_LABELS:
         raise ServiceError(_("Choose who may see the standings."), "visibility")
     obj.visibility = visibility
     if visibility == PUBLIC and not obj.public_token:
@@ -114,6 +128,7 @@ class Share:
     visibility: str
     public: bool
     url: str | None  # the public link, while public
+    version: str = ""  # what the form shows (``versions``): sent back as ``seen``
 
     @property
     def choices(self) -> list[tuple[str, str]]:
@@ -122,4 +137,9 @@ class Share:
 
 def share_of(obj: Shared, public_url: str) -> Share:
     """``public_url``: the object's public link (the caller builds addresses)."""
-    return Share(obj.visibility, is_public(obj), public_url if is_public(obj) else None)
+    return Share(
+        obj.visibility,
+        is_public(obj),
+        public_url if is_public(obj) else None,
+        versions.version(_shown(obj)),
+    )

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from ..forms_common import choices
 from ..models import Club, Member, Round, Tournament
 from ..permissions import club_route
+from ..services import versions
 from ..services.online import guards
 from ..services.tournaments import clock as clocks
 from ..services.tournaments import rounds as rounds
@@ -88,6 +89,7 @@ def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[st
         "repair_warnings": [guards.repair_warning(g) for g in rounds.online_games(rnd)],
         "is_last": rnd.number == len(rounds_of(t)),
         "swap_form": swap_form,
+        "seating_version": rounds.seating_version(rnd),
         "clock": clocks.state(t, rnd),
         "clock_round": rnd.number,
     }
@@ -121,8 +123,10 @@ def repair(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
     message = _("Round %(n)d paired again.", n=n)
     sure = request.form.get("confirm") == "1"  # discard the round's online games
 
+    seen = versions.seen_of(request.form)
+
     def service(t: Tournament, rnd: Round, who: Actor) -> Round:
-        return rounds.repair_round(t, rnd, who, confirm=sure)
+        return rounds.repair_round(t, rnd, who, confirm=sure, seen=seen)
 
     return _round_action(club, me, tid, n, service, message)
 
@@ -152,7 +156,8 @@ def swap(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
         flash(_("Choose two entrants of this round."), "error")
         return redirect(round_url(club, t, n), 303)
     a, b = form.first.data or 0, form.second.data or 0
-    ok, _none = attempt(lambda: rounds.swap_entrants(t, rnd, a, b, actor(me)))
+    seen = versions.seen_of(request.form)
+    ok, _none = attempt(lambda: rounds.swap_entrants(t, rnd, a, b, actor(me), seen))
     if ok:
         flash(_("Entrants swapped."), "success")
     return redirect(round_url(club, t, n), 303)

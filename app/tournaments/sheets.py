@@ -113,6 +113,8 @@ def _sheet_context(
         "timed": "deals" not in t.match,
         "online_game": _online_game(tab),
         "finish_label": _finish_label(t, tab, derived),
+        "may_end_early": sheets.may_end_early(t, tab),
+        "match_deals": t.match.get("deals"),
         "finish_confirm": (
             _("Nobody has passed A yet. End this match now, with the levels as they are?")
             if t.match.get("to_a") and not tab.finished
@@ -306,9 +308,18 @@ def undo_deal(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRet
 def finish_table(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     t, tab = _director_table(club, tid, n, tno)
     finished = request.form.get("finished", "1") == "1"
+    seen = (request.form.get("seen_version") or "")[:32] or None
+    target = _director_urls(club, t, tab)["sheet"]
+    if finished and request.form.get("early") == "1":
+        reason = request.form.get("reason") or ""
+        return confirmed(
+            lambda: sheets.end_early(t, tab, reason, actor(me), seen),
+            target,
+            _("The match was ended early: it counts on the deals played."),
+        )
     return confirmed(
-        lambda: sheets.set_finished(t, tab, finished, actor(me)),
-        _director_urls(club, t, tab)["sheet"],
+        lambda: sheets.set_finished(t, tab, finished, actor(me), seen),
+        target,
         _("Table marked finished.") if finished else _("Table open again."),
     )
 

@@ -26,7 +26,7 @@ from ..charts import builders, svg
 from ..extensions import db
 from ..models import Club, Member, Tournament
 from ..permissions import can_direct, club_route
-from ..services import ServiceError
+from ..services import ServiceError, versions
 from ..services import visibility as vis
 from ..services.duplicate.hosts import is_host
 from ..services.tournaments import standings as views
@@ -243,7 +243,7 @@ def set_visibility(club: Club, me: Member, tid: int) -> ResponseReturnValue:
                 ),
                 "visibility",
             )
-        vis.set_visibility(t, form.visibility.data or "")
+        vis.set_visibility(t, form.visibility.data or "", versions.seen_of(request.form))
     except ServiceError as e:
         db.session.rollback()
         flash(e.message, "error")

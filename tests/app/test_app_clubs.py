@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from app.extensions import db
 from app.models import Club, Invite, Member, utcnow
+from tests.forms import form_fields
 
 
 def _count(model) -> int:
@@ -143,10 +144,19 @@ def test_change_role_and_last_owner_protection(owner_client, make_member, make_u
 def test_remove_member(owner_client, make_member):
     client, club, _owner = owner_client
     gone_id = make_member(club, "Gone Soon").id
-    response = client.post(f"/clubs/{club.slug}/members/{gone_id}/remove")
+    page = client.get(f"/clubs/{club.slug}/members").get_data(as_text=True)
+    fields = form_fields(page, action=f"/members/{gone_id}/remove")
+    response = client.post(f"/clubs/{club.slug}/members/{gone_id}/remove", data=fields)
     assert response.status_code == 303
     assert db.session.get(Member, gone_id) is None
     assert client.post(f"/clubs/{club.slug}/members/{gone_id}/remove").status_code == 404
+    # a second removal from the page (an older page, another owner) is told so, not a bare 404
+    again = client.post(
+        f"/clubs/{club.slug}/members/{gone_id}/remove", data=fields, follow_redirects=True
+    )
+    assert "This member was removed from the club since you opened this page" in again.get_data(
+        as_text=True
+    )
 
 
 def _make_link(client, club, **data) -> str:

@@ -241,3 +241,33 @@ def test_fast_advance_agrees_with_the_engine() -> None:
     for must in (("A",), ("5", "10", "K", "A"), ("3", "A")):
         for level, gain in product(LEVELS, range(1, 6)):
             assert _advance(level, gain, _stops(must)) == advance(level, gain, must)
+
+
+def test_a_match_by_deals_ended_early_counts_on_the_deals_played() -> None:
+    from app.competition.matches import fixed_final
+
+    played = (D(0, 0), D(1, 60))  # side 0 to 5, then side 1 wins as attackers… from 2 to 3
+    spec = MatchSpec(deals=4, tie_break="extra_deal")
+    assert not derive_fixed(TRACTOR, spec, table(*played)).counts
+    assert fixed_final(TRACTOR, MatchSpec(deals=4), table(*played)) is None
+    ended = table(*played, finished=True, end_reason="time ran out")
+    m = derive_fixed(TRACTOR, spec, ended)
+    assert m.counts and m.levels == derive_fixed(TRACTOR, spec, table(*played)).levels
+    assert not m.extra_due and not m.errors
+    # the fast path agrees with the derivation
+    assert (
+        fixed_final(TRACTOR, MatchSpec(deals=4), ended)
+        == derive_fixed(TRACTOR, MatchSpec(deals=4), ended).values
+    )
+    # with no deal played there is nothing to score: still open (a forfeit is recorded instead)
+    assert not derive_fixed(TRACTOR, spec, table(finished=True)).counts
+    assert fixed_final(TRACTOR, MatchSpec(deals=4), table(finished=True)) is None
+    # red five: the 积分 of the deals played
+    red = Table(
+        1,
+        players=("a", "b", "c", "d", "e"),
+        deals=(Deal(points=40, kitty=0, dealer=0, friend=1, trump="H"),),
+        finished=True,
+        end_reason="a player left",
+    )
+    assert derive_red_five(RED, MatchSpec(deals=5), red).counts

@@ -366,3 +366,27 @@ def test_red_five_players_may_be_omitted() -> None:
         del e["players"]
     out = tfile.dump(tfile.load(d))
     assert out == RED_FIVE
+
+
+def test_a_match_by_deals_ended_early_in_the_file() -> None:
+    d = copy.deepcopy(EXAMPLE)
+    d["match"] = {"deals": 4}
+    tab = d["played"][0]["tables"][0]
+    tab["finished"] = True
+    tab["end_reason"] = "time ran out"
+    t = tfile.load(copy.deepcopy(d))
+    assert t.played[0].tables[0].end_reason == "time ran out"
+    assert tfile.dump(t) == d
+    rows = tfile.standings_json(t)
+    assert sum(r["played"] for r in rows) == 2  # counted on its 2 deals of 4
+    # the reason belongs to a finished table of a match by deals
+    del tab["finished"]
+    assert any(e.startswith(f"{P}.end_reason: belongs to a finished table") for e in _errors(d))
+    tab["finished"] = True
+    d["match"] = {"minutes": 60}
+    assert any(
+        e.startswith(f"{P}.end_reason: belongs to a match of a number of deals") for e in _errors(d)
+    )
+    d["match"] = {"deals": 4}
+    tab["end_reason"] = 7
+    assert any(e.startswith(f"{P}.end_reason: must be a text") for e in _errors(d))

@@ -463,6 +463,13 @@ def finish(t: Tournament, tab: Table, actor: Actor) -> None:
         raise ServiceError(_("The round is closed: only the club's owner can correct it."))
     if tab.finished:
         return
+    if "deals" in t.match:  # a finished match of n deals counts on the deals played
+        raise ServiceError(
+            _(
+                "This table is played online: its match is not ended early, so that no deal "
+                "in play is cut off. Pause the table instead."
+            )
+        )
     tab.finished = True
     if tab.round.status == "seated":
         tab.round.status = "started"

@@ -8,6 +8,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from datetime import date
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -22,9 +23,10 @@ from ...competition.seasons import (
     parse_rule,
     promote_relegate,
 )
+from ...db import lock_for_update
 from ...extensions import db
 from ...models import Club, Division, Member, Season, Tournament
-from .. import ServiceError, StaleError
+from .. import ServiceError, StaleError, versions
 from ..text import clean_name
 
 MAX_DIVISIONS = 8
@@ -135,8 +137,46 @@ def ensure_season(club: Club, name: str) -> Season:
     return season_by_name(club, name) or create_season(club, name)
 
 
-def set_rule(season: Season, rule: str, min_nights: int, places: Sequence[int]) -> None:
-    """The owner changes how the season is counted; the standings are re-derived at once."""
+# the season's settings a form shows, and their words when a stale form is refused
+_SETTING_WORDS = {
+    "rule": _l("how it is counted"),
+    "min_nights": _l("the nights needed to be ranked"),
+    "places": _l("the league points per place"),
+}
+
+
+def _settings(season: Season) -> dict[str, Any]:
+    return {
+        "rule": season.rule,
+        "min_nights": season.min_nights,
+        "places": list(season.places or []),
+    }
+
+
+def settings_version(season: Season) -> str:
+    """What the season's settings form showed (sent back as ``seen``; a stale one is refused)."""
+    return versions.version(_settings(season))
+
+
+def set_rule(
+    season: Season,
+    rule: str,
+    min_nights: int,
+    places: Sequence[int],
+    seen: str | None = None,
+) -> None:
+    """The owner changes how the season is counted; the standings are re-derived at once. A form
+    shown before another change of these settings (``seen``) is refused, nothing saved."""
+    lock_for_update(season)
+    versions.check_seen(
+        _settings(season),
+        seen,
+        lambda c: _(
+            "The season's settings were changed by someone else since you opened this page "
+            "(%(what)s): look again. Nothing was saved.",
+            what=versions.named(c.changed, _SETTING_WORDS),
+        ),
+    )
     check_rule(rule, min_nights, places)
     season.rule = rule
     season.min_nights = min_nights

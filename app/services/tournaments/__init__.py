@@ -36,6 +36,7 @@ _HOME = {
     "close_round": "rounds",
     "create_tournament": "setup",
     "delete_last_deal": "sheets",
+    "end_early": "sheets",
     "export_json": "files",
     "find_by_name": "setup",
     "import_tournament": "files",

@@ -67,6 +67,7 @@ def plan_import(comp: cm.Tournament) -> ImportPlan:
                         "forfeit": tab.forfeit,
                         "finished": tab.finished,
                         "last_deal": tab.last_deal,
+                        "end_reason": tab.end_reason,
                         "code": None if kind == "bye" else next(codes),
                     },
                 )

@@ -8,14 +8,16 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 
 from ...competition import model as cm
 from ...competition.pairing import PairingError, pair_next_round
 from ...competition.standings import derive_table
+from ...db import lock_for_update
 from ...extensions import db
 from ...models import Round, Table, TableSeat, Tournament
-from .. import ServiceError
+from .. import ServiceError, versions
 from ..online import guards
 from .audit import Actor, audit, place
 from .rows import deal_row, load, load_uncached, rounds_of
@@ -125,9 +127,41 @@ def draw_seed() -> int:
     return int(fixed) if fixed is not None else secrets.randbelow(10**6)
 
 
-def repair_round(t: Tournament, rnd: Round, actor: Actor, confirm: bool = False) -> Round:
+def _seating(rnd: Round) -> dict[str, Any]:
+    return {f"t{tab.number}": _seats_json(tab) for tab in rnd.tables}
+
+
+def seating_version(rnd: Round) -> str:
+    """What a page's pairing forms (pair again, swap) showed of the round's seating: sent back
+    as ``seen``, so a form shown before another director's change is refused."""
+    return versions.version(_seating(rnd))
+
+
+def _check_seating_seen(rnd: Round, seen: str | None) -> None:
+    lock_for_update(rnd)
+
+    def say(c: versions.Changes) -> str:
+        numbers = [k[1:] for k in (*c.changed, *c.added, *c.removed)]
+        return ngettext(
+            "The seating of round %(n)d was changed by someone else since you opened this page "
+            "(table %(tables)s): look again. Nothing was saved.",
+            "The seating of round %(n)d was changed by someone else since you opened this page "
+            "(tables %(tables)s): look again. Nothing was saved.",
+            len(numbers),
+            n=rnd.number,
+            tables=", ".join(numbers),
+        )
+
+    versions.check_seen(_seating(rnd), seen, say)
+
+
+def repair_round(
+    t: Tournament, rnd: Round, actor: Actor, confirm: bool = False, seen: str | None = None
+) -> Round:
     """Seat the last round again (after late entries, withdrawals, corrections). An online game
-    with moves is discarded only with ``confirm``; its log is kept in the audit entry."""
+    with moves is discarded only with ``confirm``; its log is kept in the audit entry. A page
+    shown before the seating changed (``seen``: its ``seating_version``) is refused."""
+    _check_seating_seen(rnd, seen)
     if rnd.number != len(rounds_of(t)):
         raise ServiceError(_("Only the last round can be paired again."))
     if paper_results(rnd):
@@ -209,8 +243,12 @@ def kind_and_names(tab: cm.Table) -> tuple[str, list[str]]:
     return "players", list(tab.players or ())
 
 
-def swap_entrants(t: Tournament, rnd: Round, a_id: int, b_id: int, actor: Actor) -> None:
-    """Exchange two entrants' places in a round that has no result yet."""
+def swap_entrants(
+    t: Tournament, rnd: Round, a_id: int, b_id: int, actor: Actor, seen: str | None = None
+) -> None:
+    """Exchange two entrants' places in a round that has no result yet (refused when the page
+    showed an older seating, ``seen``)."""
+    _check_seating_seen(rnd, seen)
     if rnd.status == "closed" or round_has_results(rnd) or online_games(rnd):
         raise ServiceError(_("The round has started: entrants can no longer be swapped."))
     if a_id == b_id:

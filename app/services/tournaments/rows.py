@@ -207,6 +207,7 @@ def comp_table(tab: Table, deals: list[cm.Deal] | None = None) -> cm.Table:
             finished=tab.finished,
             deals=tuple(rows),
             last_deal=tab.last_deal,
+            end_reason=tab.end_reason,
         )
     return cm.Table(
         tab.number,
@@ -215,6 +216,7 @@ def comp_table(tab: Table, deals: list[cm.Deal] | None = None) -> cm.Table:
         finished=tab.finished,
         deals=tuple(rows),
         last_deal=tab.last_deal,
+        end_reason=tab.end_reason,
     )
 
 
@@ -317,6 +319,7 @@ def load_uncached(t: Tournament) -> Loaded:
             Table.forfeit,
             Table.finished,
             Table.last_deal,
+            Table.end_reason,
         )
         .join(Round, Round.id == Table.round_id)
         .where(Round.tournament_id == t.id)
@@ -416,7 +419,7 @@ def load_uncached(t: Tournament) -> Loaded:
     by_round: dict[int, list[cm.Table]] = {}
     table_ids: dict[tuple[int, int], int] = {}
     number_of = {rid: n for rid, n, _s in rounds}
-    for tid, rid, number, kind, mode, forfeit, finished, last_deal in tables:
+    for tid, rid, number, kind, mode, forfeit, finished, last_deal, end_reason in tables:
         names = seats.get(tid, [])
         if kind == "bye":
             tab = cm.Table(number, bye=names[0] if names else "")
@@ -429,6 +432,7 @@ def load_uncached(t: Tournament) -> Loaded:
                 finished=finished,
                 deals=tuple(deals.get(tid, ())),
                 last_deal=last_deal,
+                end_reason=end_reason,
             )
         else:
             tab = cm.Table(
@@ -438,6 +442,7 @@ def load_uncached(t: Tournament) -> Loaded:
                 finished=finished,
                 deals=tuple(deals.get(tid, ())),
                 last_deal=last_deal,
+                end_reason=end_reason,
             )
         by_round.setdefault(rid, []).append(tab)
         table_ids[(number_of[rid], number)] = tid

@@ -108,7 +108,9 @@ def sheet_version(tab: Table) -> str:
     """What a form on the sheet showed: a digest of every recorded deal as the sheet shows it
     (sent back by the deal form and the undo button; a save from an older page is refused)."""
     deals = [dump_deal(deal_from_row(d)) for d in tab.deals]
-    text = json.dumps([tab.forfeit, tab.finished, deals], sort_keys=True, separators=(",", ":"))
+    text = json.dumps(
+        [tab.forfeit, tab.finished, tab.end_reason, deals], sort_keys=True, separators=(",", ":")
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -152,6 +154,15 @@ def record_deal(
     if source == "paper":
         _check_editable(tab, actor)
     _check_seen(tab, expected_count, expected_version)
+    if index is None and tab.end_reason:
+        raise DealErrors(
+            {
+                "": _(
+                    "This match was ended early (%(why)s): open it again to add a deal.",
+                    why=tab.end_reason,
+                )
+            }
+        )
     field_errors = deal_issues(variant_of(t), deal)
     if field_errors:
         raise DealErrors({issue.field: issue_text(issue) for issue in field_errors})
@@ -322,19 +333,97 @@ def _deal_issue_fields(derived: FixedMatch | RedFiveTable, pos: int) -> dict[str
     return out or {"": issue_text(derived.errors[0])}
 
 
-def set_finished(t: Tournament, tab: Table, finished: bool, actor: Actor) -> None:
+def set_finished(
+    t: Tournament,
+    tab: Table,
+    finished: bool,
+    actor: Actor,
+    expected_version: str | None = None,
+) -> None:
+    """End (or open again) a match by time or to A; opening a match by deals that was ended
+    early (``end_early``) plays it on to its last deal."""
+    lock_for_update(tab, "deals")
     _check_editable(tab, actor)
+    _check_seen(tab, None, expected_version)
     if tab.finished == finished:
         return
+    if finished and "deals" in t.match:
+        raise ServiceError(_("A match of a number of deals is ended early with a reason."))
+    before = {"finished": tab.finished}
     tab.finished = finished
+    tab.end_reason = None
     _mark_started(t, tab)
     audit(
         t,
         actor,
         "finish" if finished else "unfinish",
         _where(tab),
-        {"finished": not finished},
+        before,
         {"finished": finished},
+    )
+
+
+def may_end_early(t: Tournament, tab: Table) -> bool:
+    """A paper match of a number of deals, neither over nor ended, with a deal played (with none
+    played the director records a forfeit instead)."""
+    deals = t.match.get("deals")
+    return (
+        deals is not None
+        and tab.mode == "paper"
+        and tab.kind != "bye"
+        and tab.forfeit is None
+        and not tab.finished
+        and 0 < len(tab.deals) < deals
+    )
+
+
+def end_early(
+    t: Tournament,
+    tab: Table,
+    reason: str,
+    actor: Actor,
+    expected_version: str | None = None,
+) -> None:
+    """The director ends a match of a number of deals before its last deal (time ran out, a
+    player left): the match counts on the deals played, its levels (or 积分) as they stand, with
+    no extra deal; the sheet shows the reason and the trail records it. ``set_finished(False)``
+    opens it again while the round is open. An online table is refused: a deal in play there
+    is not cut off (pause the table instead)."""
+    lock_for_update(tab, "deals")
+    if tab.mode == "online":
+        raise ServiceError(
+            _(
+                "This table is played online: its match is not ended early, so that no deal "
+                "in play is cut off. Pause the table instead."
+            )
+        )
+    _check_editable(tab, actor)
+    _check_seen(tab, None, expected_version)
+    reason = " ".join(reason.split())[:200]
+    if not reason:
+        raise ServiceError(_("Please write why the match ends early."), "reason")
+    if tab.finished:
+        raise ServiceError(_("This match was ended already."))
+    deals = t.match.get("deals")
+    if deals is None:
+        raise ServiceError(_("Only a match of a number of deals is ended early."))
+    if not tab.deals:
+        raise ServiceError(
+            _("No deal was played at this table: record a forfeit instead of ending it.")
+        )
+    if len(tab.deals) >= deals:
+        raise ServiceError(_("This match is complete already."))
+    tab.finished = True
+    tab.end_reason = reason
+    _mark_started(t, tab)
+    audit(
+        t,
+        actor,
+        "end_early",
+        _where(tab),
+        {"finished": False},
+        {"finished": True, "sheet_deals": len(tab.deals)},
+        reason=reason,
     )
 
 
