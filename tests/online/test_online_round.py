@@ -121,9 +121,7 @@ def test_a_round_goes_online_in_one_post_with_bindings_and_bots_carried(
     mia_tab = next(tab for tab in tables if any(p.name == "Mia Member" for p in seat_players(tab)))
     mia_no = next(i for i, p in enumerate(seat_players(mia_tab)) if p and p.name == "Mia Member")
     table_page = unescape(
-        client.get(
-            f"{_round_url(w, t, 1)}/tables/{mia_tab.number}/online"
-        ).get_data(as_text=True)
+        client.get(f"{_round_url(w, t, 1)}/tables/{mia_tab.number}/online").get_data(as_text=True)
     )
     block = table_page.split(f'id="seat-{mia_no + 1}"')[1].split("</li>")[0]
     assert '<span class="badge ok">member</span>' in block
@@ -158,7 +156,9 @@ def test_a_round_goes_online_in_one_post_with_bindings_and_bots_carried(
     # the trail says who made each seat a bot in round 2
     db.session.expire_all()
     bots = db.session.scalars(
-        select(AuditEntry).where(AuditEntry.action == "online_bot", AuditEntry.tournament_id == t.id)
+        select(AuditEntry).where(
+            AuditEntry.action == "online_bot", AuditEntry.tournament_id == t.id
+        )
     ).all()
     assert len(bots) == 4  # two in round 1 by hand, two carried into round 2
 
@@ -176,9 +176,7 @@ def test_what_cannot_go_online_is_refused_and_nothing_changes(client: FlaskClien
     seen = _seen(page)
 
     def post(tables_: list[str], seen_: str) -> str:
-        r = client.post(
-            _round_url(w, t, 1) + "/online", data={"seen": seen_, "tables": tables_}
-        )
+        r = client.post(_round_url(w, t, 1) + "/online", data={"seen": seen_, "tables": tables_})
         assert r.status_code == 303
         return unescape(client.get(r.headers["Location"]).get_data(as_text=True))
 
@@ -286,4 +284,6 @@ def test_a_duplicate_events_round_is_refused(client: FlaskClient) -> None:
     seen = "0" * 16
     r = client.post(url + "/online", data={"seen": seen, "tables": ["1"]})
     said = unescape(client.get(r.headers["Location"]).get_data(as_text=True))
-    assert "This round deals a duplicate event's boards: play it online from the event's page." in said
+    assert (
+        "This round deals a duplicate event's boards: play it online from the event's page." in said
+    )

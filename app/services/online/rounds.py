@@ -103,7 +103,9 @@ def refusal(t: Tournament, rnd: Round) -> str | None:
     if rnd.status == "closed":
         return _("The round is closed: its tables play no more.")
     if db.session.scalar(select(is_host(t.id))):
-        return _("This round deals a duplicate event's boards: play it online from the event's page.")
+        return _(
+            "This round deals a duplicate event's boards: play it online from the event's page."
+        )
     return None
 
 
