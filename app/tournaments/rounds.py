@@ -9,12 +9,14 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..forms_common import choices
 from ..models import Club, Member, Round, Tournament
 from ..permissions import club_route
 from ..services import versions
 from ..services.online import guards
+from ..services.online import rounds as online_rounds
 from ..services.tournaments import clock as clocks
 from ..services.tournaments import rounds as rounds
 from ..services.tournaments.audit import Actor
@@ -92,6 +94,9 @@ def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[st
         "seating_version": rounds.seating_version(rnd),
         "clock": clocks.state(t, rnd),
         "clock_round": rnd.number,
+        "online_choices": online_rounds.choices(rnd),
+        "online_refusal": online_rounds.refusal(t, rnd),
+        "online_seen": online_rounds.round_version(rnd),
     }
 
 
@@ -142,6 +147,48 @@ def close(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
 def reopen(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
     message = _("Round %(n)d is open again.", n=n)
     return _round_action(club, me, tid, n, rounds.reopen_round, message)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/online")
+@club_route("director")
+def play_online(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
+    """Send the chosen tables of the round online in one go (seats bound, bots carried)."""
+    t = tournament(club, tid)
+    rnd = round_(t, n)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    numbers = [int(x) for x in request.form.getlist("tables") if x.isdigit()]
+    seen = request.form.get("seen") or None
+
+    def service() -> online_rounds.Sent:
+        return online_rounds.send_round_online(t, rnd, club, numbers, seen, actor(me))
+
+    ok, sent = attempt(service)
+    if ok and sent is not None:
+        flash(
+            " ".join(
+                [
+                    ngettext(
+                        "%(num)d table is played online.",
+                        "%(num)d tables are played online.",
+                        len(sent.tables),
+                    ),
+                    ngettext(
+                        "%(num)d seat is bound to a member's account;",
+                        "%(num)d seats are bound to members' accounts;",
+                        sent.bound,
+                    ),
+                    ngettext(
+                        "%(num)d bot is carried from the previous round.",
+                        "%(num)d bots are carried from the previous round.",
+                        sent.bots,
+                    ),
+                    _("Send the guests their links from each table's online page."),
+                ]
+            ),
+            "success",
+        )
+    return redirect(round_url(club, t, n), 303)
 
 
 @bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/swap")

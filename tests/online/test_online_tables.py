@@ -296,7 +296,8 @@ def test_the_director_switches_before_the_first_deal_only(app: Flask, client) ->
     links = re.findall(r"/play/[A-Za-z0-9_-]+", page)
     assert len(set(links)) == 4
     round_page = client.get(ow.table_url.split("/tables/")[0]).get_data(as_text=True)
-    assert round_page.count("/online") == 1 and ow.table_url in round_page  # only table 1
+    # only table 1 (the round's own "play this round online" form posts to …/rounds/1/online)
+    assert len(re.findall(r'/tables/\d+/online"', round_page)) == 1 and ow.table_url in round_page
     assert client.post(ow.table_url).status_code == 303  # already online: refused, nothing new
     assert len(ow.seats()) == 4
     # the paper sheet refuses typed deals for an online table

@@ -142,6 +142,7 @@ EXPECT: dict[str, Expect] = {
         "director", BOTH, lambda _o: {"player_0": "Mal", "player_1": "Icious"}
     ),
     "tournaments.swap": Expect("director", POST, _swap),
+    "tournaments.play_online": Expect("director", POST, lambda _o: {"tables": "1"}),
     "tournaments.forfeit_table": Expect("director", POST, lambda _o: {"side": "1"}),
     "tournaments.finish_table": Expect("director", POST, lambda _o: {"finished": "1"}),
     "tournaments.undo_deal": Expect("director", POST),

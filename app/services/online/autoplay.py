@@ -7,6 +7,10 @@ own bot marks and strengths are not changed).
 must end); each call here is such a request, committed on its own, and the table is advanced
 again until its match counts. A table that does not move on between two calls (paused, or
 waiting for something bots cannot do) is an error, not a loop.
+
+An online table with no game yet (a round imported from a tournament file with ``"mode":
+"online"``) is started first: its seats made (guests' seats, no bot marks) and its first deal
+dealt (``rounds.start_unstarted``), committed before the bots play.
 """
 
 from __future__ import annotations
@@ -20,12 +24,15 @@ from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
 from ...models import Round, Table, Tournament
 from .. import ServiceError
+from ..tournaments.audit import Actor
 from ..tournaments.rows import rounds_of
 from ..tournaments.sheets import sheet
 from . import botchoice, bridge
+from .rounds import start_unstarted
 
 BOT_KINDS = botchoice.BOT_KINDS  # heuristic, random, mc
 MAX_CALLS = 500  # advance calls per table: far more than any match needs
+CLI_ACTOR = Actor(label="flask tournament run-bots")
 
 
 @dataclass
@@ -81,6 +88,8 @@ def run_bots(t: Tournament, kind: str, commit: Callable[[], None]) -> Run:
     tables = online_tables(rnd)
     if not tables:
         raise ServiceError(_("Round %(n)d has no online table.", n=rnd.number))
+    start_unstarted(t, tables, CLI_ACTOR)
+    commit()
     run = Run(rnd)
     token = bridge.BOT_KIND.set(kind)
     try:

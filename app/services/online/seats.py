@@ -366,12 +366,18 @@ class SeatLink:
     url: str
     code: qr.QrSvg  # its QR code
     code_title: str
+    # the seat's player when a member of the club, with an account or not: a member without
+    # one plays through the guest link but is shown as the member they are
+    player: Member | None = None
 
 
 def seat_links(tab: Table, club: Club) -> list[SeatLink]:
     suggested = suggested_members(tab, club)
+    players = seat_players(tab)
     out = []
     for row in seats_of(tab):
+        p = players[row.seat] if row.seat < len(players) else None
+        player = db.session.get(Member, p.member_id) if p and p.member_id is not None else None
         url = link_of(row, club)
         member = db.session.get(Member, row.member_id) if row.member_id is not None else None
         own = suggested[row.seat] if row.seat < len(suggested) else None
@@ -384,6 +390,7 @@ def seat_links(tab: Table, club: Club) -> list[SeatLink]:
                 url,
                 qr.svg(url),
                 title,
+                player if player is not None and player.club_id == club.id else None,
             )
         )
     return out
