@@ -186,3 +186,32 @@ def test_the_spectators_and_the_directors_live_views_are_pushed_too(
     assert watched.startswith("event: watch\n") and 'id="watch"' in watched
     assert directed.startswith("event: live\n") and 'id="director-live"' in directed
     assert 'id="hand"' not in watched + directed  # never a hand
+
+
+def test_a_stream_ends_quietly_when_the_database_goes_away(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, no_recheck: None
+) -> None:
+    """A stream whose next read fails ends (no traceback, no half event): the page polls and
+    reopens it, and the reopened stream answers the 503 page until the database is back."""
+    from sqlalchemy.exc import OperationalError
+
+    from app.services.online import bridge
+
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    token = ow.seats()[0].token
+    shown = page_token(app.test_client().get(f"/play/{token}").get_data(as_text=True))
+    reader = _open(app, f"/play/{token}/stream?v={shown}")
+
+    def away(*_a: object) -> str:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(bridge, "seat_state_token", away)
+    bus.HUB.deliver([bus.topic(ow.tab.id)])  # the stream wakes and reads
+    assert reader.next_event(timeout=5) == "<end>"
+    reopened = app.test_client()
+    monkeypatch.setattr(
+        "app.services.online.seats.seat_by_token", lambda _t: away()
+    )  # the page's own read fails too now
+    r = reopened.get(f"/play/{token}/stream?v={shown}", headers={"Accept-Language": "en"})
+    assert r.status_code == 503 and "cannot reach its database" in r.get_data(as_text=True)

@@ -11,12 +11,17 @@ itself, to whichever server the balancer picks) or when the page's state is gone
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from ...extensions import db
 from .bus import HUB
 
+log = logging.getLogger(__name__)
 RECHECK_LOCAL_S = 2.0  # SQLite, or no LISTEN in force: read the token as often as a poll
 RECHECK_LISTENING_S = 15.0  # PostgreSQL listening: the bus says when; this is a safety net
 LIFETIME_S = 300.0
@@ -47,14 +52,18 @@ def stream(
     try:
         yield "retry: 2000\n\n"
         while True:
-            now = state()
+            try:
+                now = state()
+                page = render() if now is not None and now != last else ""
+            except SQLAlchemyError:  # the database went away: end quietly; the page polls
+                log.warning("live stream ended: the database is unavailable")
+                return  # (and reopens the stream, which answers the 503 page until it is back)
             if now is None:
                 if gone is not None:
                     yield event(name, gone())
                 yield event("gone", "")
                 return
             if now != last:
-                page = render()
                 last = now
                 yield event(name, page)
             db.session.remove()  # nothing held while waiting
@@ -69,4 +78,5 @@ def stream(
                 yield ": ping\n\n"
     finally:
         sub.close()
-        db.session.remove()
+        with contextlib.suppress(SQLAlchemyError):
+            db.session.remove()
