@@ -11,10 +11,21 @@ Directors switch between the two and renew the link on the tournament page."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -29,6 +40,8 @@ from ..permissions import can_direct, club_route
 from ..services import ServiceError, versions
 from ..services import visibility as vis
 from ..services.duplicate.hosts import is_host
+from ..services.live import bus as live_bus
+from ..services.live import streams as live_streams
 from ..services.tournaments import standings as views
 from ..services.tournaments.audit import audit
 from ..web import no_store
@@ -49,6 +62,11 @@ class Links:
         if self.token:
             return url_for("tournaments.public_standings", link=self.token, **args)
         return url_for("tournaments.standings", tid=self.tid, **args)
+
+    def stream(self) -> str:
+        if self.token:
+            return url_for("tournaments.public_stream", link=self.token)
+        return url_for("tournaments.standings_stream", tid=self.tid)
 
     def live(self, version: int) -> str:
         if self.token:
@@ -191,6 +209,48 @@ def standings(tid: int) -> ResponseReturnValue:
 @no_store
 def standings_live(tid: int) -> ResponseReturnValue:
     return _live(_member_tournament(tid), Links(tid))
+
+
+def _stream(tid: int, links: Links, version: Callable[[], int | None]) -> ResponseReturnValue:
+    """The standings' live stream (server-sent events): the partial on every new version, the
+    moment the tournament's results change (app/services/live); 404 where streams are off."""
+    if not current_app.config.get("LIVE_STREAMS"):
+        abort(404)
+
+    def state() -> str | None:
+        got = version()
+        return None if got is None else str(got)
+
+    def render() -> str:
+        t = db.session.get(Tournament, tid)
+        return "" if t is None else str(_partial(t, links, views.standings_page(t)))
+
+    events = live_streams.stream(
+        [live_bus.standings_topic(tid)], state, render, request.args.get("v", ""), name="standings"
+    )
+    return Response(
+        stream_with_context(events),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+def _version_of(tid: int) -> int | None:
+    return db.session.scalar(
+        select(Tournament.version).where(Tournament.id == tid, Tournament.deleted_at.is_(None))
+    )
+
+
+@bp.get("/standings/<int:tid>/stream")
+def standings_stream(tid: int) -> ResponseReturnValue:
+    t = _member_tournament(tid)
+    return _stream(t.id, Links(t.id), lambda: _version_of(tid))
+
+
+@bp.get("/p/<link>/stream")
+def public_stream(link: str) -> ResponseReturnValue:
+    t = _public_tournament(link)
+    return _stream(t.id, Links(t.id, link), lambda: vis.public_version(link))
 
 
 @bp.get("/standings/<int:tid>/entrants/<int:eid>")

@@ -215,3 +215,51 @@ def test_a_stream_ends_quietly_when_the_database_goes_away(
     )  # the page's own read fails too now
     r = reopened.get(f"/play/{token}/stream?v={shown}", headers={"Accept-Language": "en"})
     assert r.status_code == 503 and "cannot reach its database" in r.get_data(as_text=True)
+
+
+def test_the_projector_standings_are_pushed_when_a_result_is_recorded(
+    app: Flask, client: FlaskClient, db_backend: str, no_recheck: None
+) -> None:
+    """A public night's projector opens the standings' stream; a deal typed on a paper sheet
+    bumps the night's version and the new standings arrive at once."""
+    from app.extensions import db
+    from app.models import Tournament
+    from tests.tournaments.tournament_helpers import (
+        add_entrants,
+        create,
+        login,
+        seat,
+        world,
+    )
+
+    w = world()
+    login(client, w.director)
+    t = create(client, w.club, rounds=1, pairing="round-robin")
+    add_entrants(client, w.club, t, 4, 2)
+    rnd = seat(client, w.club, t)
+    r = client.post(
+        f"/clubs/{w.club.slug}/tournaments/{t.id}/visibility", data={"visibility": "public"}
+    )
+    assert r.status_code in (302, 303)
+    db.session.expire_all()
+    t = db.session.get(Tournament, t.id)
+    assert t is not None and t.public_token
+    page = app.test_client().get(f"/p/{t.public_token}?projector=1").get_data(as_text=True)
+    assert f'sse-connect="/p/{t.public_token}/stream?v={t.version}"' in page
+    reader = _open(app, f"/p/{t.public_token}/stream?v={t.version}")
+    _listening(db_backend)
+    sheet = f"/clubs/{w.club.slug}/tournaments/{t.id}/rounds/{rnd.number}/tables/1"
+    form = client.get(sheet).get_data(as_text=True)
+    import re as _re
+
+    seen = _re.search(r'name="seen" value="([^"]*)"', form)
+    version = _re.search(r'name="seen_version" value="([^"]*)"', form)
+    data = {"declarer": 0, "trump": "S", "points": 60, "kitty": 0}
+    if seen:
+        data["seen"] = seen.group(1)
+    if version:
+        data["seen_version"] = version.group(1)
+    r = client.post(sheet, data=data)
+    assert r.status_code in (200, 303), r.get_data(as_text=True)[:1000]
+    got = reader.next_event(timeout=3)
+    assert got.startswith("event: standings\n") and 'id="standings-live"' in got

@@ -1,9 +1,10 @@
 """Which online tables changed, announced to every process that streams them.
 
 A write that changes what a table shows (a move appended to its deal, a new deal, a pause, a
-seat handed to a bot…) touches an ``OnlineDeal`` or ``Table`` row. After each flush the session
-notes those tables; what is announced is only ``t:<table id>`` — never a card: each stream
-reads its own seat's view when told (ARCHITECTURE.md, "never put a hand in a broadcast").
+seat handed to a bot…) touches an ``OnlineDeal`` or ``Table`` row, and one that changes a
+night's standings bumps its ``Tournament`` row. After each flush the session notes them; what
+is announced is only ``t:<table id>`` or ``r:<tournament id>`` — never a card: each stream
+reads its own page's view when told (ARCHITECTURE.md, "never put a hand in a broadcast").
 
 * **PostgreSQL**: the flush itself runs ``pg_notify`` in the writing transaction, so the
   announcement leaves with the commit (and not at all on a rollback), to every process of every
@@ -36,7 +37,13 @@ log = logging.getLogger(__name__)
 
 
 def topic(table_id: int) -> str:
+    """An online table's topic: its pages (seats, spectators, the director's live view)."""
     return f"t:{table_id}"
+
+
+def standings_topic(tournament_id: int) -> str:
+    """A tournament's topic: its standings (every change of its results bumps its version)."""
+    return f"r:{tournament_id}"
 
 
 class Subscription:
@@ -134,35 +141,37 @@ class Hub:
 HUB = Hub()
 
 
-def _changed_tables(session: Session) -> set[int]:
-    from ...models import OnlineDeal, Table
+def _changed_topics(session: Session) -> set[str]:
+    from ...models import OnlineDeal, Table, Tournament
 
-    out: set[int] = set()
+    out: set[str] = set()
     for obj in (*session.new, *session.dirty):
         if isinstance(obj, OnlineDeal) and obj.table_id is not None:
-            out.add(obj.table_id)
+            out.add(topic(obj.table_id))
         elif isinstance(obj, Table) and obj.id is not None and obj.mode == "online":
-            out.add(obj.id)
+            out.add(topic(obj.id))
+        elif isinstance(obj, Tournament) and obj.id is not None:
+            out.add(standings_topic(obj.id))
     return out
 
 
 def _after_flush(session: Session, _context: Any) -> None:
-    tables = _changed_tables(session)
-    if not tables:
+    topics = _changed_topics(session)
+    if not topics:
         return
     bind = session.get_bind()
     if bind.dialect.name == "postgresql":
         conn = session.connection()
-        for tid in sorted(tables):  # equal payloads in one transaction are sent once
-            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": topic(tid)})
+        for t in sorted(topics):  # equal payloads in one transaction are sent once
+            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": t})
     else:
-        session.info.setdefault(_NOTED, set()).update(tables)
+        session.info.setdefault(_NOTED, set()).update(topics)
 
 
 def _after_commit(session: Session) -> None:
-    tables = session.info.pop(_NOTED, None)
-    if tables:
-        HUB.deliver(topic(t) for t in tables)
+    topics = session.info.pop(_NOTED, None)
+    if topics:
+        HUB.deliver(topics)
 
 
 def _after_rollback(session: Session, previous: Any) -> None:
