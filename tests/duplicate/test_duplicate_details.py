@@ -153,3 +153,16 @@ def test_bad_options_are_refused_on_their_field(app, client) -> None:  # type: i
     # 120分 has no choice of decks: the field is left alone
     did = _event_id(_create(client, w, variant="one-twenty-6p", decks="4"))
     assert db.session.get(DuplicateEvent, did).options == {}
+
+
+def test_a_line_under_another_name_is_refused_not_ignored(app, client) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.director)
+    did = _event_id(_create(client, w))
+    url = f"/clubs/{w.club.slug}/duplicate/{did}/boards/1"
+    key = svc.board_sheet(db.session.get(DuplicateEvent, did), 1)[0].key  # e.g. r1t1
+    odd = re.sub(r"r(\d+)t(\d+)", r"r0\1t0\2", key)  # r01t01: no table's line
+    r = submit(client, url, {f"{odd}_declarer": "0", f"{odd}_total": "40"})
+    assert r.status_code == 422
+    assert "does not play board 1: its line was not saved" in r.get_data(as_text=True)
+    assert not db.session.get(DuplicateEvent, did).results

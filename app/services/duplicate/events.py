@@ -621,9 +621,11 @@ def save_board(
             )
         )
     playing = {(s.round, s.table) for s in sittings}
+    keys = {_key(s) for s in sittings}
     for name in form:
         hit = _LINE_FIELD.match(name)
-        if hit and (int(hit[1]), int(hit[2])) not in playing:
+        # a line is known by its exact key: "r01t1_total" is no line of round 1 table 1
+        if hit and hit[0][:-1] not in keys:
             raise ServiceError(
                 _(
                     "Round %(r)s table %(t)s does not play board %(b)d: its line was not saved, "
@@ -969,7 +971,7 @@ def scorecards_pdf(ev: DuplicateEvent) -> bytes:
                 ),
                 tuple(boards),
                 None if ms is None else ms.imps,
-                None if ms is None or ms.boards < len(first.boards) else ms.vp,
+                None if ms is None or ms.provisional else ms.vp,
             )
         )
     return team_scorecards(TeamScorecards(ev.name, ev.variant, tuple(cards)))
