@@ -7,12 +7,16 @@ Results are one per table per board (:class:`TableResult`): who sat in each plac
   board's results are compared in their direction (fixed sides: side 0 with side 0 by side 0's
   value, side 1 with side 1 by side 1's value ``−value[0]``; red five: seat by seat), 2
   matchpoints per result beaten, 1 per tie (``duplicate.matchpoints``). An entrant's total
-  percentage is ``100 × ΣMP / Σtop``, a board's top being ``2 × (k − 1)`` for ``k`` results;
-  a board played once counts as 1 of 2 (its 50 %). Ranked by percentage, then matchpoints.
-* ``team_standings(results, teams, boards_per_match)``: teams of four. A match's two tables
+  percentage is ``100 × ΣMP / Σtop``, a board's top being ``2 × (k − 1)`` for ``k`` results.
+  A board played once gives its result 0 matchpoints of a top of 0 and 50 % (DUPLICATE.md):
+  the matchpoints and top shown leave it out, the percentage counts it as half of a top of 2.
+  Ranked by percentage, then matchpoints.
+* ``team_standings(v, results, teams, match_boards)``: teams of four. A match's two tables
   give team A each board's IMPs (``duplicate.team_board`` on side 0's values), the IMP margin
-  gives the VPs; standings by VPs, then the IMP quotient (IMPs won ÷ IMPs lost; none lost
-  ranks above any quotient when some were won, and counts as 1 when none were).
+  gives the VPs on the scale of the match's full ``N`` boards (``match_boards``), also while
+  only some of them are in: such a match is *provisional* (never scored as a shorter match);
+  standings by VPs, then the IMP quotient (IMPs won ÷ IMPs lost; none lost ranks above any
+  quotient when some were won, and counts as 1 when none were).
 * ``visible(board, viewer, scheduled, results)``: no peeking — a board's comparison is shown
   to a viewer only when the viewer is not still to play it.
 """
@@ -138,25 +142,24 @@ def field_standings(results: Sequence[TableResult]) -> list[FieldRow]:
         counts[r.board] = counts.get(r.board, 0) + 1
     mp: dict[int, int] = {}
     top: dict[int, int] = {}
+    once: dict[int, int] = {}  # boards played once: 0 MP of a top of 0, at 50 %
     played: dict[int, int] = {}
     scores = board_scores(results)
     ordered = sorted(results, key=lambda r: (r.board, r.round, r.table))
     for r, s in zip(ordered, scores, strict=True):
         k = counts[r.board]
         for place, e in enumerate(r.seats):
-            if k == 1:
-                got, of = 1, 2  # a board played once: 50 %
-            else:
-                got, of = s.mp[place], 2 * (k - 1)
-            mp[e] = mp.get(e, 0) + got
-            top[e] = top.get(e, 0) + of
+            mp[e] = mp.get(e, 0) + s.mp[place]
+            top[e] = top.get(e, 0) + 2 * (k - 1)
+            once[e] = once.get(e, 0) + (k == 1)
             played[e] = played.get(e, 0) + 1
-    rows = [(e, mp[e], top[e], _round2(Fraction(100 * mp[e], top[e])), played[e]) for e in mp]
-    rows.sort(key=lambda x: (-Fraction(x[1], x[2]), -x[1], x[0]))
+    share = {e: Fraction(mp[e] + once[e], top[e] + 2 * once[e]) for e in mp}
+    rows = [(e, mp[e], top[e], _round2(100 * share[e]), played[e]) for e in mp]
+    rows.sort(key=lambda x: (-share[x[0]], -x[1], x[0]))
     out: list[FieldRow] = []
     for i, (e, m, t, pct, n) in enumerate(rows):
         prev = out[-1] if out else None
-        tied = prev is not None and Fraction(prev.mp, prev.top) == Fraction(m, t)
+        tied = prev is not None and share[prev.entrant] == share[e]
         out.append(FieldRow(e, m, t, pct, n, prev.rank if tied and prev else i + 1))
     return out
 
@@ -171,7 +174,13 @@ class MatchScore:
     teams: tuple[int, int]  # (A, B): A holds side 0 at the match's first table
     imps: tuple[int, int]  # IMPs won by A, by B
     boards: int  # boards with both tables' results
-    vp: tuple[float, float]
+    vp: tuple[float, float]  # on the scale of the match's full ``of`` boards
+    of: int = 0  # the match's boards (N); 0: those played
+
+    @property
+    def provisional(self) -> bool:
+        """Some of the match's boards are still to be scored: its VPs may change."""
+        return self.boards < self.of
 
 
 @dataclass(frozen=True)
@@ -183,13 +192,20 @@ class TeamRow:
     quotient: float | None  # None when no IMPs were lost
     matches: int
     rank: int
+    provisional: bool = False  # a match of the team is part-played
 
 
 def match_scores(
-    v: Variant, results: Sequence[TableResult], b_factor: float = 10
+    v: Variant,
+    results: Sequence[TableResult],
+    b_factor: float = 10,
+    match_boards: Mapping[tuple[int, int], int] | None = None,
 ) -> list[MatchScore]:
     """Each team match's IMPs and VPs. A match's first table (the lower number) has team A's
-    first half in side 0; a board counts once both tables have its result."""
+    first half in side 0; a board counts once both tables have its result. The VPs use the
+    match's boards ``N`` (``match_boards[(round, match)]``, DUPLICATE.md) however many are in:
+    a part-played match is provisional, not a shorter match. Without ``match_boards``, ``N``
+    is the boards played."""
     by: dict[tuple[int, int], dict[int, dict[int, TableResult]]] = {}
     for r in results:
         if r.match is None or r.value0 is None:
@@ -216,25 +232,54 @@ def match_scores(
             played += 1
         if played == 0 or a is None or b is None:
             continue
-        out.append(
-            MatchScore(rnd, m, (a, b), (won, lost), played, vp(played, won - lost, b_factor))
-        )
+        n = (match_boards or {}).get((rnd, m), played)
+        if n < played:
+            raise DuplicateError(f"round {rnd}, match {m}: {played} boards played of {n}")
+        out.append(MatchScore(rnd, m, (a, b), (won, lost), played, vp(n, won - lost, b_factor), n))
+    return out
+
+
+def table_imps(v: Variant, results: Sequence[TableResult]) -> dict[tuple[int, int, int], int]:
+    """Each team-match table's IMPs on a board for its side 0's team, by (board, round,
+    table), once both tables of the match have the board (team A holds side 0 at the match's
+    first table, team B at the other): a team event's comparison is the two tables of its
+    match, never the field."""
+    by: dict[tuple[int, int, int | None], dict[int, int]] = {}
+    for r in results:
+        if r.match is None or r.value0 is None:
+            raise DuplicateError(f"board {r.board}, table {r.table}: not a team match result")
+        by.setdefault((r.board, r.round, r.match), {})[r.table] = r.value0
+    out: dict[tuple[int, int, int], int] = {}
+    for (board, rnd, _), two in by.items():
+        if len(two) != 2:
+            continue
+        first, other = min(two), max(two)
+        i = imps_for(v, two[first] - two[other])
+        out[(board, rnd, first)] = i
+        out[(board, rnd, other)] = -i
     return out
 
 
 def team_standings(
-    v: Variant, results: Sequence[TableResult], teams: Collection[int] = (), b_factor: float = 10
+    v: Variant,
+    results: Sequence[TableResult],
+    teams: Collection[int] = (),
+    b_factor: float = 10,
+    match_boards: Mapping[tuple[int, int], int] | None = None,
 ) -> list[TeamRow]:
     vps: dict[int, float] = {t: 0.0 for t in teams}
     won: dict[int, int] = {t: 0 for t in teams}
     lost: dict[int, int] = {t: 0 for t in teams}
     n: dict[int, int] = {t: 0 for t in teams}
-    for ms in match_scores(v, results, b_factor):
+    partial: set[int] = set()
+    for ms in match_scores(v, results, b_factor, match_boards):
         for side, t in enumerate(ms.teams):
             vps[t] = vps.get(t, 0.0) + ms.vp[side]
             won[t] = won.get(t, 0) + ms.imps[side]
             lost[t] = lost.get(t, 0) + ms.imps[1 - side]
             n[t] = n.get(t, 0) + 1
+            if ms.provisional:
+                partial.add(t)
 
     def quotient(t: int) -> float | None:
         return None if lost[t] == 0 else won[t] / lost[t]
@@ -257,6 +302,7 @@ def team_standings(
                 None if quotient(t) is None else round(quotient(t) or 0.0, 3),
                 n[t],
                 prev.rank if tied and prev else i + 1,
+                t in partial,
             )
         )
     return out

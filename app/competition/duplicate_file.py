@@ -25,7 +25,7 @@ from engine.errors import EngineError
 from engine.variants import RED_FIVE, VARIANT_IDS, make_variant
 
 from .boards import Board, event_boards
-from .duplicate import DuplicateError
+from .duplicate import DEFAULT_B_FACTOR, DuplicateError
 from .model import FORMAT_ID
 from .movements import (
     Movement,
@@ -45,6 +45,7 @@ EVENT_KEYS = (
     "pairing",
     "boards_per_round",
     "rounds",
+    "vp_factor",
     "seed",
     "entrants",
     "paired",
@@ -57,6 +58,10 @@ RESULT_KEYS = ("board", "round", "table", "sides", "players", "declarer", "total
 SEED_LIMIT = 2**48
 MAX_TEXT = 120
 MAX_SCORE = 99  # a red five seat's 积分 change on one board, as the traveller form takes it
+VP_FACTOR = float(
+    DEFAULT_B_FACTOR
+)  # DUPLICATE.md: the VP scale's B = factor × √N, 10 unless the event says
+VP_FACTOR_RANGE = (1.0, 100.0)
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,7 @@ class EventFile:
     entrants: tuple[str, ...]
     paired: tuple[PairedRound, ...] = ()
     results: tuple[Result, ...] = ()
+    vp_factor: float = VP_FACTOR  # teams: the VP scale's factor
 
     @property
     def swiss(self) -> bool:
@@ -294,6 +300,16 @@ class _Loader:
             if rounds is None:
                 return None
         seed = self.whole(d["seed"], f"{p}.seed", 0, SEED_LIMIT - 1) if "seed" in d else None
+        vp_factor = VP_FACTOR
+        if "vp_factor" in d:
+            f = d["vp_factor"]
+            low, high = VP_FACTOR_RANGE
+            if not (_is_int(f) or isinstance(f, float)) or not low <= f <= high:
+                self.err(f"{p}.vp_factor", "vp_factor", low=low, high=high, got=_show(f))
+            elif kind is not None and kind != "teams" and f != VP_FACTOR:
+                self.err(f"{p}.vp_factor", "vp_factor_teams")
+            else:
+                vp_factor = round(float(f), 2)
         entrants = self.entrants(d["entrants"], f"{p}.entrants", kind) if "entrants" in d else None
         if self.problems:
             return None
@@ -310,6 +326,7 @@ class _Loader:
             rounds,
             seed,
             tuple(entrants),
+            vp_factor=vp_factor,
         )
         if e.swiss:
             most = swiss_max_rounds(len(entrants)) if len(entrants) >= 2 else 0
@@ -598,6 +615,8 @@ def dump(e: EventFile) -> dict[str, Any]:
     ev["boards_per_round"] = e.boards_per_round
     if e.rounds is not None:
         ev["rounds"] = e.rounds
+    if e.vp_factor != VP_FACTOR:
+        ev["vp_factor"] = e.vp_factor
     ev["seed"] = e.seed
     ev["entrants"] = list(e.entrants)
     if e.swiss:

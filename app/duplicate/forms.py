@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, SelectField, StringField, TextAreaField
+from wtforms import DecimalField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from ..forms_common import choices
+from ..tournaments.options import CHOICE_LABELS, OPTION_LABELS
 
 VARIANT_LABELS = {
     "tractor-4p": _l("升级 (tractor, 4 players)"),
@@ -55,6 +56,22 @@ class DuplicateEventForm(FlaskForm):
             "of teams: the number of rounds, fewer than the round robin's."
         ),
         validators=[Optional(), NumberRange(1, 60)],
+    )
+    decks = SelectField(
+        OPTION_LABELS["decks"],
+        choices=choices((str(n), CHOICE_LABELS[("decks", n)]) for n in (2, 4)),
+        default="2",
+        description=_l("升级 only: the boards are dealt, and scored, with this many decks."),
+    )
+    vp_factor = DecimalField(
+        _l("VP scale factor"),
+        default=10,
+        places=None,
+        description=_l(
+            "Teams only: a match's IMP margin becomes VPs on a scale of this factor × √(the "
+            "match's boards); the larger, the more IMPs a win of 20 VPs needs. Usually 10."
+        ),
+        validators=[Optional(), NumberRange(1, 100)],
     )
     seed = IntegerField(
         _l("Seed of the boards (optional)"),

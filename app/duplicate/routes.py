@@ -18,6 +18,7 @@ from ..services.duplicate import online as online_svc
 from ..services.duplicate import tables as online_tables_svc
 from ..services.text import clean_name
 from ..tournaments.lookup import actor
+from ..tournaments.options import option_summary
 from ..web import show_service_error
 from . import bp
 from .forms import (
@@ -82,6 +83,10 @@ def create(club: Club, me: Member) -> ResponseReturnValue:
                 form.rounds.data,
                 form.pairing.data or "round-robin",
                 actor(me).label,
+                options={"decks": int(form.decks.data)}
+                if form.variant.data == "tractor-4p"
+                else {},
+                vp_scale=float(form.vp_factor.data) if form.vp_factor.data is not None else None,
             )
         except ServiceError as e:
             db.session.rollback()
@@ -107,10 +112,24 @@ def event(club: Club, me: Member, did: int) -> ResponseReturnValue:
         kind_labels=KIND_LABELS,
         pairing_labels=PAIRING_LABELS,
         variant_labels=VARIANT_LABELS,
+        rules=_rules(ev),
         online_tables=online_svc.online_tables(ev) if director else [],
         no_result=online_tables_svc.ended_without_result(ev) if director else set(),
         **svc.standings_page(ev, director),
     )
+
+
+def _rules(ev: DuplicateEvent) -> list[tuple[str, str]]:
+    """The options the boards are dealt and scored with, in words: (label, value): the decks
+    of 升级, any other option not at its default, a team event's VP scale factor."""
+    out = [
+        (x["label"], x["value"])
+        for x in option_summary(ev.variant, ev.options or {})
+        if x["changed"] or x["option"] == "decks"
+    ]
+    if ev.kind == "teams":
+        out.append((_("VP scale factor"), f"{svc.vp_factor(ev):g}"))
+    return out
 
 
 def _board_page(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Base
@@ -51,6 +51,8 @@ class DuplicateEvent(Base):
         String(12), default="round-robin", server_default="round-robin"
     )
     seed: Mapped[int] = mapped_column(BigInteger)
+    # teams: the VP scale's factor (DUPLICATE.md: B = factor × √N, default 10)
+    vp_factor: Mapped[float] = mapped_column(Float, default=10.0, server_default="10")
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

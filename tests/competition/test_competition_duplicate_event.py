@@ -14,6 +14,7 @@ from app.competition.duplicate_event import (
     fast_matchpoints,
     field_standings,
     match_scores,
+    table_imps,
     team_standings,
     visible,
 )
@@ -53,9 +54,24 @@ def test_field_matchpoints_by_direction_and_total_percentage() -> None:
 
 
 def test_a_board_played_once_is_fifty_percent_and_results_are_unique() -> None:
+    # DUPLICATE.md: a board played once gives its result 0 matchpoints and 50 %
     rows = field_standings([TableResult(3, 1, 1, (0, 1), value0=90)])
-    assert [(r.mp, r.top, r.pct) for r in rows] == [(1, 2, 50.0), (1, 2, 50.0)]
+    assert [(r.mp, r.top, r.pct) for r in rows] == [(0, 0, 50.0), (0, 0, 50.0)]
     assert rows[0].rank == rows[1].rank == 1
+    (sc,) = board_scores([TableResult(3, 1, 1, (0, 1), value0=90)])
+    assert (sc.mp, sc.pct) == ((0, 0), (50.0, 50.0))
+    # beside a board played at three tables: its 0 MP add nothing to the matchpoints and
+    # nothing to the top shown, and the percentage counts it at 50 %
+    rs = [
+        TableResult(1, 1, 1, (0, 3), value0=40),
+        TableResult(1, 2, 1, (1, 4), value0=-10),
+        TableResult(1, 3, 1, (2, 5), value0=40),
+        TableResult(2, 1, 2, (0, 4), value0=5),
+    ]
+    rows = {r.entrant: r for r in field_standings(rs)}
+    assert (rows[0].mp, rows[0].top, rows[0].pct, rows[0].boards) == (3, 4, 66.67, 2)
+    assert (rows[4].mp, rows[4].top, rows[4].pct) == (4, 4, 83.33)
+    assert (rows[1].mp, rows[1].top, rows[1].pct) == (0, 4, 0.0)
     with pytest.raises(dup.DuplicateError, match="two results"):
         field_standings([TableResult(3, 1, 1, (0, 1), value0=9)] * 2)
 
@@ -101,7 +117,34 @@ def test_team_match_imps_and_vps() -> None:
     assert table[0].vp == ms.vp[0] and table[0].quotient == 1.5 and table[1].quotient == 0.667
     # a board counts only once both tables have played it
     (half,) = match_scores(T4, rs[:-1])
-    assert half.boards == 3
+    assert half.boards == 3 and not half.provisional  # without N: the boards played
+    # a match part-played is scored on its full N (DUPLICATE.md), and is provisional
+    (part,) = match_scores(T4, rs[:-1], match_boards={(1, 1): 4})
+    assert part.boards == 3 and part.of == 4 and part.provisional
+    assert part.imps == (6, 4) and part.vp == dup.vp(4, 2) != dup.vp(3, 2)
+    table = team_standings(T4, rs[:-1], teams=[0, 1], match_boards={(1, 1): 4})
+    assert [r.provisional for r in table] == [True, True] and table[0].vp == dup.vp(4, 2)[0]
+    (whole,) = match_scores(T4, rs, match_boards={(1, 1): 4})
+    assert not whole.provisional and whole.vp == part.vp
+    assert not any(r.provisional for r in team_standings(T4, rs, [0, 1], 10, {(1, 1): 4}))
+    with pytest.raises(dup.DuplicateError, match="4 boards played of 3"):
+        match_scores(T4, rs, match_boards={(1, 1): 3})
+    # the VP scale's factor
+    (ms,) = match_scores(T4, rs, 15, {(1, 1): 4})
+    assert ms.vp == dup.vp(4, 2, 15) != dup.vp(4, 2)
+
+
+def test_table_imps_compare_the_two_tables_of_a_match() -> None:
+    m = team_movement(2, 2)
+    (t1, t2) = m.sittings
+    rs = [
+        TableResult(1, t1.table, 1, t1.seats, value0=40, match=1),
+        TableResult(1, t2.table, 1, t2.seats, value0=-10, match=1),  # d = 50: A +4
+        TableResult(2, t1.table, 1, t1.seats, value0=0, match=1),  # table 2 still to play
+    ]
+    assert table_imps(T4, rs) == {(1, 1, t1.table): 4, (1, 1, t2.table): -4}
+    with pytest.raises(dup.DuplicateError, match="not a team match result"):
+        table_imps(T4, [TableResult(1, 1, 1, (0, 1), value0=5)])
 
 
 def test_team_standings_vps_then_quotient() -> None:

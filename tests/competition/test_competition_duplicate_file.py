@@ -203,3 +203,58 @@ def test_the_documented_example_reads() -> None:
     e = df.load(doc, LIMITS)
     assert e.swiss and [p.bye for p in e.paired] == [2] and len(e.results) == 2
     assert df.dump(e) == doc
+
+
+def _four_deck_teams() -> df.EventFile:
+    """升级 with 4 decks, teams on a VP scale factor of 12.5."""
+    e = df.EventFile(
+        "Club",
+        "Teams",
+        "tractor-4p",
+        {"decks": 4},
+        "teams",
+        "round-robin",
+        2,
+        None,
+        11,
+        ("T1", "T2", "T3"),
+        vp_factor=12.5,
+    )
+    m = df.movement(e)
+    results = tuple(df.Result(b, s.round, s.table, 1, 360) for s in m.sittings for b in s.boards)
+    return df.EventFile(**{**e.__dict__, "results": results})
+
+
+def test_the_variant_options_and_the_vp_factor_travel_in_the_file() -> None:
+    e = _four_deck_teams()
+    doc = df.dump(e)
+    assert doc["options"] == {"decks": 4} and doc["duplicate"]["vp_factor"] == 12.5
+    back = df.load(json.loads(json.dumps(doc)), LIMITS)
+    assert back.vp_factor == 12.5 and back.options == {"decks": 4}
+    assert df.dump(back) == doc
+    # the boards are 4-deck boards: the attackers' points go up to 400 × 4
+    assert all(b.options.get("decks") == 4 for b in df.boards(back))
+    assert df.max_total(back.variant, back.options) == 1600
+    # the default factor is not written: older files read as before
+    assert "vp_factor" not in df.dump(_swiss())["duplicate"]
+    assert df.load(df.dump(_swiss()), LIMITS).vp_factor == 10.0
+    for bad_value in ("12", 0, 101, True, None):
+        bad = copy.deepcopy(doc)
+        bad["duplicate"]["vp_factor"] = bad_value
+        assert _problems(bad) == [("duplicate.vp_factor", "vp_factor")]
+    bad = df.dump(_pairs())
+    bad["duplicate"]["vp_factor"] = 12
+    assert _problems(bad) == [("duplicate.vp_factor", "vp_factor_teams")]
+
+
+def test_a_result_of_a_table_that_does_not_play_the_board_is_refused() -> None:
+    e = _pairs()
+    m = df.movement(e)
+    doc = df.dump(e)
+    playing = {(s.round, s.table) for s in m.board_tables(1)}
+    rnd, table = next((s.round, s.table) for s in m.sittings if (s.round, s.table) not in playing)
+    bad = copy.deepcopy(doc)
+    row = next(r for r in bad["duplicate"]["results"] if r["board"] == 1)
+    row["round"], row["table"] = rnd, table
+    problems = _problems(bad)
+    assert problems and problems[0][1] == "no_table"

@@ -29,8 +29,10 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy import select
 
-from engine.variants import RED_FIVE, VARIANT_IDS, make_variant
+from engine.errors import EngineError
+from engine.variants import RED_FIVE, TRACTOR, VARIANT_IDS, make_variant
 
+from ...competition import duplicate_file as df
 from ...competition.boards import Board, event_boards, paper_deal, par
 from ...competition.duplicate import imps_for, value
 from ...competition.duplicate_event import (
@@ -38,6 +40,7 @@ from ...competition.duplicate_event import (
     board_scores,
     field_standings,
     match_scores,
+    table_imps,
     team_standings,
 )
 from ...competition.movements import (
@@ -74,6 +77,7 @@ from . import audit as trail
 MAX_ENTRANTS = {"pairs": 60, "teams": 20, "individuals": 40}
 MIN_ENTRANTS = {"pairs": 4, "teams": 2, "individuals": 5}
 MAX_BOARDS_PER_ROUND = 8
+VP_FACTOR, VP_FACTOR_RANGE = df.VP_FACTOR, df.VP_FACTOR_RANGE  # the VP scale's B = f × √N
 PAIRINGS = ("round-robin", "swiss")
 SEED_BITS = 48
 
@@ -104,6 +108,16 @@ def boards_of(ev: DuplicateEvent, m: Movement | None = None) -> list[Board]:
     return event_boards(ev.variant, ev.options, ev.seed, m.boards)
 
 
+def match_boards(m: Movement) -> dict[tuple[int, int], int]:
+    """Each team match's boards ``N`` by (round, match): its VPs are on this scale however
+    many of its boards are in (DUPLICATE.md)."""
+    return {(s.round, s.match): len(s.boards) for s in m.sittings if s.match is not None}
+
+
+def vp_factor(ev: DuplicateEvent) -> float:
+    return float(ev.vp_factor if ev.vp_factor is not None else VP_FACTOR)
+
+
 def entrant_label(ev: DuplicateEvent, e: int) -> str:
     """The name of entrant ``e`` in the movement (teams: the team's half 1 or 2)."""
     if ev.kind == "teams":
@@ -123,9 +137,13 @@ def create_event(
     rounds: int | None = None,
     pairing: str = "round-robin",
     actor_label: str = "",
+    options: Mapping[str, Any] | None = None,
+    vp_scale: float | None = None,
 ) -> DuplicateEvent:
     """A new event; a Swiss of teams has its round 1 paired at once (from the entrant order:
-    the first half of the list meets the second half)."""
+    the first half of the list meets the second half). ``options``: the variant's rule options
+    the boards are dealt and scored with (e.g. 升级 with 4 decks); ``vp_scale``: a team
+    event's VP scale factor (``B = factor × √N``, default 10)."""
     name = clean_name(name, "name", 120)
     if db.session.scalar(
         select(DuplicateEvent.id).where(
@@ -137,6 +155,25 @@ def create_event(
         raise ServiceError(_("Choose one of the games."), "variant")
     if kind not in MAX_ENTRANTS:
         raise ServiceError(_("Choose how the event is played."), "kind")
+    options = dict(options or {})
+    if "decks" in options and variant != TRACTOR:
+        raise ServiceError(_("Only 升级 is played with 2 or 4 decks."), "decks")
+    try:
+        make_variant(variant, options)
+    except EngineError:
+        raise ServiceError(_("Please choose one of the listed values."), "decks") from None
+    if options.get("decks") == 2:
+        del options["decks"]  # the default, kept out of the stored options
+    if vp_scale is None:
+        vp_scale = VP_FACTOR
+    low_f, high_f = VP_FACTOR_RANGE
+    if not low_f <= vp_scale <= high_f:
+        raise ServiceError(
+            _("The VP scale's factor: a number from %(low)g to %(high)g.", low=low_f, high=high_f),
+            "vp_factor",
+        )
+    if kind != "teams" and vp_scale != VP_FACTOR:
+        raise ServiceError(_("Only team events are scored in VPs."), "vp_factor")
     if (variant == RED_FIVE) != (kind == "individuals"):
         raise ServiceError(
             _("Red five is played by individuals; 升级 and 120分 by pairs or trios, or teams."),
@@ -219,7 +256,8 @@ def create_event(
         club_id=club.id,
         name=name,
         variant=variant,
-        options={},
+        options=options,
+        vp_factor=round(float(vp_scale), 2),
         kind=kind,
         entrants=names,
         boards_per_round=boards_per_round,
@@ -259,7 +297,9 @@ def _pair(ev: DuplicateEvent, user: User | None, actor_label: str) -> DuplicateR
     rnd = len(ev.paired_rounds) + 1
     v = make_variant(ev.variant, ev.options)
     vps = [0.0] * teams
-    for standing in team_standings(v, table_results(ev, m), teams=range(teams)):
+    for standing in team_standings(
+        v, table_results(ev, m), range(teams), vp_factor(ev), match_boards(m)
+    ):
         vps[standing.team] = standing.vp
     met = [(a, b) for x in ev.paired_rounds for a, b in x.pairs]
     byes = [0] * teams
@@ -581,9 +621,11 @@ def save_board(
             )
         )
     playing = {(s.round, s.table) for s in sittings}
+    keys = {_key(s) for s in sittings}
     for name in form:
         hit = _LINE_FIELD.match(name)
-        if hit and (int(hit[1]), int(hit[2])) not in playing:
+        # a line is known by its exact key: "r01t1_total" is no line of round 1 table 1
+        if hit and hit[0][:-1] not in keys:
             raise ServiceError(
                 _(
                     "Round %(r)s table %(t)s does not play board %(b)d: its line was not saved, "
@@ -770,7 +812,8 @@ def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
         }
     if ev.kind == "teams":
         v = make_variant(ev.variant, ev.options)
-        rows = team_standings(v, shown, teams=range(len(ev.entrants)))
+        per_match = match_boards(m)
+        rows = team_standings(v, shown, range(len(ev.entrants)), vp_factor(ev), per_match)
         page["team_rows"] = [
             {
                 "rank": row.rank,
@@ -780,6 +823,7 @@ def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
                 "lost": row.imps_lost,
                 "quotient": row.quotient,
                 "matches": row.matches,
+                "provisional": row.provisional,
             }
             for row in rows
         ]
@@ -791,8 +835,10 @@ def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
                 "imps": ms.imps,
                 "vp": ms.vp,
                 "boards": ms.boards,
+                "of": ms.of,
+                "provisional": ms.provisional,
             }
-            for ms in match_scores(v, shown)
+            for ms in match_scores(v, shown, vp_factor(ev), per_match)
         ]
     else:
         page["field_rows"] = [
@@ -814,10 +860,13 @@ def standings_page(ev: DuplicateEvent, director: bool) -> dict[str, Any]:
 
 def hand_records_pdf(ev: DuplicateEvent, with_results: bool, draws: bool = False) -> bytes:
     """The boards' hand records; ``with_results``: after the session, with every table's result,
-    its matchpoints and the bots' par."""
+    its comparison (across the field: its matchpoints and percentage; a team event: the IMPs
+    of its match's two tables) and the bots' par."""
     m = movement_of(ev)
     results = table_results(ev, m) if with_results else []
-    scores = {(s.board, s.table): s for s in board_scores(results)} if results else {}
+    teams = ev.kind == "teams"
+    scores = {(s.board, s.table): s for s in board_scores(results)} if results and not teams else {}
+    imps = table_imps(make_variant(ev.variant, ev.options), results) if teams else {}
     recs = []
     for b in boards_of(ev, m):
         pd = paper_deal(b)
@@ -837,7 +886,11 @@ def hand_records_pdf(ev: DuplicateEvent, with_results: bool, draws: bool = False
                     for x in ev.results
                     if (x.board, x.round, x.table_no) == (b.number, r.round, r.table)
                 )
-                note = "" if sc is None else f"MP {sc.mp[0]}:{sc.mp[1]} · {sc.pct[0]:.2f}%"
+                if teams:
+                    i = imps.get((r.board, r.round, r.table))
+                    note = "" if i is None else f"IMP {max(i, 0)}:{max(-i, 0)}"
+                else:
+                    note = "" if sc is None else f"MP {sc.mp[0]}:{sc.mp[1]} · {sc.pct[0]:.2f}%"
                 res.append(
                     BoardResult(
                         r.table,
@@ -886,7 +939,9 @@ def scorecards_pdf(ev: DuplicateEvent) -> bytes:
     v = make_variant(ev.variant, ev.options)
     results = table_results(ev, m)
     values = {(x.board, x.round, x.table): x.value0 for x in results}
-    scores = {(ms.round, ms.match): ms for ms in match_scores(v, results)}
+    scores = {
+        (ms.round, ms.match): ms for ms in match_scores(v, results, vp_factor(ev), match_boards(m))
+    }
     by_match: dict[tuple[int, int], list[Sitting]] = {}
     for s in m.sittings:
         assert s.match is not None
@@ -916,7 +971,7 @@ def scorecards_pdf(ev: DuplicateEvent) -> bytes:
                 ),
                 tuple(boards),
                 None if ms is None else ms.imps,
-                None if ms is None or ms.boards < len(first.boards) else ms.vp,
+                None if ms is None or ms.provisional else ms.vp,
             )
         )
     return team_scorecards(TeamScorecards(ev.name, ev.variant, tuple(cards)))

@@ -22,8 +22,7 @@ from sqlalchemy import select
 from engine.variants import RED_FIVE, make_variant
 
 from ...competition import duplicate_file as df
-from ...competition.duplicate import imps_for
-from ...competition.duplicate_event import board_scores
+from ...competition.duplicate_event import board_scores, table_imps
 from ...extensions import db
 from ...models import Club, DuplicateEvent, DuplicateResult, DuplicateRound, User
 from ..online.refusals import refusal_text
@@ -58,6 +57,7 @@ def event_file(ev: DuplicateEvent, club_name: str = "") -> df.EventFile:
         boards_per_round=ev.boards_per_round,
         rounds=ev.rounds,
         seed=ev.seed,
+        vp_factor=svc.vp_factor(ev),
         entrants=tuple(ev.entrants),
         paired=tuple(
             df.PairedRound(
@@ -116,6 +116,8 @@ PROBLEMS: dict[str, Any] = {
     "swiss_teams": _l("Only team events are played as a Swiss; pairs and individuals move."),
     "swiss_two": _l("Two teams play one match: a Swiss needs three teams or more."),
     "swiss_rounds": _l("A Swiss of these teams plays from 1 to %(most)d rounds, not %(got)s."),
+    "vp_factor": _l("The VP scale's factor is a number from %(low)g to %(high)g, not %(got)s."),
+    "vp_factor_teams": _l("Only team events are scored in VPs: leave the VP scale's factor out."),
     "not_swiss": _l("Only a Swiss of teams has paired rounds."),
     "movement": _l("No movement fits that many entrants and rounds."),
     "entrant_twice": _l("%(name)s is listed twice: each entrant's name must be different."),
@@ -210,6 +212,7 @@ def import_event(
         rounds=e.rounds,
         pairing=e.pairing,
         seed=e.seed,
+        vp_factor=e.vp_factor,
         version=1,
         created_by_id=user.id if user else None,
     )
@@ -252,10 +255,12 @@ def standings_csv(ev: DuplicateEvent, director: bool) -> str:
     page = svc.standings_page(ev, director)
     rows: list[list[object]] = []
     if ev.kind == "teams":
-        rows.append(["rank", "team", "vp", "imps_won", "imps_lost", "imp_quotient", "matches"])
+        header = ["rank", "team", "vp", "imps_won", "imps_lost", "imp_quotient", "matches"]
+        rows.append([*header, "provisional"])
         for r in page["team_rows"]:
             rows.append(
                 [r["rank"], r["name"], r["vp"], r["won"], r["lost"], r["quotient"], r["matches"]]
+                + [1 if r["provisional"] else 0]
             )
     else:
         rows.append(["rank", "entrant", "percent", "matchpoints", "top", "boards"])
@@ -288,11 +293,7 @@ def boards_csv(ev: DuplicateEvent, director: bool) -> str:
     # board_scores gives each result's matchpoints board by board, in (round, table) order
     scores = dict(zip(ordered, board_scores(shown), strict=True)) if ev.kind != "teams" else {}
     v = make_variant(ev.variant, ev.options)
-    by_match: dict[tuple[int, int, int | None], dict[int, int]] = {}
-    for x in shown:
-        assert x.value0 is not None or red
-        if x.value0 is not None:
-            by_match.setdefault((x.board, x.round, x.match), {})[x.table] = x.value0
+    imps = table_imps(v, shown) if ev.kind == "teams" else {}
     for x in ordered:
         names = [svc.entrant_label(ev, e) for e in x.seats]
         if red:
@@ -309,15 +310,8 @@ def boards_csv(ev: DuplicateEvent, director: bool) -> str:
             line.append(x.match)
         line += [*names, row.declarer, row.total, x.value0]
         if ev.kind == "teams":
-            two = by_match.get((x.board, x.round, x.match), {})
-            if len(two) == 2:
-                first = min(two)
-                other = max(two)
-                i = imps_for(v, two[first] - two[other])  # team A's IMPs (side 0 at the first)
-                mine = i if x.table == first else -i
-                line += [mine, -mine]
-            else:
-                line += ["", ""]
+            mine = imps.get((x.board, x.round, x.table))
+            line += ["", ""] if mine is None else [mine, -mine]
         else:
             sc = scores.get(x)
             line += [sc.mp[0], sc.mp[1], sc.pct[0], sc.pct[1]] if sc else ["", "", "", ""]
