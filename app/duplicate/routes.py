@@ -10,8 +10,7 @@ from flask_babel import ngettext
 from ..extensions import db
 from ..models import ROLE_RANK, Club, DuplicateEvent, Member
 from ..permissions import club_route, get_in_club_or_404
-from ..services import ServiceError
-from ..services import trash
+from ..services import ServiceError, trash
 from ..services.duplicate import audit as trail
 from ..services.duplicate import deletion
 from ..services.duplicate import events as svc

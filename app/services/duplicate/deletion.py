@@ -9,20 +9,48 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import and_, select
 
 from ...extensions import db
-from ...models import Club, DuplicateEvent
+from ...models import Club, DuplicateEvent, DuplicateOnlineTable, DuplicateResult, Round, Table
 from .. import ServiceError, trash
 from ..tournaments.audit import Actor, audit
-from ..tournaments.deletion import online_in_play
 from .online import tournament_of
+
+
+def in_play(ev: DuplicateEvent) -> list[int]:
+    """The event's table numbers still playing a board online: the board has no traveller line
+    at that table yet, and the online table is neither finished nor forfeited, its round open."""
+    return list(
+        db.session.scalars(
+            select(DuplicateOnlineTable.table_no)
+            .join(Table, Table.id == DuplicateOnlineTable.table_id)
+            .join(Round, Round.id == Table.round_id)
+            .outerjoin(
+                DuplicateResult,
+                and_(
+                    DuplicateResult.event_id == DuplicateOnlineTable.event_id,
+                    DuplicateResult.board == DuplicateOnlineTable.board,
+                    DuplicateResult.round == DuplicateOnlineTable.round,
+                    DuplicateResult.table_no == DuplicateOnlineTable.table_no,
+                ),
+            )
+            .where(
+                DuplicateOnlineTable.event_id == ev.id,
+                DuplicateResult.id.is_(None),
+                Round.status != "closed",
+                Table.finished.is_(False),
+                Table.forfeit.is_(None),
+            )
+            .order_by(DuplicateOnlineTable.round, DuplicateOnlineTable.table_no)
+        )
+    )
 
 
 def delete_event(ev: DuplicateEvent, actor: Actor, reason: str | None = None) -> None:
     host = tournament_of(ev)
-    if ev.deleted_at is None and host is not None:
-        playing = online_in_play(host)
+    if ev.deleted_at is None:
+        playing = in_play(ev)
         if playing:
             raise ServiceError(
                 _(

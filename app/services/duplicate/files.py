@@ -17,7 +17,6 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
 
 from engine.variants import RED_FIVE, make_variant
 
