@@ -8,12 +8,16 @@ club's page with who deleted them and when, in the season's audit trail, purged 
 from __future__ import annotations
 
 import re
+import copy
+import io
+import json
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app.extensions import db
 from app.models import AuditEntry, Division, Season, Tournament, utcnow
+from tests.competition.tfile_examples import EXAMPLE
 from tests.conftest import _make_member
 from tests.seasons.test_seasons_pages import _divisions, _night, _season
 from tests.tournaments.tournament_helpers import login, world
@@ -259,3 +263,23 @@ def test_after_thirty_days_a_season_or_division_is_purged_for_good(app, client, 
     # a new division after a purge takes a free place
     r = client.post(kept_base + "/divisions", data={"name": "丙级"})
     assert r.status_code == 303
+
+
+def test_a_night_imported_into_a_deleted_season_is_refused(app, client) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.owner)
+    s = _season(client, w)
+    assert client.post(f"/clubs/{w.club.slug}/seasons/{s.id}/delete").status_code == 303
+    night = copy.deepcopy(EXAMPLE)
+    night.update(club=w.club.name, name="Night 1", season="Winter League")
+    body = json.dumps(night, ensure_ascii=False).encode()
+    r = client.post(
+        f"/clubs/{w.club.slug}/tournaments/import",
+        data={"file": (io.BytesIO(body), "t.json")},
+        headers=EN,
+    )
+    assert r.status_code == 422
+    assert "The season Winter League was deleted: restore it" in r.get_data(as_text=True)
+    db.session.expire_all()
+    assert db.session.scalar(select(func.count(Tournament.id))) == 0
+    assert db.session.scalar(select(func.count(Season.id))) == 1

@@ -402,8 +402,8 @@ def carried_points(season: Season, division_id: int | None = None) -> dict[str, 
     if season.previous_id is None or not season.divisions:
         return {}
     previous = db.session.get(Season, season.previous_id)
-    if previous is None or previous.id == season.id:
-        return {}
+    if previous is None or previous.id == season.id or previous.deleted_at is not None:
+        return {}  # a deleted season carries nothing while it is deleted
     seeded = {p: d.position for d in season.divisions for p in d.players}
     factors = [d.carry_factor or 0.0 for d in season.divisions]
     carried = carry_over(standings(previous), seeded, factors)

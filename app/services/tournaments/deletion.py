@@ -2,7 +2,9 @@
 lists, its pages, table codes, seat links, public links, seasons, ratings, player pages) but
 kept whole for ``KEEP_DAYS`` days, listed on the club's page with who deleted it and when, and
 restored with one click. ``purge`` (``flask tournament purge-deleted``) removes the ones deleted
-longer ago for good; nothing a director clicks removes a tournament that cannot be restored.
+longer ago for good; nothing a director clicks removes a tournament that cannot be restored. The
+mechanism is every deletable kind's (``app.services.trash``); this module keeps a tournament's
+rules.
 
 A tournament with an online table still being played is not deleted (its seats and bots would
 play on unseen): finish or forfeit those tables, or close the round, first. A duplicate event's
