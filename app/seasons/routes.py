@@ -26,6 +26,7 @@ from ..services.duplicate.hosts import not_host
 from ..services.ratings.club import club_ratings
 from ..services.seasons import deletion, manage
 from ..services.seasons.standings import nights_of, over_nights, rule_of, standings
+from ..services.tournaments.audit import audit_trail, worded
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm, VisibilityForm
 from ..tournaments.lookup import actor
@@ -407,6 +408,15 @@ def restore_division(club: Club, me: Member, division_id: int) -> ResponseReturn
         return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
     flash(_("Division %(name)s restored, in its place, with its players.", name=name), "success")
     return _back(club, s, "#divisions")
+
+
+@bp.get(BASE + "/<int:sid>/audit")
+@club_route("director")
+def audit(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    """The season's audit trail: its divisions deleted and restored (with the reasons)."""
+    s = _season(club, sid)
+    entries = worded(audit_trail(s), lambda _place: None)
+    return render_template("seasons/audit.html", club=club, me=me, season=s, entries=entries)
 
 
 @bp.post(BASE + "/<int:sid>/delete")

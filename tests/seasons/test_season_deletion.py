@@ -216,6 +216,13 @@ def test_a_deleted_division_frees_its_players_and_comes_back_in_its_place(app, c
     page = client.get(base, headers=EN).get_data(as_text=True)
     assert "B1 · B2" in page
     assert db.session.get(Tournament, t.id).division_id == b.id
+    trail = client.get(base + "/audit", headers=EN).get_data(as_text=True)
+    assert (
+        "division deleted" in trail and "Reason: merged" in trail and "division restored" in trail
+    )
+    login(client, w.player)
+    assert client.get(base + "/audit").status_code == 403
+    login(client, w.owner)
     assert [(a_, n) for a_, n, _r in _trail(s)] == [
         ("delete_division", "乙级"),
         ("restore_division", "乙级"),

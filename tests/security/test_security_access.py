@@ -168,6 +168,7 @@ EXPECT: dict[str, Expect] = {
     "tournaments.standings_png": Expect("player", GET),
     "tournaments.table_png": Expect("player", GET),
     "seasons.season": Expect("player", GET),
+    "seasons.audit": Expect("director", GET),
     "seasons.create": Expect(
         "owner", POST, lambda _o: {"name": "Evil League", "rule": "total", "best": 5}
     ),

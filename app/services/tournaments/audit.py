@@ -57,8 +57,14 @@ def audit(
     return entry
 
 
-def audit_trail(t: Tournament | DuplicateEvent) -> list[AuditEntry]:
-    owner = AuditEntry.tournament_id if isinstance(t, Tournament) else AuditEntry.duplicate_event_id
+def audit_trail(t: Tournament | DuplicateEvent | Season) -> list[AuditEntry]:
+    owner = (
+        AuditEntry.tournament_id
+        if isinstance(t, Tournament)
+        else AuditEntry.season_id
+        if isinstance(t, Season)
+        else AuditEntry.duplicate_event_id
+    )
     return list(
         db.session.scalars(
             select(AuditEntry)
