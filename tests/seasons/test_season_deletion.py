@@ -7,10 +7,10 @@ club's page with who deleted them and when, in the season's audit trail, purged 
 
 from __future__ import annotations
 
-import re
 import copy
 import io
 import json
+import re
 from datetime import timedelta
 
 from sqlalchemy import func, select
