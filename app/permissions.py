@@ -83,13 +83,15 @@ def require_club_role(club: Club, role: str = "player") -> Member:
 
 
 def get_in_club_or_404(model: type[M], club: Club, obj_id: int) -> M:
-    """Load ``model`` by id, only if it belongs to ``club`` (the model needs ``club_id``)."""
-    obj: M | None = db.session.scalar(
-        select(model).where(  # type: ignore[arg-type]
-            model.id == obj_id,  # type: ignore[attr-defined]
-            model.club_id == club.id,  # type: ignore[attr-defined]
-        )
+    """Load ``model`` by id, only if it belongs to ``club`` (the model needs ``club_id``) and,
+    for a kind that can be deleted, is not deleted (``app.services.trash``)."""
+    q = select(model).where(  # type: ignore[arg-type]
+        model.id == obj_id,  # type: ignore[attr-defined]
+        model.club_id == club.id,  # type: ignore[attr-defined]
     )
+    if hasattr(model, "deleted_at"):
+        q = q.where(model.deleted_at.is_(None))  # type: ignore[attr-defined]
+    obj: M | None = db.session.scalar(q)
     if obj is None:
         abort(404)
     return obj

@@ -10,13 +10,16 @@ from flask_babel import ngettext
 from ..extensions import db
 from ..models import ROLE_RANK, Club, DuplicateEvent, Member
 from ..permissions import club_route, get_in_club_or_404
-from ..services import ServiceError
+from ..services import ServiceError, trash
 from ..services.duplicate import audit as trail
+from ..services.duplicate import deletion
 from ..services.duplicate import events as svc
 from ..services.duplicate import files as files_svc
 from ..services.duplicate import online as online_svc
 from ..services.duplicate import tables as online_tables_svc
 from ..services.text import clean_name
+from ..tournaments.actions import attempt
+from ..tournaments.forms import ConfirmForm
 from ..tournaments.lookup import actor
 from ..tournaments.options import option_summary
 from ..web import show_service_error
@@ -329,6 +332,47 @@ def standings_live(club: Club, me: Member, did: int) -> ResponseReturnValue:
         live=True,
         **svc.standings_page(ev, director=False),
     )
+
+
+@bp.post(BASE + "/<int:did>/delete")
+@club_route("director")
+def delete(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    """Delete an event (with its online tables): hidden everywhere, restorable from the club's
+    page for 30 days."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    ev = _event(club, did)
+    name = ev.name
+    ok, _done = attempt(
+        lambda: deletion.delete_event(ev, actor(me), reason=request.form.get("reason"))
+    )
+    if not ok:
+        return redirect(url_for("duplicate.event", slug=club.slug, did=ev.id), 303)
+    flash(
+        _(
+            "%(name)s deleted. You can restore it from the club's page for %(n)d days.",
+            name=name,
+            n=trash.KEEP_DAYS,
+        ),
+        "success",
+    )
+    return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
+
+
+@bp.post("/clubs/<slug>/deleted/duplicate/<int:did>/restore")
+@club_route("director")
+def restore(club: Club, me: Member, did: int) -> ResponseReturnValue:
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    ev = deletion.deleted_event(club, did)
+    if ev is None:
+        abort(404)
+    name = ev.name
+    ok, _done = attempt(lambda: deletion.restore_event(ev, actor(me)))
+    if not ok:
+        return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
+    flash(_("%(name)s restored, with everything it had.", name=name), "success")
+    return redirect(url_for("duplicate.event", slug=club.slug, did=ev.id), 303)
 
 
 @bp.get(BASE + "/<int:did>/audit")

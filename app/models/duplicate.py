@@ -56,6 +56,10 @@ class DuplicateEvent(Base):
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # deleted by a director, with its online tournament: hidden everywhere, restorable from the
+    # club's page for ``app.services.trash.KEEP_DAYS`` days
+    deleted_at: Mapped[datetime | None] = mapped_column(index=True)
+    deleted_by: Mapped[str | None] = mapped_column(String(120))
 
     results: Mapped[list[DuplicateResult]] = relationship(
         back_populates="event", cascade="all, delete-orphan"

@@ -37,9 +37,16 @@ class Season(Base):
     visibility: Mapped[str] = mapped_column(String(10), default="club", server_default="club")
     public_token: Mapped[str | None] = mapped_column(String(40), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # deleted by an owner: hidden everywhere (its nights keep ``season_id`` but count in no
+    # season meanwhile), restorable from the club's page for ``app.services.trash.KEEP_DAYS``
+    # days (then ``flask tournament purge-deleted`` removes it for good)
+    deleted_at: Mapped[datetime | None] = mapped_column(index=True)
+    deleted_by: Mapped[str | None] = mapped_column(String(120))
 
+    # the divisions in play: a deleted one is not among them (it keeps its ``position``, which
+    # no other division takes, so that a restore puts it back in its place)
     divisions: Mapped[list[Division]] = relationship(
-        back_populates="season",
+        primaryjoin="and_(Season.id == Division.season_id, Division.deleted_at.is_(None))",
         cascade="all, delete-orphan",
         order_by="Division.position",
         passive_deletes=True,
@@ -59,5 +66,8 @@ class Division(Base):
     position: Mapped[int] = mapped_column()  # 0 = the top division
     carry_factor: Mapped[float | None] = mapped_column(Float)  # e.g. 1.15, 0.90
     players: Mapped[list[str]] = mapped_column(JSON, default=list)  # names, in seeding order
+    # deleted by an owner: its nights count in no division and its players are free meanwhile
+    deleted_at: Mapped[datetime | None] = mapped_column(index=True)
+    deleted_by: Mapped[str | None] = mapped_column(String(120))
 
-    season: Mapped[Season] = relationship(back_populates="divisions")
+    season: Mapped[Season] = relationship(overlaps="divisions")

@@ -70,7 +70,7 @@ class Tournament(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     # deleted by a director: hidden everywhere, restorable from the club's page for
-    # ``app.services.trash.KEEP_DAYS`` days (then ``flask trash purge`` removes it for good)
+    # ``app.services.trash.KEEP_DAYS`` days (then ``flask tournament purge-deleted`` removes it for good)
     deleted_at: Mapped[datetime | None] = mapped_column(index=True)
     deleted_by: Mapped[str | None] = mapped_column(String(120))
 
@@ -249,16 +249,20 @@ class Deal(Base):
     table: Mapped[Table] = relationship(back_populates="deals")
 
 
+# an audit entry's owner: exactly one of its tournament, duplicate event and season
+ONE_OWNER = (
+    "(CASE WHEN tournament_id IS NULL THEN 0 ELSE 1 END"
+    " + CASE WHEN duplicate_event_id IS NULL THEN 0 ELSE 1 END"
+    " + CASE WHEN season_id IS NULL THEN 0 ELSE 1 END) = 1"
+)
+
+
 class AuditEntry(Base):
-    """Who changed what in a tournament or a duplicate event, when, from what to what (JSON
-    snapshots). Each entry belongs to exactly one of the two."""
+    """Who changed what in a tournament, a duplicate event or a season (its deletion, and its
+    divisions'), when, from what to what (JSON snapshots). Each entry belongs to exactly one."""
 
     __tablename__ = "audit_entries"
-    __table_args__ = (
-        CheckConstraint(
-            "(tournament_id IS NULL) <> (duplicate_event_id IS NULL)", name="one_owner"
-        ),
-    )
+    __table_args__ = (CheckConstraint(ONE_OWNER, name="one_owner"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int | None] = mapped_column(
@@ -266,6 +270,9 @@ class AuditEntry(Base):
     )
     duplicate_event_id: Mapped[int | None] = mapped_column(
         ForeignKey("duplicate_events.id", ondelete="CASCADE"), index=True
+    )
+    season_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seasons.id", ondelete="CASCADE"), index=True
     )
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     actor: Mapped[str] = mapped_column(String(120))  # a name, or "table 3 code" for a code

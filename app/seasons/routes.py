@@ -20,13 +20,16 @@ from ..extensions import db
 from ..forms_common import choices
 from ..models import Club, Division, Member, Season, Tournament
 from ..permissions import club_route, get_in_club_or_404
-from ..services import ServiceError, versions
+from ..services import ServiceError, trash, versions
 from ..services import visibility as vis
 from ..services.duplicate.hosts import not_host
 from ..services.ratings.club import club_ratings
-from ..services.seasons import manage
+from ..services.seasons import deletion, manage
 from ..services.seasons.standings import nights_of, over_nights, rule_of, standings
+from ..services.tournaments.audit import audit_trail, worded
+from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm, VisibilityForm
+from ..tournaments.lookup import actor
 from ..web import show_service_error
 from . import bp
 from .forms import (
@@ -135,7 +138,7 @@ def _page(club: Club, me: Member, season: Season, **forms: Any) -> dict[str, Any
         for t in db.session.scalars(
             select(Tournament).where(
                 Tournament.club_id == club.id,
-                Tournament.season_id.is_(None),
+                manage.outside_seasons(),  # a deleted season's nights are free meanwhile
                 not_host(Tournament.id),  # a duplicate event's online tables: no night
                 Tournament.deleted_at.is_(None),
             )
@@ -263,7 +266,8 @@ def add_night(club: Club, me: Member, sid: int) -> ResponseReturnValue:
     def put_in() -> str:
         t = get_in_club_or_404(Tournament, club, form.tournament.data)
         division = db.session.get(Division, form.division.data) if form.division.data else None
-        if t.season_id is not None and t.season_id != s.id:
+        held = manage.season_of(t)
+        if held is not None and held.id != s.id:
             raise ServiceError(
                 _("That night already counts in another season: take it out there first."),
                 "tournament",
@@ -366,6 +370,102 @@ def move_division(club: Club, me: Member, sid: int, division_id: int) -> Respons
     else:
         db.session.commit()
     return _back(club, s, "#divisions")
+
+
+@bp.post(BASE + "/<int:sid>/divisions/<int:division_id>/delete")
+@club_route("owner")
+def delete_division(club: Club, me: Member, sid: int, division_id: int) -> ResponseReturnValue:
+    """Take a division out of the season: its nights count in no division and its players are
+    free meanwhile; restorable from the club's page for 30 days."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    s = _season(club, sid)
+    div = _division(s, division_id)
+    name = div.name
+    ok, _done = attempt(
+        lambda: deletion.delete_division(
+            s, div, actor(me), reason=request.form.get("reason"), seen=_seen()
+        )
+    )
+    if ok:
+        flash(
+            _(
+                "Division %(name)s deleted: its nights count in no division and its players are "
+                "free. You can restore it from the club's page for %(n)d days.",
+                name=name,
+                n=trash.KEEP_DAYS,
+            ),
+            "success",
+        )
+    return _back(club, s, "#divisions")
+
+
+@bp.post("/clubs/<slug>/deleted/divisions/<int:division_id>/restore")
+@club_route("owner")
+def restore_division(club: Club, me: Member, division_id: int) -> ResponseReturnValue:
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    found = deletion.deleted_division(club, division_id)
+    if found is None:
+        abort(404)
+    s, div = found
+    name = div.name
+    ok, _done = attempt(lambda: deletion.restore_division(s, div, actor(me)))
+    if not ok:
+        return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
+    flash(_("Division %(name)s restored, in its place, with its players.", name=name), "success")
+    return _back(club, s, "#divisions")
+
+
+@bp.get(BASE + "/<int:sid>/audit")
+@club_route("director")
+def audit(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    """The season's audit trail: its divisions deleted and restored (with the reasons)."""
+    s = _season(club, sid)
+    entries = worded(audit_trail(s), lambda _place: None)
+    return render_template("seasons/audit.html", club=club, me=me, season=s, entries=entries)
+
+
+@bp.post(BASE + "/<int:sid>/delete")
+@club_route("owner")
+def delete_season(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    """Delete a season: hidden everywhere, its nights in no season meanwhile; restorable from
+    the club's page for 30 days."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    s = _season(club, sid)
+    name = s.name
+    ok, _done = attempt(
+        lambda: deletion.delete_season(s, actor(me), reason=request.form.get("reason"))
+    )
+    if not ok:
+        return _back(club, s)
+    flash(
+        _(
+            "%(name)s deleted: its nights count in no season meanwhile. You can restore it "
+            "from the club's page for %(n)d days.",
+            name=name,
+            n=trash.KEEP_DAYS,
+        ),
+        "success",
+    )
+    return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
+
+
+@bp.post("/clubs/<slug>/deleted/seasons/<int:sid>/restore")
+@club_route("owner")
+def restore_season(club: Club, me: Member, sid: int) -> ResponseReturnValue:
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    s = deletion.deleted_season(club, sid)
+    if s is None:
+        abort(404)
+    name = s.name
+    ok, _done = attempt(lambda: deletion.restore_season(s, actor(me)))
+    if not ok:
+        return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
+    flash(_("%(name)s restored, with its nights and divisions.", name=name), "success")
+    return _back(club, s)
 
 
 @bp.post(BASE + "/<int:sid>/nights/<int:tid>/division")

@@ -111,7 +111,9 @@ def season_by_token(token: str) -> Season | None:
     """The public season this link names, or None."""
     if not _TOKEN.fullmatch(token):
         return None
-    s = db.session.scalar(select(Season).where(Season.public_token == token))
+    s = db.session.scalar(
+        select(Season).where(Season.public_token == token, Season.deleted_at.is_(None))
+    )
     return s if s is not None and is_public(s) else None
 
 

@@ -63,13 +63,14 @@ def _find(name: str) -> Tournament:
 
 @bp.cli.command("purge-deleted")
 def purge_command() -> None:
-    """Remove for good the tournaments deleted more than 30 days ago (run it daily)."""
+    """Remove for good what was deleted more than 30 days ago: tournaments, duplicate events,
+    seasons and divisions (run it daily)."""
     with write_transaction():
         names = deletion.purge()
         db.session.commit()
     for name in names:
         click.echo(f"removed: {name}")
-    click.echo(f"{len(names)} deleted tournament(s) removed for good")
+    click.echo(f"{len(names)} deleted thing(s) removed for good")
 
 
 @bp.cli.command("import")

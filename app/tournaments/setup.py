@@ -18,7 +18,7 @@ from ..competition import presets
 from ..extensions import db, htmx
 from ..models import Club, Entrant, Member, Tournament
 from ..permissions import club_route
-from ..services import ServiceError, StaleError
+from ..services import ServiceError, StaleError, trash
 from ..services import visibility as vis
 from ..services.tournaments import audit as audits
 from ..services.tournaments import deletion
@@ -80,7 +80,7 @@ def _inject() -> dict[str, Any]:
         "tournament_status": tournament_status,
         "preset_name": preset_name,
         # the club page's list of deleted things, for directors (templates/clubs/_deleted.html)
-        "club_deleted": deletion.deleted_of,
+        "club_deleted": trash.deleted_of,
         "keep_days": deletion.KEEP_DAYS,
     }
 

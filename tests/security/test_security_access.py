@@ -171,6 +171,7 @@ EXPECT: dict[str, Expect] = {
     "tournaments.standings_png": Expect("player", GET),
     "tournaments.table_png": Expect("player", GET),
     "seasons.season": Expect("player", GET),
+    "seasons.audit": Expect("director", GET),
     "seasons.create": Expect(
         "owner", POST, lambda _o: {"name": "Evil League", "rule": "total", "best": 5}
     ),
@@ -250,6 +251,14 @@ EXPECT: dict[str, Expect] = {
     "tournaments.remove_entrant": Expect("director", POST),
     "tournaments.delete": Expect("director", POST),
     "tournaments.restore": Expect("director", POST),
+    # each deleted (hidden from every route before this one) and restored: the duplicate event,
+    # the division, the season
+    "duplicate.delete": Expect("director", POST, lambda _o: {"reason": "test"}),
+    "duplicate.restore": Expect("director", POST),
+    "seasons.delete_division": Expect("owner", POST),
+    "seasons.restore_division": Expect("owner", POST),
+    "seasons.delete_season": Expect("owner", POST),
+    "seasons.restore_season": Expect("owner", POST),
     "clubs.revoke_invite": Expect("owner", POST),
     "clubs.remove_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it

@@ -92,7 +92,7 @@ def test_after_thirty_days_restore_is_refused_and_purge_removes_it(app, client, 
     assert "can no longer be restored" in r.get_data(as_text=True)
     result = runner.invoke(args=["tournament", "purge-deleted"])
     assert result.exit_code == 0, result.output
-    assert "removed: Old Night" in result.output and "1 deleted tournament(s)" in result.output
+    assert "removed: Old Night" in result.output and "1 deleted thing(s) removed" in result.output
     db.session.expire_all()
     assert db.session.get(Tournament, t.id) is None
     assert db.session.get(Tournament, keep.id) is not None  # 0 days old: kept

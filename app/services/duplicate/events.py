@@ -69,7 +69,7 @@ from ...printing import (
     team_scorecards,
     travellers,
 )
-from .. import ServiceError, StaleError
+from .. import ServiceError, StaleError, trash
 from ..text import clean_name
 from ..tournaments.audit import Actor
 from . import audit as trail
@@ -86,10 +86,27 @@ def events_of(club: Club) -> list[DuplicateEvent]:
     return list(
         db.session.scalars(
             select(DuplicateEvent)
-            .where(DuplicateEvent.club_id == club.id)
+            .where(DuplicateEvent.club_id == club.id, trash.live(DuplicateEvent))
             .order_by(DuplicateEvent.created_at.desc(), DuplicateEvent.id.desc())
         )
     )
+
+
+def name_taken(club: Club, name: str) -> str | None:
+    """Why ``name`` cannot name a new event of the club (a deleted event keeps its name until
+    it is purged), or None."""
+    found = db.session.scalar(
+        select(DuplicateEvent).where(DuplicateEvent.club_id == club.id, DuplicateEvent.name == name)
+    )
+    if found is None:
+        return None
+    if found.deleted_at is not None:
+        return _(
+            "The duplicate event %(name)s was deleted: restore it from the club's page, or "
+            "choose another name.",
+            name=name,
+        )
+    return _("The club already has a duplicate event of that name.")
 
 
 def is_swiss(ev: DuplicateEvent) -> bool:
@@ -145,12 +162,9 @@ def create_event(
     the boards are dealt and scored with (e.g. 升级 with 4 decks); ``vp_scale``: a team
     event's VP scale factor (``B = factor × √N``, default 10)."""
     name = clean_name(name, "name", 120)
-    if db.session.scalar(
-        select(DuplicateEvent.id).where(
-            DuplicateEvent.club_id == club.id, DuplicateEvent.name == name
-        )
-    ):
-        raise ServiceError(_("The club already has a duplicate event of that name."), "name")
+    taken = name_taken(club, name)
+    if taken:
+        raise ServiceError(taken, "name")
     if variant not in VARIANT_IDS:
         raise ServiceError(_("Choose one of the games."), "variant")
     if kind not in MAX_ENTRANTS:

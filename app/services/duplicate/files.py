@@ -17,7 +17,6 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
 
 from engine.variants import RED_FIVE, make_variant
 
@@ -195,12 +194,9 @@ def import_event(
     event, its paired rounds and every result, added and flushed (the caller commits once),
     with the import in the event's audit trail (by ``user``, or ``by`` for the command line)."""
     name = name or e.name
-    if db.session.scalar(
-        select(DuplicateEvent.id).where(
-            DuplicateEvent.club_id == club.id, DuplicateEvent.name == name
-        )
-    ):
-        raise FileRefused([_("The club already has a duplicate event of that name.")])
+    taken = svc.name_taken(club, name)
+    if taken:
+        raise FileRefused([taken])
     ev = DuplicateEvent(
         club_id=club.id,
         name=name,

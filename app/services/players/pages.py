@@ -85,7 +85,9 @@ def player_page(club: Club, member: Member) -> PlayerPage:
                 comp.fixed_sides,
             )
         )
-    for season in db.session.scalars(select(Season).where(Season.club_id == club.id)):
+    for season in db.session.scalars(
+        select(Season).where(Season.club_id == club.id, Season.deleted_at.is_(None))
+    ):
         rows = season_standings(season)
         mine = next((r for r in rows if r.player == name), None)
         if mine is not None:

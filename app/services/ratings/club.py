@@ -108,7 +108,11 @@ def ratings_json(club: Club) -> list[dict[str, Any]]:
     """What ``flask season ratings CLUB --json`` prints: every player of the club's recorded
     matches (by the member's name where the player is a linked member, else as written), best
     first, with their rating, matches, games, award and season places."""
-    seasons = list(db.session.scalars(select(Season).where(Season.club_id == club.id)))
+    seasons = list(
+        db.session.scalars(
+            select(Season).where(Season.club_id == club.id, Season.deleted_at.is_(None))
+        )
+    )
     places: dict[str, list[dict[str, Any]]] = {}
     for season in sorted(seasons, key=lambda s: (s.starts_on is None, s.starts_on, s.id)):
         for row in season_standings(season):

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, func, or_, select
 
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
 
@@ -26,7 +26,7 @@ from ...competition.seasons import (
 from ...db import lock_for_update
 from ...extensions import db
 from ...models import Club, Division, Member, Season, Tournament
-from .. import ServiceError, StaleError, versions
+from .. import ServiceError, StaleError, trash, versions
 from ..text import clean_name
 
 MAX_DIVISIONS = 8
@@ -67,12 +67,51 @@ def check_variant(season: Season, t: Tournament) -> None:
 
 
 def seasons_of(club: Club) -> list[Season]:
-    rows = db.session.scalars(select(Season).where(Season.club_id == club.id))
+    """The club's seasons (not the deleted ones), the latest first."""
+    rows = db.session.scalars(select(Season).where(Season.club_id == club.id, trash.live(Season)))
     return sorted(rows, key=lambda s: (s.starts_on or date.max, s.id), reverse=True)
 
 
-def season_by_name(club: Club, name: str) -> Season | None:
-    return db.session.scalar(select(Season).where(Season.club_id == club.id, Season.name == name))
+def season_by_name(club: Club, name: str, deleted: bool = False) -> Season | None:
+    """The club's season of that name; a deleted one only with ``deleted``."""
+    q = select(Season).where(Season.club_id == club.id, Season.name == name)
+    if not deleted:
+        q = q.where(trash.live(Season))
+    return db.session.scalar(q)
+
+
+def _name_free(club: Club, name: str) -> None:
+    """A season's name is the club's (a deleted season keeps its name until it is purged)."""
+    found = season_by_name(club, name, deleted=True)
+    if found is None:
+        return
+    if found.deleted_at is not None:
+        raise ServiceError(
+            _(
+                "The season %(name)s was deleted: restore it from the club's page, or choose "
+                "another name.",
+                name=name,
+            ),
+            "name",
+        )
+    raise ServiceError(_("The club already has a season named %(name)s.", name=name), "name")
+
+
+def season_of(t: Tournament) -> Season | None:
+    """The season the night counts in: none while its season is deleted (the night keeps its
+    ``season_id``, so a restore of the season takes it back)."""
+    if t.season_id is None:
+        return None
+    s = db.session.get(Season, t.season_id)
+    return s if s is not None and s.deleted_at is None else None
+
+
+def outside_seasons() -> ColumnElement[bool]:
+    """The condition on tournaments that count in no season (none, or a deleted one)."""
+    return or_(
+        Tournament.season_id.is_(None),
+        Tournament.season_id.in_(select(Season.id).where(Season.deleted_at.is_not(None))),
+    )
 
 
 def _rule_error(e: SeasonRuleError) -> ServiceError:
@@ -109,8 +148,7 @@ def create_season(
     previous: Season | None = None,
 ) -> Season:
     name = clean_name(name, "name", 120)
-    if season_by_name(club, name) is not None:
-        raise ServiceError(_("The club already has a season named %(name)s.", name=name), "name")
+    _name_free(club, name)
     if starts_on and ends_on and ends_on < starts_on:
         raise ServiceError(_("The season cannot end before it starts."), "ends_on")
     check_rule(rule, min_nights, places)
@@ -133,7 +171,7 @@ def create_season(
 
 def ensure_season(club: Club, name: str) -> Season:
     """The club's season of that name, created (rule ``total``) when new: the tournament file's
-    ``season`` key."""
+    ``season`` key (a deleted season of that name is refused: restore it first)."""
     return season_by_name(club, name) or create_season(club, name)
 
 
@@ -238,7 +276,7 @@ def _division_players(
     return out
 
 
-def _check_division_name(season: Season, name: str, editing: Division | None = None) -> str:
+def check_division_name(season: Season, name: str, editing: Division | None = None) -> str:
     name = clean_name(name, "name", 40)
     if any(
         name_match_key(d.name) == name_match_key(name) for d in season.divisions if d is not editing
@@ -265,14 +303,14 @@ def add_division(
 ) -> Division:
     """A division at the bottom of the season's order. ``members_only``: the players must be
     club members (a director's typing; promotion and relegation carries whoever played)."""
-    name = _check_division_name(season, name)
+    name = check_division_name(season, name)
     if len(season.divisions) >= MAX_DIVISIONS:
         raise ServiceError(_("A season has at most %(n)d divisions.", n=MAX_DIVISIONS), "name")
     _check_carry(carry_factor)
     div = Division(
         season_id=season.id,
         name=name,
-        position=max((d.position for d in season.divisions), default=-1) + 1,
+        position=next_position(season),
         carry_factor=carry_factor,
         players=_division_players(season, players, None, members_only),
     )
@@ -282,6 +320,14 @@ def add_division(
     return div
 
 
+def next_position(season: Season) -> int:
+    """Below every division of the season, the deleted ones too (each keeps its place)."""
+    top = db.session.scalar(
+        select(func.max(Division.position)).where(Division.season_id == season.id)
+    )
+    return (top if top is not None else -1) + 1
+
+
 def division_version(div: Division) -> str:
     """What a form on the division showed (sent back as ``seen``; a stale one is refused)."""
     data = [div.name, div.carry_factor, list(div.players or []), div.position]
@@ -289,7 +335,7 @@ def division_version(div: Division) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _check_division_seen(div: Division, seen: str | None) -> None:
+def check_division_seen(div: Division, seen: str | None) -> None:
     if seen is not None and seen != division_version(div):
         raise StaleError(
             _(
@@ -310,19 +356,19 @@ def edit_division(
 ) -> None:
     """Rename a division, change its players (club members, in no other division) or its
     carry-over factor."""
-    _check_division_seen(div, seen)
-    div.name = _check_division_name(season, name, editing=div)
+    check_division_seen(div, seen)
+    div.name = check_division_name(season, name, editing=div)
     _check_carry(carry_factor)
     div.carry_factor = carry_factor
     div.players = _division_players(season, players, div, members_only=True)
-    _bump_nights(season)
+    bump_nights(season)
     db.session.flush()
 
 
 def move_division(season: Season, div: Division, step: int, seen: str | None = None) -> bool:
     """Move a division one place up (``step`` -1) or down (+1) the season's order; False at
     the end of the order."""
-    _check_division_seen(div, seen)
+    check_division_seen(div, seen)
     order = list(season.divisions)
     i = order.index(div)
     j = i + (1 if step > 0 else -1)
@@ -335,7 +381,7 @@ def move_division(season: Season, div: Division, step: int, seen: str | None = N
     other.position = a
     db.session.flush()
     div.position = b
-    _bump_nights(season)
+    bump_nights(season)
     db.session.flush()
     db.session.refresh(season)
     return True
@@ -352,7 +398,7 @@ def set_night_division(season: Season, t: Tournament, division: Division | None)
     db.session.flush()
 
 
-def _bump_nights(season: Season) -> None:
+def bump_nights(season: Season) -> None:
     """The season's pages are cached on their nights' versions: a change of its divisions is a
     change of what they show."""
     for t in db.session.scalars(select(Tournament).where(Tournament.season_id == season.id)):
@@ -396,8 +442,8 @@ def carried_points(season: Season, division_id: int | None = None) -> dict[str, 
     if season.previous_id is None or not season.divisions:
         return {}
     previous = db.session.get(Season, season.previous_id)
-    if previous is None or previous.id == season.id:
-        return {}
+    if previous is None or previous.id == season.id or previous.deleted_at is not None:
+        return {}  # a deleted season carries nothing while it is deleted
     seeded = {p: d.position for d in season.divisions for p in d.players}
     factors = [d.carry_factor or 0.0 for d in season.divisions]
     carried = carry_over(standings(previous), seeded, factors)

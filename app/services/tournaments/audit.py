@@ -15,7 +15,7 @@ from flask_babel import ngettext
 from sqlalchemy import select
 
 from ...extensions import db
-from ...models import AuditEntry, DuplicateEvent, Round, Table, Tournament, User, utcnow
+from ...models import AuditEntry, DuplicateEvent, Round, Season, Table, Tournament, User, utcnow
 from ..online.botchoice import LEVEL_LABELS as BOT_LEVEL_LABELS
 
 
@@ -30,7 +30,7 @@ class Actor:
 
 
 def audit(
-    t: Tournament | DuplicateEvent,
+    t: Tournament | DuplicateEvent | Season,
     actor: Actor,
     action: str,
     target: str,
@@ -38,11 +38,12 @@ def audit(
     after: Any,
     reason: str | None = None,
 ) -> AuditEntry:
-    """An entry in the trail of a tournament or of a duplicate event; ``reason``: the one a
-    director gave for a correction, shown in the trail."""
+    """An entry in the trail of a tournament, of a duplicate event or of a season; ``reason``:
+    the one a director gave for a correction, shown in the trail."""
     entry = AuditEntry(
         tournament_id=t.id if isinstance(t, Tournament) else None,
         duplicate_event_id=t.id if isinstance(t, DuplicateEvent) else None,
+        season_id=t.id if isinstance(t, Season) else None,
         user_id=actor.user.id if actor.user is not None else None,
         actor=actor.label[:120],
         action=action,
@@ -56,8 +57,14 @@ def audit(
     return entry
 
 
-def audit_trail(t: Tournament | DuplicateEvent) -> list[AuditEntry]:
-    owner = AuditEntry.tournament_id if isinstance(t, Tournament) else AuditEntry.duplicate_event_id
+def audit_trail(t: Tournament | DuplicateEvent | Season) -> list[AuditEntry]:
+    owner = (
+        AuditEntry.tournament_id
+        if isinstance(t, Tournament)
+        else AuditEntry.season_id
+        if isinstance(t, Season)
+        else AuditEntry.duplicate_event_id
+    )
     return list(
         db.session.scalars(
             select(AuditEntry)

@@ -2,7 +2,9 @@
 lists, its pages, table codes, seat links, public links, seasons, ratings, player pages) but
 kept whole for ``KEEP_DAYS`` days, listed on the club's page with who deleted it and when, and
 restored with one click. ``purge`` (``flask tournament purge-deleted``) removes the ones deleted
-longer ago for good; nothing a director clicks removes a tournament that cannot be restored.
+longer ago for good; nothing a director clicks removes a tournament that cannot be restored. The
+mechanism is every deletable kind's (``app.services.trash``); this module keeps a tournament's
+rules.
 
 A tournament with an online table still being played is not deleted (its seats and bots would
 play on unseen): finish or forfeit those tables, or close the round, first. A duplicate event's
@@ -10,36 +12,33 @@ online tournament goes with its event, never alone."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from flask_babel import gettext as _
 from sqlalchemy import ColumnElement, select
 
 from ...extensions import db
-from ...models import Club, Round, Table, Tournament, utcnow
-from .. import ServiceError
-from ..duplicate.hosts import is_host
+from ...models import Club, Round, Table, Tournament
+from .. import ServiceError, trash
+from ..duplicate.hosts import is_host, not_host
 from .audit import Actor, audit
 
-KEEP_DAYS = 30
+KEEP_DAYS = trash.KEEP_DAYS
 
 
 def live() -> ColumnElement[bool]:
     """The condition every query of tournaments that people see adds: not deleted."""
-    return Tournament.deleted_at.is_(None)
+    return trash.live(Tournament)
 
 
 def is_deleted(t: Tournament | None) -> bool:
     return t is not None and t.deleted_at is not None
 
 
-def restorable_until(t: Tournament) -> datetime:
-    assert t.deleted_at is not None
-    return t.deleted_at + timedelta(days=KEEP_DAYS)
+restorable_until = trash.restorable_until
 
 
-def _online_in_play(t: Tournament) -> list[int]:
+def online_in_play(t: Tournament) -> list[int]:
     """The numbers of the round's online tables still being played (round open, not finished,
     not forfeited)."""
     return list(
@@ -67,7 +66,7 @@ def delete_tournament(t: Tournament, actor: Actor, reason: str | None = None) ->
         raise ServiceError(
             _("These are a duplicate event's online tables: they go with the event, not alone.")
         )
-    playing = _online_in_play(t)
+    playing = online_in_play(t)
     if playing:
         raise ServiceError(
             _(
@@ -76,66 +75,40 @@ def delete_tournament(t: Tournament, actor: Actor, reason: str | None = None) ->
                 n=playing[0],
             )
         )
-    why = " ".join((reason or "").split())[:200] or None
-    t.deleted_at = utcnow()
-    t.deleted_by = actor.label[:120]
+    why = trash.hide(t, t.name, actor.label, reason)
     t.bump()
     audit(t, actor, "delete_tournament", t.name, None, None, reason=why)
     db.session.flush()
 
 
 def restore_tournament(t: Tournament, actor: Actor) -> None:
-    if t.deleted_at is None:
-        raise ServiceError(_("%(name)s is not deleted.", name=t.name))
-    if utcnow() > restorable_until(t):
+    if t.deleted_at is not None and db.session.scalar(select(is_host(t.id))):
         raise ServiceError(
-            _(
-                "%(name)s was deleted more than %(n)d days ago and can no longer be restored.",
-                name=t.name,
-                n=KEEP_DAYS,
-            )
+            _("These are a duplicate event's online tables: they go with the event, not alone.")
         )
-    before = {"deleted_at": t.deleted_at.isoformat(timespec="seconds"), "by": t.deleted_by}
-    t.deleted_at = None
-    t.deleted_by = None
+    before = trash.unhide(t, t.name)
     t.bump()
     audit(t, actor, "restore_tournament", t.name, before, None)
     db.session.flush()
 
 
-@dataclass(frozen=True)
-class Deleted:
-    """A deleted thing as the club's page lists it."""
-
-    kind: str  # "tournament"
-    id: int
-    name: str
-    deleted_at: datetime
-    deleted_by: str
-    until: datetime
-
-
-def deleted_of(club: Club) -> list[Deleted]:
-    """The club's tournaments deleted in the last ``KEEP_DAYS`` days, newest first."""
-    since = utcnow() - timedelta(days=KEEP_DAYS)
+def _deleted_since(club: Club, start: datetime) -> list[trash.Deleted]:
+    """The club's tournaments deleted since ``start`` (a duplicate event's online tournament is
+    listed as its event)."""
     rows = db.session.scalars(
-        select(Tournament)
-        .where(
+        select(Tournament).where(
             Tournament.club_id == club.id,
             Tournament.deleted_at.is_not(None),
-            Tournament.deleted_at >= since,
+            Tournament.deleted_at >= start,
+            not_host(Tournament.id),
         )
-        .order_by(Tournament.deleted_at.desc(), Tournament.id.desc())
     )
-    out = []
-    for t in rows:
-        assert t.deleted_at is not None
-        out.append(
-            Deleted(
-                "tournament", t.id, t.name, t.deleted_at, t.deleted_by or "", restorable_until(t)
-            )
-        )
-    return out
+    return [trash.deleted("tournament", t, t.name) for t in rows]
+
+
+def deleted_of(club: Club) -> list[trash.Deleted]:
+    """The club's tournaments deleted in the last ``KEEP_DAYS`` days."""
+    return _deleted_since(club, trash.since())
 
 
 def deleted_tournament(club: Club, tid: int) -> Tournament | None:
@@ -145,14 +118,13 @@ def deleted_tournament(club: Club, tid: int) -> Tournament | None:
     return t
 
 
-def purge(now: datetime | None = None) -> list[str]:
-    """Remove for good the tournaments deleted more than ``KEEP_DAYS`` days before ``now``;
-    returns their names."""
-    cutoff = (now or utcnow()) - timedelta(days=KEEP_DAYS)
+def _purge(cutoff: datetime) -> list[str]:
     old = list(
         db.session.scalars(
             select(Tournament).where(
-                Tournament.deleted_at.is_not(None), Tournament.deleted_at < cutoff
+                Tournament.deleted_at.is_not(None),
+                Tournament.deleted_at < cutoff,
+                not_host(Tournament.id),  # an event's: purged with the event
             )
         )
     )
@@ -161,3 +133,12 @@ def purge(now: datetime | None = None) -> list[str]:
         db.session.delete(t)
     db.session.flush()
     return names
+
+
+def purge(now: datetime | None = None) -> list[str]:
+    """Remove for good everything deleted more than ``KEEP_DAYS`` days before ``now`` (every
+    kind: ``app.services.trash.purge``); returns the names."""
+    return trash.purge(now)
+
+
+KIND = trash.Kind(_deleted_since, _purge)

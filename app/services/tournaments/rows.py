@@ -470,7 +470,9 @@ def load_uncached(t: Tournament) -> Loaded:
 def season_name(t: Tournament) -> str | None:
     if t.season_id is None:
         return None
-    return db.session.connection().scalar(select(Season.name).where(Season.id == t.season_id))
+    return db.session.connection().scalar(  # none while the season is deleted
+        select(Season.name).where(Season.id == t.season_id, Season.deleted_at.is_(None))
+    )
 
 
 def club_name(t: Tournament) -> str:
