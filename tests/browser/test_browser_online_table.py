@@ -601,7 +601,7 @@ def test_a_move_is_pushed_to_another_seats_page_without_polling(
     other.expose_function("streamOpened", lambda: opened.append(True))
     other.add_init_script("document.addEventListener('htmx:sseOpen', () => window.streamOpened())")
     other.goto(f"{served}/play/{ow.seats()[2].token}", wait_until="domcontentloaded")
-    other.wait_for_function("() => document.querySelector('#live')")
+    other.wait_for_function("() => document.querySelector('[sse-connect]')")
     for _ in range(100):  # the stream opens
         if opened:
             break
