@@ -130,3 +130,30 @@ def test_a_player_page_finds_the_nights_of_the_name_typed_another_way(app, clien
     assert "Friday Night" in page and "P00b" in page  # the night and the partner
     assert 'class="rating"' in page  # rated as the member, not as a stranger
     assert "ＰＥＴＥ" not in page.split("<h2", 1)[1]  # not listed as their own partner
+
+
+def test_a_duplicate_event_names_each_entrant_once_however_typed(app, client):
+    from app.models import DuplicateEvent
+    from tests.tournaments.tournament_helpers import login
+
+    w = world()
+    login(client, w.director)
+    pairs = ["王伟 / 张敏", "Anna / Ben", "王 伟 / 张敏", "Carl / Dana"]
+    data = {
+        "name": "Pairs",
+        "variant": "tractor-4p",
+        "kind": "pairs",
+        "boards_per_round": 1,
+        "seed": 77,
+    }
+    r = client.post(f"/clubs/{w.club.slug}/duplicate", data={**data, "entrants": "\n".join(pairs)})
+    assert r.status_code == 422 and "must be different" in r.get_data(as_text=True)
+    r = client.post(
+        f"/clubs/{w.club.slug}/duplicate",
+        data={
+            **data,
+            "entrants": "\n".join(["ＡＮＮＡ / Ben" if p == "王 伟 / 张敏" else p for p in pairs]),
+        },
+    )
+    assert r.status_code == 422 and "must be different" in r.get_data(as_text=True)
+    assert db.session.query(DuplicateEvent).count() == 0
