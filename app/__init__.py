@@ -228,7 +228,11 @@ def _register_template_globals(app: Flask) -> None:
     def role_label(role: str) -> str:
         return str(ROLE_LABELS.get(role, role))
 
+    from .competition.names import sorted_names
     from .qr import svg as qr_svg_data
+
+    # ``names|name_order``: a list of names in the app's one name order (pinyin, Latin among)
+    app.jinja_env.filters["name_order"] = lambda names: sorted_names(names or (), str)
 
     @app.context_processor
     def inject() -> dict[str, Any]:

@@ -2,17 +2,17 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 
+from ..competition.names import sorted_names
 from ..extensions import db, htmx
 from ..forms_common import choices
 from ..models import Club, Invite, Member, User
 from ..permissions import club_route, get_in_club_or_404, membership
 from ..services import ServiceError, versions
 from ..services import clubs as svc
-from ..services.text import sorted_names
 from ..web import show_service_error
 from . import bp
 from .forms import (
@@ -59,7 +59,7 @@ def _members_context(club: Club, me: Member, add_form: AddMemberForm | None = No
     return {
         "club": club,
         "me": me,
-        "members": sorted_names(list(club.members), lambda m: m.display_name, str(get_locale())),
+        "members": sorted_names(club.members, lambda m: m.display_name),
         "add_form": add_form or AddMemberForm(formdata=None),
         "role_labels": ROLE_LABELS,
         "member_version": svc.member_version,

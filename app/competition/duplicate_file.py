@@ -35,7 +35,7 @@ from .movements import (
     swiss_max_rounds,
     team_swiss_movement,
 )
-from .names import has_invisible, normalize_name
+from .names import has_invisible, name_match_key, normalize_name
 
 KINDS = ("pairs", "teams", "individuals")
 PAIRINGS = ("round-robin", "swiss")
@@ -167,6 +167,19 @@ def max_total(variant: str, options: Mapping[str, Any]) -> int:
 
 def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _same_names(given: object, names: list[str]) -> bool:
+    """A result's players or sides as the file wrote them are the seated ones, names compared
+    as ``name_match_key`` ("王 伟" is 王伟)."""
+    return (
+        isinstance(given, list)
+        and len(given) == len(names)
+        and all(
+            isinstance(g, str) and name_match_key(g) == name_match_key(n)
+            for g, n in zip(given, names, strict=True)
+        )
+    )
 
 
 def _show(v: object) -> str:
@@ -369,7 +382,7 @@ class _Loader:
             n = self.text(x, f"{path}[{i}]")
             if n is None:
                 continue
-            if n in names:
+            if name_match_key(n) in {name_match_key(x) for x in names}:  # "王 伟" is 王伟
                 self.err(f"{path}[{i}]", "entrant_twice", name=n)
             names.append(n)
         if isinstance(kind, str):
@@ -529,7 +542,7 @@ class _Loader:
             other = "sides" if red else "players"
             if other in o:
                 self.err(f"{ip}.{other}", "wrong_seats", use=seats_key)
-            if seats_key in o and o[seats_key] != names:
+            if seats_key in o and not _same_names(o[seats_key], names):
                 self.err(f"{ip}.{seats_key}", "seats_differ", want=" – ".join(names))
             if red:
                 for k in ("declarer", "total"):

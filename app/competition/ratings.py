@@ -26,6 +26,7 @@ from openskill.models import PlackettLuce
 
 from .matches import derive_fixed, derive_red_five
 from .model import Tournament
+from .names import name_match_key, name_sort_key
 
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 40
@@ -81,15 +82,18 @@ def rate(
         name: replace(r, history=list(r.history)) for name, r in (start or {}).items()
     }
     ordered = sorted(enumerate(games), key=lambda ig: (ig[1].when, ig[0]))
+    # one rating per player however the name was typed ("王 伟" is 王伟): the first spelling met
+    spelling = {name_match_key(name): name for name in ratings}
 
     def get(name: str) -> PlayerRating:
+        name = spelling.setdefault(name_match_key(name), name)
         if name not in ratings:
             ratings[name] = PlayerRating(name, model.mu, model.sigma)
         return ratings[name]
 
     for _i, game in ordered:
         a, b = game.teams
-        if not a or not b or set(a) & set(b):
+        if not a or not b or {name_match_key(p) for p in a} & {name_match_key(p) for p in b}:
             continue  # not a game between two sides (bad data): rates nobody
         team_a = [model.create_rating([get(p).mu, get(p).sigma], name=p) for p in a]
         team_b = [model.create_rating([get(p).mu, get(p).sigma], name=p) for p in b]
@@ -116,8 +120,8 @@ def rate(
 
 
 def table(ratings: dict[str, PlayerRating]) -> list[PlayerRating]:
-    """Best first: the displayed rating, then more games, then the name."""
-    return sorted(ratings.values(), key=lambda r: (-r.display, -r.games, r.player))
+    """Best first: the displayed rating, then more games, then the name (``name_sort_key``)."""
+    return sorted(ratings.values(), key=lambda r: (-r.display, -r.games, name_sort_key(r.player)))
 
 
 def games_of(t: Tournament, when: str, player_names: Mapping[str, str] | None = None) -> list[Game]:

@@ -15,6 +15,8 @@ one season line. The season's rule turns those lines into a score:
 
 ``level_diff`` is summed over the same nights as the score (all nights, or the best N). Order:
 score, then level_diff, then nights, all descending, then the player's name by code point.
+A player is one line however the name was typed: names are compared as ``names.name_match_key``
+("王 伟" is 王伟), the line shows the first spelling met.
 
 Divisions (甲级 / 乙级 …): ``promote_relegate`` moves the top k of each lower division up and the
 bottom k of each upper division down, seeding the next season. A division's carry-over factor
@@ -32,6 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from .model import Tournament
+from .names import name_match_key
 from .standings import FixedStanding, RedFiveStanding, standings
 
 RULES = ("total", "best", "average", "places")
@@ -153,18 +156,19 @@ def season_standings(
 ) -> list[SeasonRow]:
     """The season's table, best first (see the module's docstring). ``nights`` in date order,
     each the lines of one night; ``carried``: points a player brings from the last season."""
-    rows: dict[str, SeasonRow] = {}
+    rows: dict[str, SeasonRow] = {}  # by name_match_key: "王 伟" one night is 王伟 the next
     for lines in nights:
         seen: set[str] = set()
         for line in lines:
-            if line.player in seen:  # the same name twice in one night: count it once
+            key = name_match_key(line.player)
+            if key in seen:  # the same name twice in one night: count it once
                 continue
-            seen.add(line.player)
-            row = rows.setdefault(line.player, SeasonRow(line.player))
+            seen.add(key)
+            row = rows.setdefault(key, SeasonRow(line.player))
             row.per_night.append(line)
             row.nights += 1
     for name, pts in (carried or {}).items():
-        rows.setdefault(name, SeasonRow(name)).carried = float(pts)
+        rows.setdefault(name_match_key(name), SeasonRow(name)).carried = float(pts)
     for row in rows.values():
         _score(row, rule)
     ordered = sorted(

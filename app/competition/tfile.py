@@ -38,7 +38,7 @@ from .model import (
     Table,
     Tournament,
 )
-from .names import has_invisible, normalize_name
+from .names import has_invisible, name_match_key, normalize_name
 from .presets import PRESETS
 from .standings import standings_json
 
@@ -438,10 +438,10 @@ class _Loader:
                 if isinstance(raw, str) and raw.strip():  # tables that seat it say nothing more
                     self.flawed_entrants.add(normalize_name(raw))
                 continue
-            if name in names:
+            if name_match_key(name) in names:  # "王 伟" is 王伟, as the forms compare them
                 self.err(_join(path, "name"), f"{name!r} is already an entrant: names are unique")
                 continue
-            names.add(name)
+            names.add(name_match_key(name))
             players: tuple[str, ...] | None = None
             if "players" not in e:
                 if variant_id == RED_FIVE:
@@ -478,17 +478,18 @@ class _Loader:
         cleaned: list[str] = []
         for j, raw in enumerate(arr):
             p = self.name(raw, f"{path}[{j}]", "name")
+            key = name_match_key(p) if p is not None else ""  # "王 伟" is 王伟
             if p is None:
                 ok = False
-            elif p in seen:
+            elif key in seen:
                 self.err(f"{path}[{j}]", f"{p!r} is listed twice")
                 ok = False
-            elif p in player_of:
-                self.err(f"{path}[{j}]", f"{p!r} already plays for {player_of[p]!r}")
+            elif key in player_of:
+                self.err(f"{path}[{j}]", f"{p!r} already plays for {player_of[key]!r}")
                 ok = False
             else:
-                seen.add(p)
-                player_of[p] = entrant
+                seen.add(key)
+                player_of[key] = entrant
                 cleaned.append(p)
         return tuple(cleaned) if ok else None
 

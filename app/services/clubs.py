@@ -19,6 +19,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from sqlalchemy import func, select
 
+from ..competition.names import name_match_key, sorted_names
 from ..db import lock_for_update
 from ..extensions import db
 from ..models import ROLE_RANK, ROLES, Club, Invite, Member, User, utcnow
@@ -50,13 +51,16 @@ def create_club(user: User, name: str) -> Club:
     return club
 
 
+def _taken_names(club: Club) -> set[str]:
+    """The club's member names as ``name_match_key`` compares them."""
+    names = db.session.scalars(select(Member.display_name).where(Member.club_id == club.id))
+    return {name_match_key(n) for n in names}
+
+
 def _check_name_free(club: Club, name: str, field: str) -> None:
-    taken = db.session.scalar(
-        select(Member.id).where(
-            Member.club_id == club.id, func.lower(Member.display_name) == name.lower()
-        )
-    )
-    if taken is not None:
+    """Refuse a name a member already has, compared as ``name_match_key`` ("王 伟" is 王伟,
+    "ＷＡＮＧ" is Wang): a new member, or a newcomer joining by an invitation."""
+    if name_match_key(name) in _taken_names(club):
         raise ServiceError(_("A member of this club already has this name."), field)
 
 
@@ -211,14 +215,17 @@ def find_invite(token: str, now: datetime | None = None) -> Invite | None:
     return invite
 
 
+def member_names(club: Club) -> list[str]:
+    """The club's member names in the app's name order: the pickers' suggestions."""
+    return sorted_names((m.display_name for m in club.members), lambda n: n)
+
+
 def unclaimed_members(club: Club) -> list[Member]:
-    return list(
-        db.session.scalars(
-            select(Member)
-            .where(Member.club_id == club.id, Member.user_id.is_(None))
-            .order_by(Member.display_name)
-        )
+    """The club's members without an account, in the app's name order (``sorted_names``)."""
+    rows = db.session.scalars(
+        select(Member).where(Member.club_id == club.id, Member.user_id.is_(None))
     )
+    return sorted_names(rows, lambda m: m.display_name)
 
 
 def claimable_members(invite: Invite) -> list[Member]:
@@ -324,11 +331,9 @@ class MemberLine:
 def parse_member_list(club: Club, text: str) -> list[MemberLine]:
     """Read a pasted list: one name a line, or CSV lines ``name, contact`` (a header line
     ``name,contact`` / ``姓名,联系方式`` is skipped). Names already in the club, or twice in the
-    list, are refused by name (case-blind), and so is anything ``clean_name`` refuses."""
-    taken = {
-        n.lower()
-        for n in db.session.scalars(select(Member.display_name).where(Member.club_id == club.id))
-    }
+    list, are refused by name (compared as ``name_match_key``), and so is anything
+    ``clean_name`` refuses."""
+    taken = _taken_names(club)
     seen: set[str] = set()
     out: list[MemberLine] = []
     raw_lines = (text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -367,12 +372,12 @@ def parse_member_list(club: Club, text: str) -> list[MemberLine]:
             and any(unicodedata.category(ch).startswith("C") for ch in contact)
         ):
             problem = _("The contact contains invisible control characters.")
-        if problem is None and name.lower() in taken:
+        if problem is None and name_match_key(name) in taken:
             problem = _("Already a member of the club.")
-        elif problem is None and name.lower() in seen:
+        elif problem is None and name_match_key(name) in seen:
             problem = _("Twice in this list.")
         if problem is None:
-            seen.add(name.lower())
+            seen.add(name_match_key(name))
         out.append(MemberLine(number, name[:80], contact, problem))
     return out
 

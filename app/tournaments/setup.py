@@ -19,6 +19,7 @@ from ..extensions import db, htmx
 from ..models import Club, Entrant, Member, Tournament
 from ..permissions import club_route
 from ..services import ServiceError, StaleError, trash
+from ..services import clubs as club_svc
 from ..services import visibility as vis
 from ..services.tournaments import audit as audits
 from ..services.tournaments import deletion
@@ -257,7 +258,7 @@ def _show_context(club: Club, me: Member, t: Tournament, **extra: Any) -> dict[s
         "rounds": rounds_of(t),
         "entrant_form": EntrantForm(formdata=None),
         "side_size": side_size(t),
-        "members": [m.display_name for m in club.members],
+        "members": club_svc.member_names(club),
         "director": me.role in ("owner", "director"),
         "share": vis.share_of(t, standings_url(t, external=True)),
         "entrant_version": setup.entrant_version,
@@ -371,7 +372,7 @@ def edit_entrant(club: Club, me: Member, tid: int, eid: int) -> ResponseReturnVa
         e=e,
         form=form,
         side_size=side_size(t),
-        members=[m.display_name for m in club.members],
+        members=club_svc.member_names(club),
     ), (200 if request.method == "GET" else 422)
 
 

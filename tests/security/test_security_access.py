@@ -312,14 +312,6 @@ def _open(client: Any, method: str, url: str, data: Any, **kw: Any) -> Any:
     return client.open(url, method=method, data=data() if data else None, **kw)
 
 
-@pytest.fixture(autouse=True)
-def short_streams(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A live stream a test reads to its end ends at once (it would stay open minutes)."""
-    from app.services.live import streams
-
-    monkeypatch.setattr(streams, "LIFETIME_S", 0.0)
-
-
 @pytest.fixture
 def world(app: Flask) -> SecurityWorld:
     return build_world(app)

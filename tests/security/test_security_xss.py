@@ -241,6 +241,12 @@ def test_every_page_escapes_names(app: Flask, evil: tuple[FlaskClient, dict[str,
                 # no inline script at all (the CSP forbids it; the page must not need it)
                 for tag in re.findall(r"<script[^>]*>", body):
                     assert "src=" in tag, (endpoint, tag)
+            elif r.mimetype == "text/event-stream":  # a live page's partials, pushed
+                body = r.get_data(as_text=True)
+                _assert_escaped(body, f"{endpoint} as {who}")
+                assert r.headers.get("Cache-Control") == "no-store", endpoint
+                for tag in re.findall(r"<script[^>]*>", body):
+                    assert "src=" in tag, (endpoint, tag)
             elif endpoint in JSON_VIEWS:  # a program's view of a page: escaped, never a download
                 assert r.mimetype == "application/json", endpoint
                 assert r.headers.get("X-Content-Type-Options") == "nosniff", endpoint

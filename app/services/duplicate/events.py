@@ -52,7 +52,7 @@ from ...competition.movements import (
     team_pairs,
     team_swiss_round,
 )
-from ...competition.names import normalize_name
+from ...competition.names import name_match_key, normalize_name
 from ...db import lock_for_update
 from ...extensions import db
 from ...models import Club, DuplicateEvent, DuplicateResult, DuplicateRound, User, utcnow
@@ -197,7 +197,7 @@ def create_event(
     names = [n for n in names if n]
     for n in names:
         clean_name(n, "entrants", 120)
-    if len(set(names)) != len(names):
+    if len({name_match_key(n) for n in names}) != len(names):  # "王 伟" is 王伟
         raise ServiceError(_("Each entrant's name must be different."), "entrants")
     low, high = MIN_ENTRANTS[kind], MAX_ENTRANTS[kind]
     if not low <= len(names) <= high:

@@ -21,6 +21,7 @@ from sqlalchemy import event as orm_event
 from sqlalchemy.orm import ORMExecuteState, Session, aliased, joinedload
 
 from ... import qr
+from ...competition.names import sorted_names
 from ...db import READ_MEMOS
 from ...extensions import db
 from ...models import (
@@ -210,13 +211,10 @@ def seat_players(tab: Table) -> list[EntrantPlayer | None]:
 
 def accounts_of(club: Club) -> list[Member]:
     """The club's members who have an account (only they can be bound to a seat), by name."""
-    return list(
-        db.session.scalars(
-            select(Member)
-            .where(Member.club_id == club.id, Member.user_id.is_not(None))
-            .order_by(Member.display_name)
-        )
+    rows = db.session.scalars(
+        select(Member).where(Member.club_id == club.id, Member.user_id.is_not(None))
     )
+    return sorted_names(rows, lambda m: m.display_name)
 
 
 def suggested_members(tab: Table, club: Club) -> list[int | None]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import or_, select
 
+from ...competition.names import name_match_key, name_sort_key
 from ...competition.ratings import PlayerRating
 from ...extensions import db
 from ...models import Club, Entrant, EntrantPlayer, Member, Season, Tournament
@@ -39,9 +40,10 @@ class PlayerPage:
 
 def _entries(club: Club, member: Member) -> list[tuple[Tournament, Entrant]]:
     """The member's entrants in the club's tournaments: linked to the member, or written with
-    the member's exact name and linked to nobody."""
+    the member's name (compared as ``name_match_key``: "王 伟" is 王伟) and linked to nobody."""
+    key = name_match_key(member.display_name)
     q = (
-        select(Tournament, Entrant)
+        select(Tournament, Entrant, EntrantPlayer.member_id, EntrantPlayer.name)
         .join(Entrant, Entrant.tournament_id == Tournament.id)
         .join(EntrantPlayer, EntrantPlayer.entrant_id == Entrant.id)
         .where(
@@ -50,13 +52,15 @@ def _entries(club: Club, member: Member) -> list[tuple[Tournament, Entrant]]:
             Tournament.deleted_at.is_(None),
             or_(
                 EntrantPlayer.member_id == member.id,
-                (EntrantPlayer.member_id.is_(None)) & (EntrantPlayer.name == member.display_name),
+                EntrantPlayer.member_id.is_(None),
             ),
         )
     )
     seen: set[int] = set()
     out = []
-    for t, e in db.session.execute(q):
+    for t, e, member_id, written in db.session.execute(q):
+        if member_id is None and name_match_key(written) != key:
+            continue
         if e.id not in seen:
             seen.add(e.id)
             out.append((t, e))
@@ -66,12 +70,15 @@ def _entries(club: Club, member: Member) -> list[tuple[Tournament, Entrant]]:
 def player_page(club: Club, member: Member) -> PlayerPage:
     page = PlayerPage(member)
     name = member.display_name
+    key = name_match_key(name)
+    spelling: dict[str, str] = {}  # a partner typed "王 伟" one night is 王伟 another
     for t, e in _entries(club, member):
         loaded = load(t)
         comp = loaded.tournament
         ce = comp.entrant_map.get(e.name)
-        partners = [p for p in (ce.players if ce else ()) if p != name] if ce else []
-        for p in partners:
+        partners = [p for p in (ce.players if ce else ()) if name_match_key(p) != key]
+        for written in partners:
+            p = spelling.setdefault(name_match_key(written), written)
             page.partners[p] = page.partners.get(p, 0) + 1
         row = next((r for r in loaded.standings if r.entrant == e.name), None)
         page.nights.append(
@@ -89,10 +96,14 @@ def player_page(club: Club, member: Member) -> PlayerPage:
         select(Season).where(Season.club_id == club.id, Season.deleted_at.is_(None))
     ):
         rows = season_standings(season)
-        mine = next((r for r in rows if r.player == name), None)
+        mine = next((r for r in rows if name_match_key(r.player) == key), None)
         if mine is not None:
             page.seasons.append((season, mine.rank, len(rows)))
     page.rating = rated(club).get(name)
+    # most nights together first, then the app's name order
+    page.partners = dict(
+        sorted(page.partners.items(), key=lambda pn: (-pn[1], name_sort_key(pn[0])))
+    )
     return page
 
 

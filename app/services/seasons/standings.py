@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from ...competition.names import name_match_key
 from ...competition.seasons import NightLine, Rule, SeasonRow, night_lines, parse_rule
 from ...competition.seasons import season_standings as derive
 from ...extensions import db
@@ -31,14 +32,27 @@ def nights_of(season: Season, division_id: int | None = None) -> list[Tournament
 
 
 def member_names(t: Tournament) -> dict[str, str]:
-    """Names as written on a night → the linked member's name (one season line per member)."""
+    """Names as written on a night → the member's name (one season line, one rating per
+    member): the linked member's, else the club member whose name it is as ``name_match_key``
+    compares them ("王 伟" written for 王伟)."""
     rows = db.session.execute(
         select(EntrantPlayer.name, Member.display_name)
         .join(Entrant, Entrant.id == EntrantPlayer.entrant_id)
-        .join(Member, Member.id == EntrantPlayer.member_id)
+        .outerjoin(Member, Member.id == EntrantPlayer.member_id)
         .where(Entrant.tournament_id == t.id)
     )
-    return {name: member for name, member in rows}
+    written = list(rows)
+    if any(member is None for _name, member in written):
+        club = db.session.scalars(select(Member.display_name).where(Member.club_id == t.club_id))
+        by_key = {name_match_key(m): m for m in club}
+    else:
+        by_key = {}
+    out = {}
+    for name, member in written:
+        found = member if member is not None else by_key.get(name_match_key(name))
+        if found is not None and found != name:
+            out[name] = found
+    return out
 
 
 def members_stamp(club_id: int) -> str:
