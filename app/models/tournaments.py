@@ -50,6 +50,9 @@ class Tournament(Base):
     # online tables: seconds after a deal's end before the next deal starts without every human
     # seat having pressed "continue"
     online_pause: Mapped[int] = mapped_column(default=30, server_default="30")
+    # online tables: seconds a human seat has for each move (its clock: app/services/online/
+    # clock.py); when they run out a bot makes that one move for it. None: no clock
+    move_seconds: Mapped[int | None] = mapped_column()
     # a night of a club league: when and where it was played, and the season it counts in
     date: Mapped[date_type | None] = mapped_column("date")
     venue: Mapped[str | None] = mapped_column(String(120))

@@ -30,7 +30,7 @@ from ..poll_shortcut import SEAT_STATE
 from ..services import ServiceError
 from ..services.live import bus as live_bus
 from ..services.live import streams as live_streams
-from ..services.online import botchoice, bridge, guards, pages, seat_json, seats
+from ..services.online import botchoice, bridge, clock, guards, pages, seat_json, seats
 from ..services.tournaments.sheets import may_edit
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm
@@ -523,6 +523,7 @@ MEMBER_ENDPOINTS = {
     "online.seat_replay": "online.my_replay",
     "online.ready": "online.my_ready",
     "online.next_deal": "online.my_next_deal",
+    "online.move_clock": "online.my_move_clock",
 }
 
 
@@ -596,6 +597,10 @@ def _play(s: OnlineSeat, here: str, club: Club | None = None) -> ResponseReturnV
         return _render_seat(s, partial=False, club=club)
     if not MoveForm().validate_on_submit():
         abort(400)
+    tab = db.session.get(Table, s.table_id)
+    if tab is not None and clock.expired_seat(tab) == s.seat:
+        # too late by the server's clock: the bot moves for the seat, not the move sent
+        return _clock_expired(s, here, club, error=clock.late_message())
     try:
         bridge.act(
             s,
@@ -837,6 +842,53 @@ def next_deal(seat_token: str) -> ResponseReturnValue:
     has really passed since the deal's last move, else nothing changes."""
     s = _seat_or_404(seat_token)
     return _between_deals(s, bridge.next_deal, url_for("online.seat", seat_token=seat_token))
+
+
+def _clock_expired(
+    s: OnlineSeat, here: str, club: Club | None = None, error: str | None = None
+) -> ResponseReturnValue:
+    """The move clock has run out for the seat the deal waits for: its bot moves for it."""
+    for tries in (1, 2):  # another seat's page may have sent the same at once
+        tab = db.session.get(Table, s.table_id)
+        assert tab is not None
+        try:
+            clock.expire(tab)
+            break
+        except bridge.Stale:
+            db.session.rollback()
+            if tries == 2:
+                break
+        except ServiceError as e:
+            db.session.rollback()
+            return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
+    db.session.commit()
+    if htmx:
+        return _render_seat(s, partial=True, error=error, club=club), 409 if error else 200
+    return redirect(here, 303)
+
+
+@bp.post("/play/<seat_token>/clock")
+@read_first
+@no_store
+def move_clock(seat_token: str) -> ResponseReturnValue:
+    """Sent by a seat's page when the move clock it shows reaches 0: if the waited seat's time
+    has really run out by the server's clock, its bot makes that move; else nothing changes."""
+    s = _seat_or_404(seat_token)
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    return _clock_expired(s, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.post(MY_SEAT_URL + "/clock")
+@read_first
+@club_route("player")
+@no_store
+def my_move_clock(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _clock_expired(s, here, club)
 
 
 @bp.post(MY_SEAT_URL + "/ready")

@@ -609,6 +609,12 @@ def _bot(live: Live, seat: int) -> RandomBot:
     return botchoice.make_seat_bot(live.levels.get(seat), seed)
 
 
+def bot_for(live: Live, seat: int) -> RandomBot:
+    """The bot that would decide for ``seat`` now (the move clock lends a human seat its bot
+    for one move: clock.py)."""
+    return _bot(live, seat)
+
+
 def _step(live: Live) -> bool:
     """One automatic step (a draw, a bot's call or move); False when a human must act or the
     deal is over."""
