@@ -115,8 +115,7 @@ def test_a_late_move_is_not_played_the_bot_moves_and_the_player_is_told(
     got = _timeouts()
     assert len(got) == 1 and got[0].record["seat"] == 0
     assert not [
-        a
-        for a in db.session.scalars(select(OnlineAction).where(OnlineAction.actor == "seat 0"))
+        a for a in db.session.scalars(select(OnlineAction).where(OnlineAction.actor == "seat 0"))
     ], "the late move itself was not played"
 
 
