@@ -30,7 +30,16 @@ from ..poll_shortcut import SEAT_STATE
 from ..services import ServiceError
 from ..services.live import bus as live_bus
 from ..services.live import streams as live_streams
-from ..services.online import botchoice, bridge, clock, guards, pages, seat_json, seats
+from ..services.online import (
+    botchoice,
+    bridge,
+    clock,
+    guards,
+    pages,
+    seat_json,
+    seats,
+    takeback,
+)
 from ..services.tournaments.sheets import may_edit
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm
@@ -524,6 +533,7 @@ MEMBER_ENDPOINTS = {
     "online.ready": "online.my_ready",
     "online.next_deal": "online.my_next_deal",
     "online.move_clock": "online.my_move_clock",
+    "online.seat_takeback": "online.my_takeback",
 }
 
 
@@ -889,6 +899,37 @@ def my_move_clock(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
         abort(400)
     here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
     return _clock_expired(s, here, club)
+
+
+def _takeback_step(s: OnlineSeat) -> None:
+    seen = request.form.get("v", "")
+    what = request.form.get("answer", "")
+    if what == "ask":
+        takeback.ask(s, seen)
+    elif what in ("accept", "refuse"):
+        takeback.answer(s, seen, what == "accept")
+    else:
+        raise bridge.IllegalMove(_("Unknown move."))
+
+
+@bp.post("/play/<seat_token>/takeback")
+@read_first
+@no_store
+def seat_takeback(seat_token: str) -> ResponseReturnValue:
+    """A take-back (悔牌): ``answer=ask`` by the seat that played last, ``accept`` or
+    ``refuse`` by the next seat (``v``: the state token the page showed)."""
+    s = _seat_or_404(seat_token)
+    return _between_deals(s, _takeback_step, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.post(MY_SEAT_URL + "/takeback")
+@read_first
+@club_route("player")
+@no_store
+def my_takeback(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _between_deals(s, _takeback_step, here, club)
 
 
 @bp.post(MY_SEAT_URL + "/ready")

@@ -106,9 +106,11 @@ EXPECT: dict[str, Expect] = {
     "online.ready": Expect("seat", POST, lambda _o: {"v": "0.0"}),
     "online.next_deal": Expect("seat", POST),
     "online.move_clock": Expect("seat", POST),
+    "online.seat_takeback": Expect("seat", POST),
     "online.my_ready": Expect(BOUND, POST, lambda _o: {"v": "0.0"}),
     "online.my_next_deal": Expect(BOUND, POST),
     "online.my_move_clock": Expect(BOUND, POST),
+    "online.my_takeback": Expect(BOUND, POST),
     # any signed-in user
     "auth.password": Expect("login", BOTH),
     "clubs.new_club": Expect("login", BOTH, lambda _o: {"name": "Evil Club"}),

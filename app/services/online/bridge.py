@@ -699,7 +699,10 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
         if live.deal.outcome is None:
             return live
         if live.row.sheet_index is None and live.deal.outcome == "played":
-            written = record_deal(t, tab, sheet_deal(live.deal), GAME_ACTOR, source="online")
+            from . import takeback  # the take-backs of the deal: penalties in competition
+
+            on_sheet = takeback.with_penalties(t, live, sheet_deal(live.deal))
+            written = record_deal(t, tab, on_sheet, GAME_ACTOR, source="online")
             live.row.sheet_index = written.index
             duplicate_tables.record(tab, live.deal)  # a duplicate board: its traveller line
             db.session.flush()
@@ -721,10 +724,9 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
 # --- a seat's side ----------------------------------------------------------------------------
 
 
-def act(
-    seat_row: OnlineSeat, seen: str, kind: str, cards: Sequence[str] = (), card: str = ""
-) -> None:
-    """A human seat's move on the state it saw; bots answer at once."""
+def seat_turn(seat_row: OnlineSeat, seen: str) -> tuple[Tournament, Table, Live]:
+    """The table and its current deal (to act on) for a human seat's request on the state it
+    saw; refused (``Stale``, ``IllegalMove``) when the table takes no move from it."""
     tab = db.session.get(Table, seat_row.table_id)
     assert tab is not None
     if tab.mode != "online":
@@ -744,6 +746,14 @@ def act(
     live = None if got is None else load_row(*got)
     if live is None or live.deal.outcome is not None:
         raise IllegalMove(_("The match is over."))
+    return t, tab, live
+
+
+def act(
+    seat_row: OnlineSeat, seen: str, kind: str, cards: Sequence[str] = (), card: str = ""
+) -> None:
+    """A human seat's move on the state it saw; bots answer at once."""
+    t, tab, live = seat_turn(seat_row, seen)
     seat = seat_row.seat
     deal = live.deal
     try:
@@ -856,10 +866,8 @@ def replay(row: OnlineDeal) -> Replay:
     start: list[list[int]] | None = None
     before: list[list[int]] = []
     attempt: list[int] | None = None  # the cards of a failed throw that led the trick
-    for action in row.actions:
-        if action.record["kind"] in LOG_ONLY:
-            continue
-        rec = Record.from_json(action.record)
+    for record in cache.engine_records([a.record for a in row.actions]):
+        rec = Record.from_json(record)
         lead = rec.kind == "play" and deal.trick is not None and not deal.trick.plays
         if lead:
             before = [list(h) for h in deal.hands]

@@ -18,7 +18,7 @@ from ...models import OnlineSeat, Table, Tournament
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
-from . import bridge, clock
+from . import bridge, clock, takeback
 from . import seats as seats_module
 from .cards import card_face, face_of, faces, hand_groups, sorted_cards
 from .seats import seats_of
@@ -196,6 +196,10 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             # clock played for this seat when its time ran out
             "move_left": clock.seconds_left(t, tab, live),
             "timed_out": None if seat_row.bot else clock.timed_out_note(live, seat),
+            # a take-back (悔牌): may this seat ask for one, and the one asked meanwhile
+            "takeback_askable": not seat_row.bot and not paused and takeback.askable(live, seat),
+            "takeback": takeback.pending(live),
+            "takeback_refused_by": takeback.refused_by(live, seat),
             "summary": None
             if summary is None
             else summary_page(t, tab, live, summary, derived, seat, over),
