@@ -192,6 +192,8 @@ class Table(Base):
     # online: counts the changes of who plays its seats (a bot handed a seat or a seat handed
     # back, a member bound, a link replaced): part of the state token, so every page sees them
     seats_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # online: the director switched the table's chat off (app/services/online/chat.py)
+    chat_off: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     round: Mapped[Round] = relationship(back_populates="tables")
     seats: Mapped[list[TableSeat]] = relationship(

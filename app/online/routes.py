@@ -33,6 +33,7 @@ from ..services.live import streams as live_streams
 from ..services.online import (
     botchoice,
     bridge,
+    chat,
     clock,
     guards,
     pages,
@@ -40,6 +41,7 @@ from ..services.online import (
     seats,
     takeback,
 )
+from ..services.tournaments.rows import seat_names
 from ..services.tournaments.sheets import may_edit
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm
@@ -128,6 +130,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
         )
         ctx["accounts"] = seats.accounts_of(club)
         ctx["live"] = _director_live_context(club, me, t, tab)
+        ctx["chat"] = _chat_view(tab, url_for("online.table_chat", **_table_kw(club, t, tab)), None)
     return render_template(
         "online/table.html",
         **ctx,
@@ -534,6 +537,7 @@ MEMBER_ENDPOINTS = {
     "online.next_deal": "online.my_next_deal",
     "online.move_clock": "online.my_move_clock",
     "online.seat_takeback": "online.my_takeback",
+    "online.seat_chat": "online.my_chat",
 }
 
 
@@ -598,6 +602,8 @@ def _render_seat(
     ctx = _seat_context(seat, error)
     if club is not None:
         ctx["url_for"] = _member_url_for(club, seat)
+    if not partial:  # the chat is outside the seat's partial: its own poll keeps it fresh
+        ctx["chat"] = _chat_context(seat, ctx["url_for"] if club else url_for)
     return render_template("online/_seat.html" if partial else "online/seat.html", **ctx)
 
 
@@ -930,6 +936,97 @@ def my_takeback(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
     s = _my_seat_or_404(me, seat_id)
     here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
     return _between_deals(s, _takeback_step, here, club)
+
+
+# --- the table chat ---------------------------------------------------------------------------
+
+
+def _chat_view(tab: Table, chat_url: str, seat: int | None, error: str | None = None) -> Any:
+    """What ``online/_chat.html`` shows: the messages by name, the phrases, the form."""
+    _sides, names = seat_names(tab)
+    return {
+        "messages": chat.shown(tab),
+        "last": chat.last_id(tab),
+        "names": names,
+        "phrases": chat.PHRASES,
+        "chat_off": tab.chat_off,
+        "chat_url": chat_url,
+        "director": seat is None,
+        "may_write": seat is None or not tab.chat_off,
+        "max_text": chat.MAX_TEXT,
+        "error": error,
+    }
+
+
+def _chat_context(s: OnlineSeat, build: Callable[..., str]) -> Any:
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    return _chat_view(tab, build("online.seat_chat", seat_token=s.token), s.seat)
+
+
+def _chat(tab: Table, seat: int | None, chat_url: str, back: str) -> ResponseReturnValue:
+    """GET: the chat's partial (204 while ``after`` is still its latest message); POST: a
+    message, a phrase (``phrase``) or a short text (``text``)."""
+    if request.method == "GET":
+        if request.args.get("after", "") == str(chat.last_id(tab)):
+            return "", 204
+        return render_template("online/_chat.html", chat=_chat_view(tab, chat_url, seat))
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    try:
+        chat.post(tab, seat, request.form.get("phrase", ""), request.form.get("text", ""))
+    except ServiceError as e:
+        db.session.rollback()
+        view = _chat_view(tab, chat_url, seat, e.message)
+        return render_template("online/_chat.html", chat=view), 422
+    db.session.commit()
+    if htmx:
+        return render_template("online/_chat.html", chat=_chat_view(tab, chat_url, seat))
+    return redirect(back, 303)
+
+
+@bp.route("/play/<seat_token>/chat", methods=["GET", "POST"])
+@no_store
+def seat_chat(seat_token: str) -> ResponseReturnValue:
+    """The table chat, seen and written from a seat's link."""
+    s = _seat_or_404(seat_token)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    here = url_for("online.seat_chat", seat_token=seat_token)
+    return _chat(tab, s.seat, here, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.route(MY_SEAT_URL + "/chat", methods=["GET", "POST"])
+@club_route("player")
+@no_store
+def my_chat(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    here = url_for("online.my_chat", slug=club.slug, seat_id=seat_id)
+    return _chat(tab, s.seat, here, url_for("online.my_seat", slug=club.slug, seat_id=seat_id))
+
+
+@bp.route(TABLE_URL + "/chat", methods=["GET", "POST"])
+@club_route("director")
+def table_chat(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """The table chat on the director's page: read it, write to it, or switch it off or on
+    (``chat=0`` / ``chat=1``)."""
+    t, tab = _table_of(club, tid, n, tno)
+    kw = _table_kw(club, t, tab)
+    here = url_for("online.table_chat", **kw)
+    if request.method == "POST" and "chat" in request.form:
+        on = request.form.get("chat") == "1"
+        return _on_table(
+            club,
+            tid,
+            n,
+            tno,
+            ConfirmForm,
+            lambda t, tab: chat.set_chat(t, tab, on, actor(me)),
+            lambda _r: _("The table chat is on.") if on else _("The table chat is off."),
+        )
+    return _chat(tab, None, here, url_for("online.table_page", **kw))
 
 
 @bp.post(MY_SEAT_URL + "/ready")

@@ -491,6 +491,11 @@ def _board_without_result(t: Tournament, tab: Table, outcome: str) -> None:
     db.session.flush()
 
 
+def where(tab: Table, seat: int | None = None) -> str:
+    """Where an audited change at an online table happened, in words."""
+    return _where(tab, seat)
+
+
 def _where(tab: Table, seat: int | None = None) -> str:
     if seat is None:
         return _("round %(r)d, table %(t)d", r=tab.round.number, t=tab.number)
