@@ -43,7 +43,9 @@ def test_a_phrase_and_a_text_reach_the_table_and_the_director(
     assert "Table chat" in p0.get(s0).get_data(as_text=True)
     r = p0.post(s0 + "/chat", data={"phrase": "hurry"})
     assert r.status_code == 303
-    r = p1.post(s1 + "/chat", data={"text": "  nice   play, partner "}, headers={"HX-Request": "true"})
+    r = p1.post(
+        s1 + "/chat", data={"text": "  nice   play, partner "}, headers={"HX-Request": "true"}
+    )
     assert r.status_code == 200
     for html in (
         p0.get(s0).get_data(as_text=True),
