@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import copy
 import re
+from dataclasses import replace
 
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from app.competition.matches import FixedMatch
 from app.extensions import db
 from app.models import Deal as SheetDeal
-from app.models import OnlineAction, Tournament
+from app.models import OnlineAction, Table, Tournament
+from app.services.tournaments.rows import deal_from_row, derive_row_table
 from engine.bots import HeuristicBot, perform
-from engine.cards import cards_str
+from engine.cards import RANKS, cards_str
 from tests.online.online_helpers import (
     OnlineWorld,
     form,
@@ -141,6 +144,15 @@ def test_an_accepted_takeback_rebuilds_the_deal_and_is_a_penalty_in_competition(
     assert declarer is not None
     side = "declarer" if declarer % 2 == 0 else "attackers"
     assert _sheet_penalties(ow) == [{"kind": "takeback", "side": side}]
+    # its effect (takeback_effect "level"): the asker's side one level lower than without it
+    tab = db.session.get(Table, ow.tab.id)
+    assert tab is not None
+    with_it = derive_row_table(t, tab)
+    without = derive_row_table(t, tab, [replace(deal_from_row(d), penalties=()) for d in tab.deals])
+    assert isinstance(with_it, FixedMatch) and isinstance(without, FixedMatch)
+    mine, other = RANKS.index(with_it.levels[0]), RANKS.index(without.levels[0])
+    assert mine == max(other - 1, 0), (with_it.levels, without.levels)
+    assert with_it.levels[1] == without.levels[1]
 
 
 def test_a_refused_takeback_leaves_the_deal(app: Flask, client: FlaskClient) -> None:
