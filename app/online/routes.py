@@ -602,8 +602,9 @@ def _render_seat(
     ctx = _seat_context(seat, error)
     if club is not None:
         ctx["url_for"] = _member_url_for(club, seat)
-    if not partial:  # the chat is outside the seat's partial: its own poll keeps it fresh
-        ctx["chat"] = _chat_context(seat, ctx["url_for"] if club else url_for)
+    if not partial:  # the chat, outside the seat's partial, loads and polls on its own
+        build = ctx["url_for"] if club else url_for
+        ctx["chat_url"] = build("online.seat_chat", seat_token=seat.token)
     return render_template("online/_seat.html" if partial else "online/seat.html", **ctx)
 
 
@@ -958,12 +959,6 @@ def _chat_view(tab: Table, chat_url: str, seat: int | None, error: str | None = 
     }
 
 
-def _chat_context(s: OnlineSeat, build: Callable[..., str]) -> Any:
-    tab = db.session.get(Table, s.table_id)
-    assert tab is not None
-    return _chat_view(tab, build("online.seat_chat", seat_token=s.token), s.seat)
-
-
 def _chat(tab: Table, seat: int | None, chat_url: str, back: str) -> ResponseReturnValue:
     """GET: the chat's partial (204 while ``after`` is still its latest message); POST: a
     message, a phrase (``phrase``) or a short text (``text``)."""
@@ -988,7 +983,13 @@ def _chat(tab: Table, seat: int | None, chat_url: str, back: str) -> ResponseRet
 @bp.route("/play/<seat_token>/chat", methods=["GET", "POST"])
 @no_store
 def seat_chat(seat_token: str) -> ResponseReturnValue:
-    """The table chat, seen and written from a seat's link."""
+    """The table chat, seen and written from a seat's link (an unchanged poll: one query)."""
+    if request.method == "GET" and "after" in request.args:
+        latest = chat.last_id_by_token(seat_token)
+        if latest is None:
+            abort(404)
+        if request.args["after"] == str(latest):
+            return "", 204
     s = _seat_or_404(seat_token)
     tab = db.session.get(Table, s.table_id)
     assert tab is not None

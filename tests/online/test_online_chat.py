@@ -40,7 +40,9 @@ def test_a_phrase_and_a_text_reach_the_table_and_the_director(
 ) -> None:
     ow, p0, p1 = _world(app, client)
     s0, s1 = (f"/play/{s.token}" for s in ow.seats()[:2])
-    assert "Table chat" in p0.get(s0).get_data(as_text=True)
+    page = p0.get(s0).get_data(as_text=True)
+    assert f'hx-get="{s0}/chat" hx-trigger="load"' in page  # the chat loads after the page
+    assert "Table chat" in p0.get(s0 + "/chat").get_data(as_text=True)
     r = p0.post(s0 + "/chat", data={"phrase": "hurry"})
     assert r.status_code == 303
     r = p1.post(
@@ -48,7 +50,7 @@ def test_a_phrase_and_a_text_reach_the_table_and_the_director(
     )
     assert r.status_code == 200
     for html in (
-        p0.get(s0).get_data(as_text=True),
+        p0.get(s0 + "/chat").get_data(as_text=True),
         ow.director.get(ow.table_url).get_data(as_text=True),
     ):
         shown = _chat_list(html)
@@ -60,7 +62,9 @@ def test_a_phrase_and_a_text_reach_the_table_and_the_director(
     assert p0.get(f"{s0}/chat?after={last - 1}").status_code == 200
     # in Chinese the phrase is its Chinese words
     p0.post("/lang", data={"lang": "zh"})
-    assert "请快一点" in _chat_list(p0.get(s0).get_data(as_text=True))
+    assert "请快一点" in _chat_list(p0.get(s0 + "/chat").get_data(as_text=True))
+    # an unknown link's poll is a 404
+    assert p0.get("/play/nosuchlink/chat?after=0").status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -106,7 +110,7 @@ def test_the_director_switches_the_chat_off_and_on(app: Flask, client: FlaskClie
     s0 = f"/play/{ow.seats()[0].token}"
     r = ow.director.post(ow.table_url + "/chat", data={"chat": "0"}, follow_redirects=True)
     assert "The table chat is off." in r.get_data(as_text=True)
-    page = unescape(p0.get(s0).get_data(as_text=True))
+    page = unescape(p0.get(s0 + "/chat").get_data(as_text=True))
     assert "The director has switched this table's chat off." in page
     assert 'name="phrase"' not in page
     r = p0.post(s0 + "/chat", data={"phrase": "good"}, headers={"HX-Request": "true"})

@@ -14,10 +14,10 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ...extensions import db
-from ...models import OnlineChat, Table, Tournament
+from ...models import OnlineChat, OnlineSeat, Table, Tournament
 from .. import ServiceError
 from ..tournaments.audit import Actor, audit
 from . import bridge
@@ -71,6 +71,18 @@ def last_id(tab: Table) -> int:
         )
         or 0
     )
+
+
+def last_id_by_token(token: str) -> int | None:
+    """``last_id`` of the table of the seat whose link is ``token``, in one query (None: no
+    such seat): a seat's chat poll."""
+    row = db.session.execute(
+        select(OnlineSeat.id, func.max(OnlineChat.id))
+        .outerjoin(OnlineChat, OnlineChat.table_id == OnlineSeat.table_id)
+        .where(OnlineSeat.token == token)
+        .group_by(OnlineSeat.id)
+    ).first()
+    return None if row is None else int(row[1] or 0)
 
 
 def shown(tab: Table) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from engine.cards import parse_card
 from engine.deal import DRAW
 
 from ...models import OnlineDeal, Table, Tournament
-from . import bridge
+from . import bridge, cache
 from .cards import faces_of
 
 TIMEOUT = "timeout"  # the key marking a log entry the clock made
@@ -115,11 +115,11 @@ def timed_out_note(live: bridge.Live, seat: int) -> dict[str, Any] | None:
 
 def timed_out_plays(row: OnlineDeal, n: int) -> set[tuple[int, int]]:
     """The plays of a deal the clock made, as (trick number, seat): every trick has one play
-    by each of the ``n`` seats, so the k-th play (0-based) is in trick k // n + 1."""
+    by each of the ``n`` seats, so the k-th play replay applies (0-based; a play taken back is
+    not one) is in trick k // n + 1."""
     out: set[tuple[int, int]] = set()
     k = 0
-    for action in row.actions:
-        rec = action.record
+    for rec in cache.engine_records([a.record for a in row.actions]):  # as replay plays them
         if rec.get("kind") != "play":
             continue
         if rec.get(TIMEOUT):
