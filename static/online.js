@@ -103,6 +103,36 @@
     ticker = window.setInterval(tick, 1000);
   }
 
+  // the move clock: the waited seat's seconds, counted down here; at 0 the page asks the server,
+  // whose clock decides (a bot makes the move if the time has really run out)
+  var clockTicker = null;
+  function moveClock() {
+    if (clockTicker) {
+      window.clearInterval(clockTicker);
+      clockTicker = null;
+    }
+    var shown = document.querySelector("#seat [data-move-clock]");
+    var form = document.getElementById("clock-form");
+    if (!shown || !form) return;
+    var left = parseInt(shown.dataset.moveClock, 10) || 0;
+    var sent = false;
+    function tick() {
+      if (!shown.isConnected) {
+        window.clearInterval(clockTicker);
+        clockTicker = null;
+        return;
+      }
+      shown.textContent = String(Math.max(left, 0));
+      if (left <= 0 && !sent) {
+        sent = true;
+        form.requestSubmit();
+      }
+      left -= 1;
+    }
+    tick();
+    clockTicker = window.setInterval(tick, 1000);
+  }
+
   function selectedCount() {
     var form = document.querySelector("#seat .hand-form");
     if (!form) return;
@@ -138,6 +168,7 @@
     showRefusal();
     turnAlert();
     countdown();
+    moveClock();
     selectedCount();
   }
 

@@ -110,3 +110,8 @@ def presets_for(variant: str) -> list[Preset]:
 
 def preset(preset_id: str | None) -> Preset | None:
     return PRESETS.get(preset_id) if preset_id else None
+
+
+def is_competition(preset_id: str | None) -> bool:
+    """A competition preset: conduct penalties (a take-back online) go on the score sheet."""
+    return bool(preset_id) and str(preset_id).startswith("competition-")

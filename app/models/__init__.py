@@ -13,7 +13,7 @@ from .duplicate import (
     DuplicateResult,
     DuplicateRound,
 )
-from .online import OnlineAction, OnlineDeal, OnlineSeat
+from .online import OnlineAction, OnlineChat, OnlineDeal, OnlineSeat
 from .seasons import Division, Season
 from .tournaments import (
     AuditEntry,
@@ -49,6 +49,7 @@ __all__ = [
     "Invite",
     "LoginAttempt",
     "OnlineAction",
+    "OnlineChat",
     "OnlineDeal",
     "OnlineSeat",
     "Member",

@@ -96,3 +96,18 @@ class OnlineAction(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     deal: Mapped[OnlineDeal] = relationship(back_populates="actions")
+
+
+class OnlineChat(Base):
+    """A message of an online table's chat: a seat's (``seat``) or the director's (None), a
+    preset phrase (``phrase``, its key: app/services/online/chat.py) or a short text. Never a
+    card in it: the service refuses a text that names one."""
+
+    __tablename__ = "online_chats"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column()
+    phrase: Mapped[str | None] = mapped_column(String(20))
+    text: Mapped[str | None] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

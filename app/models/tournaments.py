@@ -50,6 +50,9 @@ class Tournament(Base):
     # online tables: seconds after a deal's end before the next deal starts without every human
     # seat having pressed "continue"
     online_pause: Mapped[int] = mapped_column(default=30, server_default="30")
+    # online tables: seconds a human seat has for each move (its clock: app/services/online/
+    # clock.py); when they run out a bot makes that one move for it. None: no clock
+    move_seconds: Mapped[int | None] = mapped_column()
     # a night of a club league: when and where it was played, and the season it counts in
     date: Mapped[date_type | None] = mapped_column("date")
     venue: Mapped[str | None] = mapped_column(String(120))
@@ -189,6 +192,8 @@ class Table(Base):
     # online: counts the changes of who plays its seats (a bot handed a seat or a seat handed
     # back, a member bound, a link replaced): part of the state token, so every page sees them
     seats_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # online: the director switched the table's chat off (app/services/online/chat.py)
+    chat_off: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     round: Mapped[Round] = relationship(back_populates="tables")
     seats: Mapped[list[TableSeat]] = relationship(

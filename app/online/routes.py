@@ -30,7 +30,18 @@ from ..poll_shortcut import SEAT_STATE
 from ..services import ServiceError
 from ..services.live import bus as live_bus
 from ..services.live import streams as live_streams
-from ..services.online import botchoice, bridge, guards, pages, seat_json, seats
+from ..services.online import (
+    botchoice,
+    bridge,
+    chat,
+    clock,
+    guards,
+    pages,
+    seat_json,
+    seats,
+    takeback,
+)
+from ..services.tournaments.rows import seat_names
 from ..services.tournaments.sheets import may_edit
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm
@@ -119,6 +130,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
         )
         ctx["accounts"] = seats.accounts_of(club)
         ctx["live"] = _director_live_context(club, me, t, tab)
+        ctx["chat"] = _chat_view(tab, url_for("online.table_chat", **_table_kw(club, t, tab)), None)
     return render_template(
         "online/table.html",
         **ctx,
@@ -523,6 +535,9 @@ MEMBER_ENDPOINTS = {
     "online.seat_replay": "online.my_replay",
     "online.ready": "online.my_ready",
     "online.next_deal": "online.my_next_deal",
+    "online.move_clock": "online.my_move_clock",
+    "online.seat_takeback": "online.my_takeback",
+    "online.seat_chat": "online.my_chat",
 }
 
 
@@ -587,6 +602,9 @@ def _render_seat(
     ctx = _seat_context(seat, error)
     if club is not None:
         ctx["url_for"] = _member_url_for(club, seat)
+    if not partial:  # the chat, outside the seat's partial, loads and polls on its own
+        build = ctx["url_for"] if club else url_for
+        ctx["chat_url"] = build("online.seat_chat", seat_token=seat.token)
     return render_template("online/_seat.html" if partial else "online/seat.html", **ctx)
 
 
@@ -596,6 +614,10 @@ def _play(s: OnlineSeat, here: str, club: Club | None = None) -> ResponseReturnV
         return _render_seat(s, partial=False, club=club)
     if not MoveForm().validate_on_submit():
         abort(400)
+    tab = db.session.get(Table, s.table_id)
+    if tab is not None and clock.expired_seat(tab) == s.seat:
+        # too late by the server's clock: the bot moves for the seat, not the move sent
+        return _clock_expired(s, here, club, error=clock.late_message())
     try:
         bridge.act(
             s,
@@ -837,6 +859,175 @@ def next_deal(seat_token: str) -> ResponseReturnValue:
     has really passed since the deal's last move, else nothing changes."""
     s = _seat_or_404(seat_token)
     return _between_deals(s, bridge.next_deal, url_for("online.seat", seat_token=seat_token))
+
+
+def _clock_expired(
+    s: OnlineSeat, here: str, club: Club | None = None, error: str | None = None
+) -> ResponseReturnValue:
+    """The move clock has run out for the seat the deal waits for: its bot moves for it."""
+    for tries in (1, 2):  # another seat's page may have sent the same at once
+        tab = db.session.get(Table, s.table_id)
+        assert tab is not None
+        try:
+            clock.expire(tab)
+            break
+        except bridge.Stale:
+            db.session.rollback()
+            if tries == 2:
+                break
+        except ServiceError as e:
+            db.session.rollback()
+            return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
+    db.session.commit()
+    if htmx:
+        return _render_seat(s, partial=True, error=error, club=club), 409 if error else 200
+    return redirect(here, 303)
+
+
+@bp.post("/play/<seat_token>/clock")
+@read_first
+@no_store
+def move_clock(seat_token: str) -> ResponseReturnValue:
+    """Sent by a seat's page when the move clock it shows reaches 0: if the waited seat's time
+    has really run out by the server's clock, its bot makes that move; else nothing changes."""
+    s = _seat_or_404(seat_token)
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    return _clock_expired(s, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.post(MY_SEAT_URL + "/clock")
+@read_first
+@club_route("player")
+@no_store
+def my_move_clock(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _clock_expired(s, here, club)
+
+
+def _takeback_step(s: OnlineSeat) -> None:
+    seen = request.form.get("v", "")
+    what = request.form.get("answer", "")
+    if what == "ask":
+        takeback.ask(s, seen)
+    elif what in ("accept", "refuse"):
+        takeback.answer(s, seen, what == "accept")
+    else:
+        raise bridge.IllegalMove(_("Unknown move."))
+
+
+@bp.post("/play/<seat_token>/takeback")
+@read_first
+@no_store
+def seat_takeback(seat_token: str) -> ResponseReturnValue:
+    """A take-back (悔牌): ``answer=ask`` by the seat that played last, ``accept`` or
+    ``refuse`` by the next seat (``v``: the state token the page showed)."""
+    s = _seat_or_404(seat_token)
+    return _between_deals(s, _takeback_step, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.post(MY_SEAT_URL + "/takeback")
+@read_first
+@club_route("player")
+@no_store
+def my_takeback(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
+    return _between_deals(s, _takeback_step, here, club)
+
+
+# --- the table chat ---------------------------------------------------------------------------
+
+
+def _chat_view(tab: Table, chat_url: str, seat: int | None, error: str | None = None) -> Any:
+    """What ``online/_chat.html`` shows: the messages by name, the phrases, the form."""
+    _sides, names = seat_names(tab)
+    return {
+        "messages": chat.shown(tab),
+        "last": chat.last_id(tab),
+        "names": names,
+        "phrases": chat.PHRASES,
+        "chat_off": tab.chat_off,
+        "chat_url": chat_url,
+        "director": seat is None,
+        "may_write": seat is None or not tab.chat_off,
+        "max_text": chat.MAX_TEXT,
+        "error": error,
+    }
+
+
+def _chat(tab: Table, seat: int | None, chat_url: str, back: str) -> ResponseReturnValue:
+    """GET: the chat's partial (204 while ``after`` is still its latest message); POST: a
+    message, a phrase (``phrase``) or a short text (``text``)."""
+    if request.method == "GET":
+        if request.args.get("after", "") == str(chat.last_id(tab)):
+            return "", 204
+        return render_template("online/_chat.html", chat=_chat_view(tab, chat_url, seat))
+    if not MoveForm().validate_on_submit():
+        abort(400)
+    try:
+        chat.post(tab, seat, request.form.get("phrase", ""), request.form.get("text", ""))
+    except ServiceError as e:
+        db.session.rollback()
+        view = _chat_view(tab, chat_url, seat, e.message)
+        return render_template("online/_chat.html", chat=view), 422
+    db.session.commit()
+    if htmx:
+        return render_template("online/_chat.html", chat=_chat_view(tab, chat_url, seat))
+    return redirect(back, 303)
+
+
+@bp.route("/play/<seat_token>/chat", methods=["GET", "POST"])
+@no_store
+def seat_chat(seat_token: str) -> ResponseReturnValue:
+    """The table chat, seen and written from a seat's link (an unchanged poll: one query)."""
+    if request.method == "GET" and "after" in request.args:
+        latest = chat.last_id_by_token(seat_token)
+        if latest is None:
+            abort(404)
+        if request.args["after"] == str(latest):
+            return "", 204
+    s = _seat_or_404(seat_token)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    here = url_for("online.seat_chat", seat_token=seat_token)
+    return _chat(tab, s.seat, here, url_for("online.seat", seat_token=seat_token))
+
+
+@bp.route(MY_SEAT_URL + "/chat", methods=["GET", "POST"])
+@club_route("player")
+@no_store
+def my_chat(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
+    s = _my_seat_or_404(me, seat_id)
+    tab = db.session.get(Table, s.table_id)
+    assert tab is not None
+    here = url_for("online.my_chat", slug=club.slug, seat_id=seat_id)
+    return _chat(tab, s.seat, here, url_for("online.my_seat", slug=club.slug, seat_id=seat_id))
+
+
+@bp.route(TABLE_URL + "/chat", methods=["GET", "POST"])
+@club_route("director")
+def table_chat(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """The table chat on the director's page: read it, write to it, or switch it off or on
+    (``chat=0`` / ``chat=1``)."""
+    t, tab = _table_of(club, tid, n, tno)
+    kw = _table_kw(club, t, tab)
+    here = url_for("online.table_chat", **kw)
+    if request.method == "POST" and "chat" in request.form:
+        on = request.form.get("chat") == "1"
+        return _on_table(
+            club,
+            tid,
+            n,
+            tno,
+            ConfirmForm,
+            lambda t, tab: chat.set_chat(t, tab, on, actor(me)),
+            lambda _r: _("The table chat is on.") if on else _("The table chat is off."),
+        )
+    return _chat(tab, None, here, url_for("online.table_page", **kw))
 
 
 @bp.post(MY_SEAT_URL + "/ready")

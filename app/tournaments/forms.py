@@ -142,6 +142,13 @@ class TournamentForm(FlaskForm):
         validators=[lambda form, field: form.check_choice(field, TARGET_LABELS)],
         description=_l("The first side to win a deal as declarer at this level wins the match."),
     )
+    move_seconds = IntegerField(
+        _l("Seconds per move (online tables)"),
+        validators=[Optional(), NumberRange(10, 600, _l("Between %(min)s and %(max)s, please."))],
+        description=_l(
+            "Empty: no clock. When a player's time runs out, a bot makes that one move for them."
+        ),
+    )
     preset = HiddenField(
         default="club",
         validators=[lambda form, field: form.check_preset(field)],

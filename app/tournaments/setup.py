@@ -184,6 +184,7 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
                 db.session.rollback()
                 show_service_error(form, error)
             else:
+                t.move_seconds = form.move_seconds.data  # online tables' move clock
                 db.session.commit()
                 flash(_("Tournament created. Now add the entrants."), "success")
                 return redirect(url_for("tournaments.show", slug=club.slug, tid=t.id), 303)

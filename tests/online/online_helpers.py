@@ -87,8 +87,11 @@ def online_world(
 def replay_row(row: OnlineDeal) -> Deal:
     """The engine deal an online deal's log replays to (the test's own replay)."""
     deal = Deal(DealSetup.from_json(row.setup))
+    # a play a take-back accepted later is skipped, as are the entries for people only
+    cancelled = {a.record["of"] for a in row.actions if a.record["kind"] == "takeback"}
+    people = ("continue", "ready", "takeback_ask", "takeback", "takeback_refused")
     for a in row.actions:
-        if a.record["kind"] not in ("continue", "ready"):  # the log's entries for people only
+        if a.record["kind"] not in people and a.seq not in cancelled:
             apply(deal, Record.from_json(a.record))
     return deal
 

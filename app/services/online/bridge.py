@@ -491,6 +491,11 @@ def _board_without_result(t: Tournament, tab: Table, outcome: str) -> None:
     db.session.flush()
 
 
+def where(tab: Table, seat: int | None = None) -> str:
+    """Where an audited change at an online table happened, in words."""
+    return _where(tab, seat)
+
+
 def _where(tab: Table, seat: int | None = None) -> str:
     if seat is None:
         return _("round %(r)d, table %(t)d", r=tab.round.number, t=tab.number)
@@ -609,6 +614,12 @@ def _bot(live: Live, seat: int) -> RandomBot:
     return botchoice.make_seat_bot(live.levels.get(seat), seed)
 
 
+def bot_for(live: Live, seat: int) -> RandomBot:
+    """The bot that would decide for ``seat`` now (the move clock lends a human seat its bot
+    for one move: clock.py)."""
+    return _bot(live, seat)
+
+
 def _step(live: Live) -> bool:
     """One automatic step (a draw, a bot's call or move); False when a human must act or the
     deal is over."""
@@ -693,7 +704,10 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
         if live.deal.outcome is None:
             return live
         if live.row.sheet_index is None and live.deal.outcome == "played":
-            written = record_deal(t, tab, sheet_deal(live.deal), GAME_ACTOR, source="online")
+            from . import takeback  # the take-backs of the deal: penalties in competition
+
+            on_sheet = takeback.with_penalties(t, live, sheet_deal(live.deal))
+            written = record_deal(t, tab, on_sheet, GAME_ACTOR, source="online")
             live.row.sheet_index = written.index
             duplicate_tables.record(tab, live.deal)  # a duplicate board: its traveller line
             db.session.flush()
@@ -715,10 +729,9 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
 # --- a seat's side ----------------------------------------------------------------------------
 
 
-def act(
-    seat_row: OnlineSeat, seen: str, kind: str, cards: Sequence[str] = (), card: str = ""
-) -> None:
-    """A human seat's move on the state it saw; bots answer at once."""
+def seat_turn(seat_row: OnlineSeat, seen: str) -> tuple[Tournament, Table, Live]:
+    """The table and its current deal (to act on) for a human seat's request on the state it
+    saw; refused (``Stale``, ``IllegalMove``) when the table takes no move from it."""
     tab = db.session.get(Table, seat_row.table_id)
     assert tab is not None
     if tab.mode != "online":
@@ -738,6 +751,14 @@ def act(
     live = None if got is None else load_row(*got)
     if live is None or live.deal.outcome is not None:
         raise IllegalMove(_("The match is over."))
+    return t, tab, live
+
+
+def act(
+    seat_row: OnlineSeat, seen: str, kind: str, cards: Sequence[str] = (), card: str = ""
+) -> None:
+    """A human seat's move on the state it saw; bots answer at once."""
+    t, tab, live = seat_turn(seat_row, seen)
     seat = seat_row.seat
     deal = live.deal
     try:
@@ -850,10 +871,8 @@ def replay(row: OnlineDeal) -> Replay:
     start: list[list[int]] | None = None
     before: list[list[int]] = []
     attempt: list[int] | None = None  # the cards of a failed throw that led the trick
-    for action in row.actions:
-        if action.record["kind"] in LOG_ONLY:
-            continue
-        rec = Record.from_json(action.record)
+    for record in cache.engine_records([a.record for a in row.actions]):
+        rec = Record.from_json(record)
         lead = rec.kind == "play" and deal.trick is not None and not deal.trick.plays
         if lead:
             before = [list(h) for h in deal.hands]

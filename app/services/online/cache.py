@@ -21,7 +21,7 @@ import dataclasses
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -37,7 +37,12 @@ from ...models import OnlineAction, OnlineDeal
 # log entries that are no engine record (replay skips them):
 CONTINUE = "continue"  # a seat let the draw go on
 READY = "ready"  # after a played deal, a human seat has seen the summary (Continue)
-LOG_ONLY = (CONTINUE, READY)
+# a take-back (悔牌, app/services/online/takeback.py): a seat asks to take back its last play,
+# the next seat accepts (``takeback``, ``of``: the log seq of the play it cancels) or refuses
+TAKEBACK_ASK = "takeback_ask"
+TAKEBACK = "takeback"
+TAKEBACK_REFUSED = "takeback_refused"
+LOG_ONLY = (CONTINUE, READY, TAKEBACK_ASK, TAKEBACK, TAKEBACK_REFUSED)
 SIZE = 256
 _PENDING = "online_deal_snapshots"  # session.info: snapshots waiting for the commit
 _WROTE = "online_deal_wrote"  # session.info: this transaction has flushed a change
@@ -212,10 +217,27 @@ def _entries(deal_id: int, after: int, upto: int) -> list[tuple[int, dict[str, A
     ]
 
 
+def engine_records(log: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries of a whole log (seq 1, 2, … in order) that replay applies to the engine: not
+    the log-only ones, nor a play a take-back accepted later cancels (the log is append-only:
+    the play stays in it, replay skips it)."""
+    cancelled = {e["of"] for e in log if e["kind"] == TAKEBACK}
+    return [e for seq, e in enumerate(log, 1) if e["kind"] not in LOG_ONLY and seq not in cancelled]
+
+
 def _apply(deal: Deal, entries: Iterable[dict[str, Any]]) -> None:
+    """Apply entries that cancel nothing before them (a whole log goes through
+    ``engine_records`` first)."""
     for entry in entries:
         if entry["kind"] not in LOG_ONLY:
             apply(deal, Record.from_json(entry))
+
+
+def replayed(setup: dict[str, Any], log: Sequence[dict[str, Any]]) -> Deal:
+    """The deal a whole log replays to."""
+    deal = Deal(DealSetup.from_json(setup))
+    _apply(deal, engine_records(log))
+    return deal
 
 
 def _contiguous(rows: list[tuple[int, dict[str, Any]]], after: int, version: int) -> bool:
@@ -232,7 +254,8 @@ def rebuild(row: OnlineDeal, private: bool = True) -> tuple[Deal, list[dict[str,
             CACHE.hits += 1
             return (clone(snap.deal) if private else snap.deal), list(snap.entries)
         newer = _entries(row.id, snap.version, version)
-        if _contiguous(newer, snap.version, version):
+        cancels = any(e["kind"] == TAKEBACK for _s, e in newer)  # replayed whole, below
+        if _contiguous(newer, snap.version, version) and not cancels:
             CACHE.forward += 1
             deal = clone(snap.deal)
             added = [e for _s, e in newer]
@@ -244,9 +267,8 @@ def rebuild(row: OnlineDeal, private: bool = True) -> tuple[Deal, list[dict[str,
         CACHE.drop(row.id, snap)  # it does not fit the row: replaced by the replay, if whole
     CACHE.replays += 1
     rows = _entries(row.id, 0, version)
-    deal = Deal(DealSetup.from_json(row.setup))
     entries = [e for _s, e in rows]
-    _apply(deal, entries)
+    deal = replayed(row.setup, entries)
     if _contiguous(rows, 0, version):
         offer(row, deal, entries, private)
     return deal, entries

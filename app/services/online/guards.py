@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy import func, select
 
-from engine.deal import Deal, DealSetup, Record, apply
+from engine.deal import Deal
 
 from ...competition.tfile import dump_deal
 from ...extensions import db
@@ -27,7 +27,7 @@ from ..tournaments import sheets
 from ..tournaments.audit import ONLINE_LOG, Actor, audit, place
 from ..tournaments.rows import deal_from_row
 from ..tournaments.sheets import may_edit
-from . import bridge
+from . import bridge, cache
 from .seats import seats_of
 
 CHANCE = "chance"
@@ -138,11 +138,8 @@ def log_of(tab: Table) -> dict[str, Any]:
 
 def replay(kept: dict[str, Any]) -> Deal:
     """The engine deal one kept deal of ``log_of`` replays to."""
-    deal = Deal(DealSetup.from_json(kept["setup"]))
-    for action in sorted(kept["actions"], key=lambda a: a["seq"]):
-        if action["record"]["kind"] != bridge.CONTINUE:
-            apply(deal, Record.from_json(action["record"]))
-    return deal
+    log = [a["record"] for a in sorted(kept["actions"], key=lambda a: a["seq"])]
+    return cache.replayed(kept["setup"], log)
 
 
 def kept_logs(before: Any) -> list[dict[str, Any]]:

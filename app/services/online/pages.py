@@ -18,7 +18,7 @@ from ...models import OnlineSeat, Table, Tournament
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
-from . import bridge
+from . import bridge, clock, takeback
 from . import seats as seats_module
 from .cards import card_face, face_of, faces, hand_groups, sorted_cards
 from .seats import seats_of
@@ -192,6 +192,14 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             ],
             "friend_choices": _friend_choices() if "friend" in actions else [],
             "board": board(live, view, seat, names, bots, waiting),
+            # the move clock (clock.py): the waited human seat's seconds left, and what the
+            # clock played for this seat when its time ran out
+            "move_left": clock.seconds_left(t, tab, live),
+            "timed_out": None if seat_row.bot else clock.timed_out_note(live, seat),
+            # a take-back (悔牌): may this seat ask for one, and the one asked meanwhile
+            "takeback_askable": not seat_row.bot and not paused and takeback.askable(live, seat),
+            "takeback": takeback.pending(live),
+            "takeback_refused_by": takeback.refused_by(live, seat),
             "summary": None
             if summary is None
             else summary_page(t, tab, live, summary, derived, seat, over),
@@ -488,6 +496,7 @@ def replay_page(tab: Table, number: int, trick: int) -> dict[str, Any] | None:
     t = bridge.tournament_of(tab)
     sides, names = seat_names(tab)
     count = len(r.tricks)
+    timeouts = clock.timed_out_plays(row, deal.n)
     k = min(max(trick, 0), count)
     shown = r.tricks[k - 1] if k else None
     played: dict[int, list[int]] = {}
@@ -537,6 +546,7 @@ def replay_page(tab: Table, number: int, trick: int) -> dict[str, Any] | None:
                     "seat": s,
                     "cards": _faces_of(deal, cards),
                     "attempt": None if attempt is None else _faces_of(deal, attempt),
+                    "timeout": (shown.number, s) in timeouts,  # the move clock played it
                 }
                 for s, cards, attempt in shown.plays
             ],

@@ -214,6 +214,15 @@ def _correction(before: dict[str, Any] | None, after: dict[str, Any]) -> str:
 ONLINE_KINDS = (TAKEBACK, cm.WARNING)
 
 
+def with_penalty(deal: cm.Deal, kind: str, seat: int, fixed_sides: bool) -> cm.Deal:
+    """The deal with one more penalty against ``seat``: its side (declarer or attackers) with
+    fixed sides, the seat itself in red five."""
+    who: str | int = seat
+    if fixed_sides:
+        who = DECLARER if seat % 2 == deal.declarer else ATTACKERS
+    return replace(deal, penalties=(*deal.penalties, (kind, who)))
+
+
 def add_penalty(
     t: Tournament,
     tab: Table,
@@ -250,10 +259,7 @@ def add_penalty(
             raise DealErrors({"reason": _("Please write the reason for the warning.")})
         new = replace(deal, warnings=(*deal.warnings, (seat, reason)))
     else:
-        who: str | int = seat
-        if v.fixed_sides:
-            who = DECLARER if seat % 2 == deal.declarer else ATTACKERS
-        new = replace(deal, penalties=(*deal.penalties, (kind, who)))
+        new = with_penalty(deal, kind, seat, v.fixed_sides)
     issues = deal_issues(v, new)
     if issues:
         raise DealErrors({"reason" if i.field == "warnings" else "": issue_text(i) for i in issues})
