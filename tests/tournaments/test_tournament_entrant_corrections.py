@@ -171,3 +171,25 @@ def test_entrant_forms_from_an_older_page_are_refused(app, client) -> None:  # t
         r = client.post(f"{base}/entrants/{eid}/{action}", data=fields, follow_redirects=True)
         assert "was changed by someone else" in r.get_data(as_text=True)
     assert _entrants(t.id)[1] == ("Anna & P01b", ["Anna", "P01b"], None)
+
+
+def test_a_late_entrant_in_a_swiss_is_seated_from_the_next_round(app, client) -> None:  # type: ignore[no-untyped-def]
+    from tournament_helpers import play_round_out
+
+    w, t, base = _setup(client, pairing="swiss")
+    first = seat(client, w.club, t)
+    r = client.post(
+        f"{base}/entrants", data={"player_0": "王伟", "player_1": "李娜"}, follow_redirects=True
+    )
+    assert "王伟 &amp; 李娜 entered." in r.get_data(as_text=True)
+    late = _eid(t.id, 4)
+    # round 1 stands as seated: the late pair is not at any of its tables
+    assert "王伟 &amp; 李娜" not in client.get(f"{base}/rounds/1").get_data(as_text=True)
+    assert all(s.entrant_id != late for tab in first.tables for s in tab.seats)
+    t_row = db.session.get(Tournament, t.id)
+    assert t_row is not None
+    play_round_out(t_row, first, w.director)
+    second = seat(client, w.club, t)
+    assert second.number == 2
+    assert any(s.entrant_id == late for tab in second.tables for s in tab.seats)
+    assert "王伟 &amp; 李娜" in client.get(f"{base}/rounds/2").get_data(as_text=True)
