@@ -10,12 +10,13 @@ import click
 from flask import current_app
 from sqlalchemy import select
 
-from ..competition.seasons import SeasonRuleError
+from ..competition.names import name_match_key
+from ..competition.seasons import SeasonRow, SeasonRuleError
 from ..extensions import db
 from ..models import Club
 from ..services.ratings.club import ratings_json
 from ..services.seasons.manage import season_by_name
-from ..services.seasons.standings import rule_of, standings
+from ..services.seasons.standings import by_division, rule_of, standings
 from ..tournaments.cli import _echo, _fail
 from . import bp
 
@@ -38,9 +39,15 @@ def _club(name: str) -> Club:
     default=None,
     help="with --rule places: league points per place, e.g. 10,7,5 (default: the season's table)",
 )
+@click.option("--division", default=None, help="that division's table alone (its nights only)")
 @click.option("--json", "as_json", is_flag=True, help="print the standings as JSON")
 def standings_command(
-    club: str, season: str, rule: str | None, places: str | None, as_json: bool
+    club: str,
+    season: str,
+    rule: str | None,
+    places: str | None,
+    division: str | None,
+    as_json: bool,
 ) -> None:
     """A season's standings, best first."""
     with current_app.test_request_context():
@@ -58,16 +65,41 @@ def standings_command(
             chosen = rule_of(s, rule, table)
         except SeasonRuleError as error:
             _fail(f"error: {error}")
-        rows = standings(s, chosen)
+        groups: list[tuple[str | None, list[SeasonRow]]]
+        if division is not None:
+            key = name_match_key(division)
+            div = next((d for d in s.divisions if name_match_key(d.name) == key), None)
+            if div is None:
+                known = ", ".join(d.name for d in s.divisions) or "none"
+                _fail(
+                    f"error: the season {season!r} has no division named {division!r} "
+                    f"(its divisions: {known})"
+                )
+            groups = [(div.name, standings(s, chosen, div.id))]
+        elif s.divisions:
+            groups = [(d.name if d else None, rows) for d, rows in by_division(s, chosen)]
+        else:
+            groups = [(None, standings(s, chosen))]
+    grouped = division is None and bool(s.divisions)  # rows name their division
     if as_json:
-        _echo(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=2) + "\n")
+        out = []
+        for name, rows in groups:
+            for r in rows:
+                item = r.as_json()
+                if grouped:
+                    item["division"] = name
+                out.append(item)
+        _echo(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
         return
-    lines = [f"{s.name} · {chosen.label}"]
-    for r in rows:
-        rank = "-" if r.rank is None else str(r.rank)
-        lines.append(
-            f"{rank:>3}  {r.player}  nights {r.nights}  score {r.score}  级差 {r.level_diff}"
-        )
+    lines = [f"{s.name} · {chosen.label}" + (f" · {division}" if division else "")]
+    for name, rows in groups:
+        if grouped:
+            lines.append(f"[{name if name is not None else 'no division'}]")
+        for r in rows:
+            rank = "-" if r.rank is None else str(r.rank)
+            lines.append(
+                f"{rank:>3}  {r.player}  nights {r.nights}  score {r.score}  级差 {r.level_diff}"
+            )
     _echo("\n".join(lines) + "\n")
 
 

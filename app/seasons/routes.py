@@ -25,7 +25,7 @@ from ..services import visibility as vis
 from ..services.duplicate.hosts import not_host
 from ..services.ratings.club import club_ratings
 from ..services.seasons import deletion, manage
-from ..services.seasons.standings import nights_of, over_nights, rule_of, standings
+from ..services.seasons.standings import by_division, nights_of, over_nights, rule_of, standings
 from ..services.tournaments.audit import audit_trail, worded
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm, VisibilityForm
@@ -113,7 +113,7 @@ def _tables(season: Season, rule_text: str | None) -> dict[str, Any]:
         "rows": rows,
         "nights": nights,
         "divisions": divisions,
-        "by_division": [(d, standings(season, rule, d.id)) for d in divisions],
+        "by_division": by_division(season, rule),
         "rule_labels": RULE_LABELS,
         "chart": chart,
     }

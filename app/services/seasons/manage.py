@@ -320,6 +320,15 @@ def add_division(
     return div
 
 
+def ensure_division(season: Season, name: str) -> Division:
+    """The season's division of that name (names compared as ``name_match_key``), added after
+    the existing ones when new: the tournament file's ``division`` key."""
+    for d in season.divisions:
+        if d.deleted_at is None and name_match_key(d.name) == name_match_key(name):
+            return d
+    return add_division(season, name)
+
+
 def next_position(season: Season) -> int:
     """Below every division of the season, the deleted ones too (each keeps its place)."""
     top = db.session.scalar(

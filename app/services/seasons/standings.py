@@ -18,14 +18,19 @@ from ...competition.names import name_match_key
 from ...competition.seasons import NightLine, Rule, SeasonRow, night_lines, parse_rule
 from ...competition.seasons import season_standings as derive
 from ...extensions import db
-from ...models import Entrant, EntrantPlayer, Member, Season, Tournament
+from ...models import Division, Entrant, EntrantPlayer, Member, Season, Tournament
 from ..tournaments.rows import load
+
+NO_DIVISION = 0  # as ``division_id``: the nights in no division (ids start at 1)
 
 
 def nights_of(season: Season, division_id: int | None = None) -> list[Tournament]:
-    """The season's nights in date order (undated nights last, then in the order created)."""
+    """The season's nights in date order (undated nights last, then in the order created): all,
+    a division's (``division_id``) or those in no division (``NO_DIVISION``)."""
     q = select(Tournament).where(Tournament.season_id == season.id, Tournament.deleted_at.is_(None))
-    if division_id is not None:
+    if division_id == NO_DIVISION:
+        q = q.where(Tournament.division_id.is_(None))
+    elif division_id is not None:
         q = q.where(Tournament.division_id == division_id)
     rows = list(db.session.scalars(q))
     return sorted(rows, key=lambda t: (t.date is None, t.date or t.created_at.date(), t.id))
@@ -100,6 +105,21 @@ def standings(
     stamp = members_stamp(season.club_id)
     nights = [lines_of(t, stamp) for t in nights_of(season, division_id)]
     return derive(nights, chosen, carried_into(season, division_id))
+
+
+def by_division(
+    season: Season, rule: Rule | None = None
+) -> list[tuple[Division | None, list[SeasonRow]]]:
+    """Each division's table in the season's order, then (``None``) the table of the nights in
+    no division when there are such nights; empty when the season has no divisions."""
+    if not season.divisions:
+        return []
+    out: list[tuple[Division | None, list[SeasonRow]]] = [
+        (d, standings(season, rule, d.id)) for d in season.divisions
+    ]
+    if nights_of(season, NO_DIVISION):
+        out.append((None, standings(season, rule, NO_DIVISION)))
+    return out
 
 
 def carried_into(season: Season, division_id: int | None = None) -> dict[str, float]:
