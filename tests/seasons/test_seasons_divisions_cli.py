@@ -8,7 +8,6 @@ import json
 
 from app.extensions import db
 from app.models import Division, Season, Tournament
-
 from tests.seasons.test_seasons_cli import N1, N2, _import, _standings, night
 
 N3 = night(
