@@ -11,12 +11,12 @@ from flask import current_app
 from sqlalchemy import select
 
 from ..competition.names import name_match_key
-from ..competition.seasons import SeasonRow, SeasonRuleError
+from ..competition.seasons import SeasonRuleError
 from ..extensions import db
 from ..models import Club
 from ..services.ratings.club import ratings_json
 from ..services.seasons.manage import season_by_name
-from ..services.seasons.standings import by_division, rule_of, standings
+from ..services.seasons.standings import grouped_json, rule_of, standings
 from ..tournaments.cli import _echo, _fail
 from . import bp
 
@@ -65,7 +65,6 @@ def standings_command(
             chosen = rule_of(s, rule, table)
         except SeasonRuleError as error:
             _fail(f"error: {error}")
-        groups: list[tuple[str | None, list[SeasonRow]]]
         if division is not None:
             key = name_match_key(division)
             div = next((d for d in s.divisions if name_match_key(d.name) == key), None)
@@ -75,31 +74,23 @@ def standings_command(
                     f"error: the season {season!r} has no division named {division!r} "
                     f"(its divisions: {known})"
                 )
-            groups = [(div.name, standings(s, chosen, div.id))]
-        elif s.divisions:
-            groups = [(d.name if d else None, rows) for d, rows in by_division(s, chosen)]
+            out = [r.as_json() for r in standings(s, chosen, div.id)]
         else:
-            groups = [(None, standings(s, chosen))]
-    grouped = division is None and bool(s.divisions)  # rows name their division
+            out = grouped_json(s, chosen)
     if as_json:
-        out = []
-        for name, rows in groups:
-            for r in rows:
-                item = r.as_json()
-                if grouped:
-                    item["division"] = name
-                out.append(item)
         _echo(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
         return
     lines = [f"{s.name} · {chosen.label}" + (f" · {division}" if division else "")]
-    for name, rows in groups:
-        if grouped:
-            lines.append(f"[{name if name is not None else 'no division'}]")
-        for r in rows:
-            rank = "-" if r.rank is None else str(r.rank)
-            lines.append(
-                f"{rank:>3}  {r.player}  nights {r.nights}  score {r.score}  级差 {r.level_diff}"
-            )
+    heading = object()
+    for r in out:
+        if "division" in r and r["division"] != heading:
+            heading = r["division"]
+            lines.append(f"[{heading if heading is not None else 'no division'}]")
+        rank = "-" if r["rank"] is None else str(r["rank"])
+        lines.append(
+            f"{rank:>3}  {r['player']}  nights {r['nights']}  score {r['score']}  "
+            f"级差 {r['level_diff']}"
+        )
     _echo("\n".join(lines) + "\n")
 
 

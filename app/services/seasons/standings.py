@@ -122,6 +122,19 @@ def by_division(
     return out
 
 
+def grouped_json(season: Season, rule: Rule | None = None) -> list[dict[str, Any]]:
+    """The rows as ``flask season standings --json`` prints them: with divisions, every
+    division's rows in the season's order (then the nights in no division), each with its
+    ``division`` name (``None``: no division) and its rank within the division."""
+    if not season.divisions:
+        return standings_json(season, rule)
+    return [
+        {**r.as_json(), "division": d.name if d is not None else None}
+        for d, rows in by_division(season, rule)
+        for r in rows
+    ]
+
+
 def carried_into(season: Season, division_id: int | None = None) -> dict[str, float]:
     """Points carried from the previous season (by each division's factor), if any."""
     from .manage import carried_points

@@ -1,0 +1,64 @@
+"""Every export of a season keeps its divisions apart as the page does: the CSV (a division
+column, rows grouped and ranked within), the PDF (a title row before each division's rows), the
+group-chat picture."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from pypdf import PdfReader
+
+from app.extensions import db
+from app.services.seasons import manage
+from tests.seasons.test_seasons_pages import _night, _season
+from tests.tournaments.tournament_helpers import login, world
+
+
+def _two_divisions(client):
+    w = world()
+    login(client, w.owner)
+    n1, n2 = _night(client, w, "Night One"), _night(client, w, "Night Two")
+    s = _season(client, w)
+    top = manage.add_division(s, "甲级")
+    low = manage.add_division(s, "乙级")
+    manage.set_night(n1, s, low)
+    manage.set_night(n2, s, top)
+    db.session.commit()
+    return w, s, f"/clubs/{w.club.slug}/seasons/{s.id}"
+
+
+def test_csv_rows_per_division_in_the_seasons_order(app, client):
+    _w, _s, base = _two_divisions(client)
+    text = client.get(base + "/standings.csv").get_data(as_text=True).lstrip("\ufeff")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["division", "rank", "player", "nights", "score", "level_diff"]
+    assert [r[0] for r in rows[1:]] == ["甲级"] * 8 + ["乙级"] * 8
+    assert [r[1] for r in rows[1:9]] == [str(k) for k in range(1, 9)]
+    assert [r[1] for r in rows[9:]] == [str(k) for k in range(1, 9)]
+    assert all(r[3] == "1" for r in rows[1:])  # each division counts its own night only
+
+
+def test_pdf_and_page_show_each_division_apart(app, client):
+    _w, _s, base = _two_divisions(client)
+    pdf = client.get(base + "/standings.pdf")
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    assert "【甲级】" in text and "【乙级】" in text
+    assert text.index("【甲级】") < text.index("【乙级】")
+    page = client.get(base).get_data(as_text=True)
+    assert page.index("甲级") < page.index("乙级")
+
+
+def test_the_picture_has_a_title_row_per_division(app, client):
+    from app.models import Club
+    from app.services.seasons import files
+    from app.services.seasons.standings import rule_of
+
+    w, s, base = _two_divisions(client)
+    with app.test_request_context():
+        rows = files.image_rows(s, rule_of(s))
+        png = files.standings_image(s, db.session.get(Club, w.club.id))
+    titles = [r.name for r in rows if not r.rank]
+    assert titles == ["【甲级】", "【乙级】"] and len(rows) == 18
+    assert rows[1].rank == "1" and rows[10].rank == "1"
+    assert png.startswith(b"\x89PNG") and client.get(base + "/standings.png").status_code == 200
