@@ -94,8 +94,10 @@ def _tables(season: Season, rule_text: str | None) -> dict[str, Any]:
     error = None
     try:
         rule = rule_of(season, rule_text)
-    except SeasonRuleError:
-        error = _("That way of counting cannot be used here; the season's own rule is shown.")
+    except SeasonRuleError as e:
+        error = " ".join(
+            (manage.rule_error(e).message, _("The season's own rule is shown instead."))
+        )
         rule = rule_of(season)
     rows = standings(season, rule)
     nights = nights_of(season)
