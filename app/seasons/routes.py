@@ -25,7 +25,7 @@ from ..services import visibility as vis
 from ..services.duplicate.hosts import not_host
 from ..services.ratings.club import club_ratings
 from ..services.seasons import deletion, manage
-from ..services.seasons.standings import by_division, nights_of, over_nights, rule_of, standings
+from ..services.seasons.standings import by_division, chart_lines, nights_of, rule_of, standings
 from ..services.tournaments.audit import audit_trail, worded
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm, VisibilityForm
@@ -103,7 +103,7 @@ def _tables(season: Season, rule_text: str | None) -> dict[str, Any]:
     nights = nights_of(season)
     chart = None
     if len(nights) >= 2:
-        labels, totals, final = over_nights(season, rule)
+        labels, totals, final = chart_lines(season, rule)
         chart = svg.render(
             builders.totals_chart(_("The season night by night"), labels, totals, final)
         )

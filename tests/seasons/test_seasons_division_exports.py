@@ -62,3 +62,19 @@ def test_the_picture_has_a_title_row_per_division(app, client):
     assert titles == ["【甲级】", "【乙级】"] and len(rows) == 18
     assert rows[1].rank == "1" and rows[10].rank == "1"
     assert png.startswith(b"\x89PNG") and client.get(base + "/standings.png").status_code == 200
+
+
+def test_the_chart_draws_one_line_per_division(app, client):
+    from app.charts import builders
+    from app.services.seasons.standings import chart_lines
+
+    _w, s, base = _two_divisions(client)
+    labels, lines, order = chart_lines(s)
+    assert len(labels) == 2 and len(lines) == 2
+    assert [name.split(" · ")[0] for name in order] == ["甲级", "乙级"]
+    chart = builders.totals_chart("t", labels, lines, order)
+    assert len(chart.series) == 2
+    top, low = (lines[n] for n in order)
+    assert low[0] > 0 and top[0] == 0.0 and top[1] > 0  # 乙级's night came first
+    page = client.get(base).get_data(as_text=True)
+    assert order[0] in page and order[1] in page

@@ -14,7 +14,7 @@ from ...models import Club, Season
 from ...printing.images import ImageRow, StandingsImage, standings_png
 from ...printing.season import SeasonStandings, season_standings
 from ..tournaments.csv_export import safe_cell
-from .standings import grouped_json, over_nights, rule_of
+from .standings import chart_lines, grouped_json, rule_of
 
 RULE_WORDS = {
     "total": "总分 total",
@@ -48,7 +48,7 @@ def standings_csv(season: Season, rule: Rule | None = None) -> str:
 
 
 def _chart(season: Season, rule: Rule) -> object | None:
-    labels, totals, final = over_nights(season, rule)
+    labels, totals, final = chart_lines(season, rule)
     if len(labels) < 2:
         return None
     return drawing.render(

@@ -203,3 +203,30 @@ def over_nights(
         final = [r.player for r in rows]
     labels = [t.date.isoformat()[5:] if t.date else t.name[:8] for t in nights]
     return labels, by_player, final
+
+
+def chart_lines(
+    season: Season, rule: Rule | None = None
+) -> tuple[list[str], dict[str, list[float]], list[str]]:
+    """What the season chart draws: without divisions each player's score after each night
+    (``over_nights``); with divisions one line per division, in the season's order: the score
+    of the division's leader after each night (its own nights only), named by the division and
+    its leader at the end."""
+    chosen = rule or rule_of(season)
+    if not season.divisions:
+        return over_nights(season, chosen)
+    nights = nights_of(season)
+    stamp = members_stamp(season.club_id)
+    lines = [lines_of(t, stamp) for t in nights]
+    by_line: dict[str, list[float]] = {}
+    for d in season.divisions:
+        mine = [i for i, t in enumerate(nights) if t.division_id == d.id]
+        carried = carried_into(season, d.id)
+        series: list[float] = []
+        rows: list[SeasonRow] = []
+        for k in range(1, len(nights) + 1):
+            rows = derive([lines[i] for i in mine if i < k], chosen, carried)
+            series.append(float(rows[0].score) if rows else 0.0)
+        by_line[f"{d.name} · {rows[0].player}" if rows else d.name] = series
+    labels = [t.date.isoformat()[5:] if t.date else t.name[:8] for t in nights]
+    return labels, by_line, list(by_line)
