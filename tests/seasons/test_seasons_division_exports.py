@@ -78,3 +78,21 @@ def test_the_chart_draws_one_line_per_division(app, client):
     assert low[0] > 0 and top[0] == 0.0 and top[1] > 0  # 乙级's night came first
     page = client.get(base).get_data(as_text=True)
     assert order[0] in page and order[1] in page
+
+
+def test_the_player_page_names_the_place_and_the_division(app, client):
+    from app.models import EntrantPlayer, Member
+
+    w, s, base = _two_divisions(client)
+    pete = db.session.query(Member).filter_by(club_id=w.club.id, display_name="Pete Player").one()
+    for ep in db.session.query(EntrantPlayer).filter_by(name="P00a"):
+        ep.member_id = pete.id
+    db.session.commit()
+    zh = {"Accept-Language": "zh"}
+    page = client.get(f"/clubs/{w.club.slug}/members/{pete.id}/player", headers=zh)
+    text = page.get_data(as_text=True)
+    rows = [r for r in client.get(base + "/standings.csv").get_data(as_text=True).splitlines()]
+    places = {r.split(",")[0]: r.split(",")[1] for r in rows[1:] if ",Pete Player," in r}
+    assert set(places) == {"甲级", "乙级"}  # Pete played a night in each division
+    for division, place in places.items():
+        assert f"第 {place} 名（共 8） · {division}" in text
