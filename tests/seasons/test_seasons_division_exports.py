@@ -96,3 +96,15 @@ def test_the_player_page_names_the_place_and_the_division(app, client):
     assert set(places) == {"甲级", "乙级"}  # Pete played a night in each division
     for division, place in places.items():
         assert f"第 {place} 名（共 8） · {division}" in text
+
+
+def test_the_projector_pages_through_the_divisions(app, client):
+    _w, _s, base = _two_divisions(client)
+    html = client.get(base + "?view=projector").get_data(as_text=True)
+    assert 'class="division-pages" data-every="15"' in html and "projector.js" in html
+    assert html.count('class="division-page"') == 2
+    assert '甲级 <small class="muted">1/2</small>' in html
+    assert '乙级 <small class="muted">2/2</small>' in html
+    assert client.get("/static/projector.js").status_code == 200
+    plain = client.get(base).get_data(as_text=True)
+    assert "division-pages" not in plain and plain.count('class="division-page"') == 2
