@@ -79,3 +79,22 @@ def test_an_unknown_division_is_a_clear_error(app, runner, tmp_path):
     r = runner.invoke(args=["season", "standings", "Riverside", "Winter", "--division", "丙级"])
     assert r.exit_code == 1
     assert "no division named '丙级'" in r.output and "甲级, 乙级" in r.output
+
+
+def test_a_web_upload_with_a_division_counts_in_that_divisions_table(app, client):
+    import io
+
+    from tests.tournaments.tournament_helpers import login, world
+
+    w = world()
+    login(client, w.director)
+    url = f"/clubs/{w.club.slug}/tournaments/import"
+    for doc in ({**N1, "division": "甲级"}, {**N3, "division": "乙级"}):
+        body = json.dumps({**doc, "club": w.club.name}, ensure_ascii=False).encode()
+        r = client.post(url, data={"file": (io.BytesIO(body), "t.json")})
+        assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    season = db.session.query(Season).filter_by(name="Winter").one()
+    assert [d.name for d in season.divisions] == ["甲级", "乙级"]
+    page = client.get(f"/clubs/{w.club.slug}/seasons/{season.id}").get_data(as_text=True)
+    top, low = page.index("甲级</h2>"), page.index("乙级</h2>")
+    assert top < page.index("Li Wei") < low < page.index("Qian Hao")
