@@ -218,6 +218,7 @@ class Tournament:
     date: str | None = None  # ISO 8601 date of the night ("2026-12-04")
     venue: str | None = None
     season: str | None = None  # the name of a season of the same club
+    division: str | None = None  # the name of one of that season's divisions
     draw_seed: int | None = None  # the first round's random draw (see ``drawn_entrants``)
     preset: str | None = None  # the rule preset the tournament started from (``presets``)
 

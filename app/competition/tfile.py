@@ -51,6 +51,7 @@ TOP_KEYS = (
     "date",
     "venue",
     "season",
+    "division",
     "variant",
     "options",
     "pairing",
@@ -320,11 +321,13 @@ class _Loader:
             date=night.get("date"),
             venue=night.get("venue"),
             season=night.get("season"),
+            division=night.get("division"),
             preset=preset if isinstance(preset, str) else None,
         )
 
     def night(self, d: Mapping[str, Any]) -> dict[str, str]:
-        """The optional ``date`` (ISO 8601), ``venue`` and ``season`` of a league night."""
+        """The optional ``date`` (ISO 8601), ``venue``, ``season`` and ``division`` (only with
+        ``season``) of a league night."""
         out: dict[str, str] = {}
         if "date" in d:
             v = d["date"]
@@ -332,13 +335,15 @@ class _Loader:
                 self.err("date", f"must be a date written YYYY-MM-DD, not {_show(v)}")
             else:
                 out["date"] = v
-        for key in ("venue", "season"):  # lengths are checked with every text (``_bounds``)
+        for key in ("venue", "season", "division"):  # lengths are checked with every text
             if key in d:
                 v = d[key]
                 if not _text(v):
                     self.err(key, f"must be a non-empty text, not {_show(v)}")
                 else:
                     out[key] = v
+        if "division" in d and "season" not in d:
+            self.err("division", "is given only with season (a division is part of a season)")
         return out
 
     def variant(self, variant_id: str, options: dict[str, Any]) -> Variant | None:
@@ -913,7 +918,7 @@ def dump(t: Tournament) -> dict[str, Any]:
         "club": t.club,
         "name": t.name,
     }
-    for key in ("date", "venue", "season"):
+    for key in ("date", "venue", "season", "division"):
         value = getattr(t, key)
         if value is not None:
             doc[key] = value

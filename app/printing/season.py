@@ -24,7 +24,8 @@ SEASON_COLS = (
 
 @dataclass(frozen=True)
 class SeasonStandings:
-    """Rows as ``flask season standings --json`` prints them; ``rule`` in words; ``chart`` an
+    """Rows as ``flask season standings --json`` prints them (with ``division``: grouped, a
+    title row before each division); ``rule`` in words; ``chart`` an
     optional reportlab Drawing (app.charts.drawing) put under the table."""
 
     season: str
@@ -38,9 +39,14 @@ def season_standings(doc: SeasonStandings, page_size: str = "A4") -> bytes:
     if not isinstance(doc, SeasonStandings):
         raise PrintError(f"expected SeasonStandings, not {doc!r}")
     rows: list[list[_Cell]] = []
+    heading: object = object()
     for n, row in enumerate(doc.rows, start=1):
         if not isinstance(row, Mapping):
             raise PrintError(f"season row {n} must be an object, not {row!r}")
+        if "division" in row and row["division"] != heading:  # each division apart, titled
+            heading = row["division"]
+            name = _clean(heading, f"season row {n}: division") if heading else "无分级 No division"
+            rows.append([("", ""), (f"【{name}】", ""), ("", ""), ("", ""), ("", "")])
         rank = row.get("rank")
         diff = int(row.get("level_diff", 0))
         rows.append(

@@ -10,12 +10,13 @@ import click
 from flask import current_app
 from sqlalchemy import select
 
+from ..competition.names import name_match_key
 from ..competition.seasons import SeasonRuleError
 from ..extensions import db
 from ..models import Club
 from ..services.ratings.club import ratings_json
 from ..services.seasons.manage import season_by_name
-from ..services.seasons.standings import rule_of, standings
+from ..services.seasons.standings import grouped_json, rule_of, standings
 from ..tournaments.cli import _echo, _fail
 from . import bp
 
@@ -38,9 +39,15 @@ def _club(name: str) -> Club:
     default=None,
     help="with --rule places: league points per place, e.g. 10,7,5 (default: the season's table)",
 )
+@click.option("--division", default=None, help="that division's table alone (its nights only)")
 @click.option("--json", "as_json", is_flag=True, help="print the standings as JSON")
 def standings_command(
-    club: str, season: str, rule: str | None, places: str | None, as_json: bool
+    club: str,
+    season: str,
+    rule: str | None,
+    places: str | None,
+    division: str | None,
+    as_json: bool,
 ) -> None:
     """A season's standings, best first."""
     with current_app.test_request_context():
@@ -58,15 +65,31 @@ def standings_command(
             chosen = rule_of(s, rule, table)
         except SeasonRuleError as error:
             _fail(f"error: {error}")
-        rows = standings(s, chosen)
+        if division is not None:
+            key = name_match_key(division)
+            div = next((d for d in s.divisions if name_match_key(d.name) == key), None)
+            if div is None:
+                known = ", ".join(d.name for d in s.divisions) or "none"
+                _fail(
+                    f"error: the season {season!r} has no division named {division!r} "
+                    f"(its divisions: {known})"
+                )
+            out = [r.as_json() for r in standings(s, chosen, div.id)]
+        else:
+            out = grouped_json(s, chosen)
     if as_json:
-        _echo(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=2) + "\n")
+        _echo(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
         return
-    lines = [f"{s.name} · {chosen.label}"]
-    for r in rows:
-        rank = "-" if r.rank is None else str(r.rank)
+    lines = [f"{s.name} · {chosen.label}" + (f" · {division}" if division else "")]
+    heading = object()
+    for r in out:
+        if "division" in r and r["division"] != heading:
+            heading = r["division"]
+            lines.append(f"[{heading if heading is not None else 'no division'}]")
+        rank = "-" if r["rank"] is None else str(r["rank"])
         lines.append(
-            f"{rank:>3}  {r.player}  nights {r.nights}  score {r.score}  级差 {r.level_diff}"
+            f"{rank:>3}  {r['player']}  nights {r['nights']}  score {r['score']}  "
+            f"级差 {r['level_diff']}"
         )
     _echo("\n".join(lines) + "\n")
 

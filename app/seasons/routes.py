@@ -25,7 +25,7 @@ from ..services import visibility as vis
 from ..services.duplicate.hosts import not_host
 from ..services.ratings.club import club_ratings
 from ..services.seasons import deletion, manage
-from ..services.seasons.standings import nights_of, over_nights, rule_of, standings
+from ..services.seasons.standings import by_division, chart_lines, nights_of, rule_of, standings
 from ..services.tournaments.audit import audit_trail, worded
 from ..tournaments.actions import attempt
 from ..tournaments.forms import ConfirmForm, VisibilityForm
@@ -94,14 +94,16 @@ def _tables(season: Season, rule_text: str | None) -> dict[str, Any]:
     error = None
     try:
         rule = rule_of(season, rule_text)
-    except SeasonRuleError:
-        error = _("That way of counting cannot be used here; the season's own rule is shown.")
+    except SeasonRuleError as e:
+        error = " ".join(
+            (manage.rule_error(e).message, _("The season's own rule is shown instead."))
+        )
         rule = rule_of(season)
     rows = standings(season, rule)
     nights = nights_of(season)
     chart = None
     if len(nights) >= 2:
-        labels, totals, final = over_nights(season, rule)
+        labels, totals, final = chart_lines(season, rule)
         chart = svg.render(
             builders.totals_chart(_("The season night by night"), labels, totals, final)
         )
@@ -113,7 +115,7 @@ def _tables(season: Season, rule_text: str | None) -> dict[str, Any]:
         "rows": rows,
         "nights": nights,
         "divisions": divisions,
-        "by_division": [(d, standings(season, rule, d.id)) for d in divisions],
+        "by_division": by_division(season, rule),
         "rule_labels": RULE_LABELS,
         "chart": chart,
     }

@@ -1,7 +1,8 @@
 """A club night full of mistakes, put right on a 390 px phone in Chinese: a pair typed wrongly
 is corrected (with a reason in the trail), a late pair enters, two directors type one traveller
 at once (the second is told what changed and nothing of the first is lost), and a tournament
-deleted by mistake is restored from the club's page with everything it had."""
+deleted by mistake is restored from the club's page with everything it had; a night imported
+into the wrong division is moved to the right one on the season page, and the standings follow."""
 
 from __future__ import annotations
 
@@ -148,6 +149,42 @@ def test_a_night_full_of_mistakes_is_put_right_on_a_phone(browser: Browser, nigh
     with night["app"].app_context():
         t = db.session.get(Tournament, tid)
         assert t is not None and t.deleted_at is None and len(t.entrants) == 6
+
+
+def test_a_night_in_the_wrong_division_is_moved_on_the_season_page(browser: Browser, night) -> None:  # type: ignore[no-untyped-def]
+    from app.competition.tfile import load
+    from app.models import Season
+    from app.services.seasons import manage
+    from app.services.tournaments.files import import_tournament
+    from tests.seasons.test_seasons_cli import N1
+
+    base, slug = night["base"], night["slug"]
+    with night["app"].app_context(), night["app"].test_request_context():
+        club = db.session.scalars(select(Club)).one()
+        season = manage.create_season(club, "冬季联赛")
+        manage.add_division(season, "甲级")
+        db.session.commit()
+        # the file says 乙级 (created after 甲级) where the night belongs in 甲级
+        doc = {**N1, "club": club.name, "name": "第一晚", "season": "冬季联赛", "division": "乙级"}
+        import_tournament(load(doc), club=club)
+        db.session.commit()
+        sid = db.session.scalars(select(Season.id).where(Season.name == "冬季联赛")).one()
+    director = _phone(browser)
+    log_in(director, base, "lihua", DEMO_PASSWORD)
+    director.goto(f"{base}/clubs/{slug}/seasons/{sid}")
+    sections = director.locator("section.division-page")
+    expect(sections).to_have_count(2)
+    expect(sections.nth(0)).not_to_contain_text("Li Wei")
+    expect(sections.nth(1)).to_contain_text("Li Wei")
+    night_row = director.locator("ul.nights li", has_text="第一晚")
+    night_row.get_by_label("第一晚").select_option(label="甲级")
+    night_row.get_by_role("button", name="移动").click()
+    expect(director.locator(".flash.success")).to_contain_text("第一晚")
+    expect(sections.nth(0)).to_contain_text("Li Wei")
+    expect(sections.nth(0)).to_contain_text("甲级")
+    expect(sections.nth(1)).not_to_contain_text("Li Wei")
+    assert _page_fits(director)
+    director.screenshot(path=str(_shot("mistakes-4-division-moved.png")), full_page=True)
 
 
 def _page_fits(page: Page) -> bool:

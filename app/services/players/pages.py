@@ -13,6 +13,7 @@ from ...extensions import db
 from ...models import Club, Entrant, EntrantPlayer, Member, Season, Tournament
 from ..duplicate.hosts import not_host
 from ..ratings.club import night_key, rated
+from ..seasons.standings import by_division
 from ..seasons.standings import standings as season_standings
 from ..tournaments.rows import load
 from ..tournaments.standings import HistoryMatch, entrant_matches
@@ -34,7 +35,8 @@ class PlayerPage:
     member: Member
     nights: list[NightPlayed] = field(default_factory=list)
     partners: dict[str, int] = field(default_factory=dict)  # partner → nights together
-    seasons: list[tuple[Season, int | None, int]] = field(default_factory=list)  # place, of n
+    # place, of n, and the division (its name) whose table it is
+    seasons: list[tuple[Season, int | None, int, str | None]] = field(default_factory=list)
     rating: PlayerRating | None = None
 
 
@@ -95,10 +97,13 @@ def player_page(club: Club, member: Member) -> PlayerPage:
     for season in db.session.scalars(
         select(Season).where(Season.club_id == club.id, Season.deleted_at.is_(None))
     ):
-        rows = season_standings(season)
-        mine = next((r for r in rows if name_match_key(r.player) == key), None)
-        if mine is not None:
-            page.seasons.append((season, mine.rank, len(rows)))
+        groups = [(d.name if d else None, rows) for d, rows in by_division(season)] or [
+            (None, season_standings(season))
+        ]
+        for division, rows in groups:  # the player's place in each division's own table
+            mine = next((r for r in rows if name_match_key(r.player) == key), None)
+            if mine is not None:
+                page.seasons.append((season, mine.rank, len(rows), division))
     page.rating = rated(club).get(name)
     # most nights together first, then the app's name order
     page.partners = dict(

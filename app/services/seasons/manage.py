@@ -114,8 +114,17 @@ def outside_seasons() -> ColumnElement[bool]:
     )
 
 
-def _rule_error(e: SeasonRuleError) -> ServiceError:
+def rule_error(e: SeasonRuleError) -> ServiceError:
+    """Why a season rule cannot be used, in the reader's language."""
     text = str(e)
+    if "needs a table" in text:
+        return ServiceError(
+            _(
+                "Places cannot be used yet: the season has no league points per place. The "
+                "owner sets them in the season's settings (10, 7, 5 …)."
+            ),
+            "places",
+        )
     if "best:N" in text:
         return ServiceError(_("Best N nights needs a whole number of nights from 1."), "best")
     if "minimum" in text:
@@ -134,7 +143,7 @@ def check_rule(rule: str, min_nights: int, places: Sequence[int]) -> None:
     try:
         parse_rule(rule, min_nights, list(places))
     except SeasonRuleError as e:
-        raise _rule_error(e) from None
+        raise rule_error(e) from None
 
 
 def create_season(
@@ -318,6 +327,15 @@ def add_division(
     db.session.flush()
     db.session.refresh(season)
     return div
+
+
+def ensure_division(season: Season, name: str) -> Division:
+    """The season's division of that name (names compared as ``name_match_key``), added after
+    the existing ones when new: the tournament file's ``division`` key."""
+    for d in season.divisions:
+        if d.deleted_at is None and name_match_key(d.name) == name_match_key(name):
+            return d
+    return add_division(season, name)
 
 
 def next_position(season: Season) -> int:

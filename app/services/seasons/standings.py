@@ -18,14 +18,19 @@ from ...competition.names import name_match_key
 from ...competition.seasons import NightLine, Rule, SeasonRow, night_lines, parse_rule
 from ...competition.seasons import season_standings as derive
 from ...extensions import db
-from ...models import Entrant, EntrantPlayer, Member, Season, Tournament
+from ...models import Division, Entrant, EntrantPlayer, Member, Season, Tournament
 from ..tournaments.rows import load
+
+NO_DIVISION = 0  # as ``division_id``: the nights in no division (ids start at 1)
 
 
 def nights_of(season: Season, division_id: int | None = None) -> list[Tournament]:
-    """The season's nights in date order (undated nights last, then in the order created)."""
+    """The season's nights in date order (undated nights last, then in the order created): all,
+    a division's (``division_id``) or those in no division (``NO_DIVISION``)."""
     q = select(Tournament).where(Tournament.season_id == season.id, Tournament.deleted_at.is_(None))
-    if division_id is not None:
+    if division_id == NO_DIVISION:
+        q = q.where(Tournament.division_id.is_(None))
+    elif division_id is not None:
         q = q.where(Tournament.division_id == division_id)
     rows = list(db.session.scalars(q))
     return sorted(rows, key=lambda t: (t.date is None, t.date or t.created_at.date(), t.id))
@@ -102,6 +107,34 @@ def standings(
     return derive(nights, chosen, carried_into(season, division_id))
 
 
+def by_division(
+    season: Season, rule: Rule | None = None
+) -> list[tuple[Division | None, list[SeasonRow]]]:
+    """Each division's table in the season's order, then (``None``) the table of the nights in
+    no division when there are such nights; empty when the season has no divisions."""
+    if not season.divisions:
+        return []
+    out: list[tuple[Division | None, list[SeasonRow]]] = [
+        (d, standings(season, rule, d.id)) for d in season.divisions
+    ]
+    if nights_of(season, NO_DIVISION):
+        out.append((None, standings(season, rule, NO_DIVISION)))
+    return out
+
+
+def grouped_json(season: Season, rule: Rule | None = None) -> list[dict[str, Any]]:
+    """The rows as ``flask season standings --json`` prints them: with divisions, every
+    division's rows in the season's order (then the nights in no division), each with its
+    ``division`` name (``None``: no division) and its rank within the division."""
+    if not season.divisions:
+        return standings_json(season, rule)
+    return [
+        {**r.as_json(), "division": d.name if d is not None else None}
+        for d, rows in by_division(season, rule)
+        for r in rows
+    ]
+
+
 def carried_into(season: Season, division_id: int | None = None) -> dict[str, float]:
     """Points carried from the previous season (by each division's factor), if any."""
     from .manage import carried_points
@@ -170,3 +203,30 @@ def over_nights(
         final = [r.player for r in rows]
     labels = [t.date.isoformat()[5:] if t.date else t.name[:8] for t in nights]
     return labels, by_player, final
+
+
+def chart_lines(
+    season: Season, rule: Rule | None = None
+) -> tuple[list[str], dict[str, list[float]], list[str]]:
+    """What the season chart draws: without divisions each player's score after each night
+    (``over_nights``); with divisions one line per division, in the season's order: the score
+    of the division's leader after each night (its own nights only), named by the division and
+    its leader at the end."""
+    chosen = rule or rule_of(season)
+    if not season.divisions:
+        return over_nights(season, chosen)
+    nights = nights_of(season)
+    stamp = members_stamp(season.club_id)
+    lines = [lines_of(t, stamp) for t in nights]
+    by_line: dict[str, list[float]] = {}
+    for d in season.divisions:
+        mine = [i for i, t in enumerate(nights) if t.division_id == d.id]
+        carried = carried_into(season, d.id)
+        series: list[float] = []
+        rows: list[SeasonRow] = []
+        for k in range(1, len(nights) + 1):
+            rows = derive([lines[i] for i in mine if i < k], chosen, carried)
+            series.append(float(rows[0].score) if rows else 0.0)
+        by_line[f"{d.name} · {rows[0].player}" if rows else d.name] = series
+    labels = [t.date.isoformat()[5:] if t.date else t.name[:8] for t in nights]
+    return labels, by_line, list(by_line)

@@ -16,7 +16,7 @@ from ...competition.tfile import dump
 from ...extensions import db
 from ...models import Club, Deal, Entrant, EntrantPlayer, Round, Table, TableSeat, Tournament, User
 from .. import ServiceError
-from ..seasons.manage import check_variant, ensure_season
+from ..seasons.manage import check_variant, ensure_division, ensure_season
 from .audit import Actor, audit
 from .rounds import kind_and_names, random_codes, unfinished_tables, unused_codes
 from .rows import deal_columns, insert_rows, load, points_json
@@ -180,7 +180,8 @@ def import_tournament(
 
 
 def _night_of(t: Tournament, club: Club, comp: cm.Tournament) -> None:
-    """The file's optional ``date``, ``venue`` and ``season`` (created in the club if new)."""
+    """The file's optional ``date``, ``venue``, ``season`` (created in the club if new) and
+    ``division`` of that season (created after the existing ones if new)."""
     if comp.date:
         t.date = date.fromisoformat(comp.date)
     t.venue = comp.venue
@@ -188,6 +189,8 @@ def _night_of(t: Tournament, club: Club, comp: cm.Tournament) -> None:
         season = ensure_season(club, comp.season)
         check_variant(season, t)
         t.season_id = season.id
+        if comp.division:
+            t.division_id = ensure_division(season, comp.division).id
 
 
 def _imported_status(comp: cm.Tournament, rnd: cm.Round) -> str:

@@ -24,6 +24,7 @@ from ...extensions import db
 from ...models import (
     Club,
     Deal,
+    Division,
     Entrant,
     EntrantPlayer,
     Round,
@@ -460,7 +461,8 @@ def load_uncached(t: Tournament) -> Loaded:
         played=played,
         date=t.date.isoformat() if t.date else None,
         venue=t.venue or None,
-        season=season_name(t),
+        season=(season := season_name(t)),
+        division=division_name(t) if season is not None else None,
         draw_seed=t.draw_seed,
         preset=t.preset,
     )
@@ -472,6 +474,14 @@ def season_name(t: Tournament) -> str | None:
         return None
     return db.session.connection().scalar(  # none while the season is deleted
         select(Season.name).where(Season.id == t.season_id, Season.deleted_at.is_(None))
+    )
+
+
+def division_name(t: Tournament) -> str | None:
+    if t.division_id is None:
+        return None
+    return db.session.connection().scalar(  # none while the division is deleted
+        select(Division.name).where(Division.id == t.division_id, Division.deleted_at.is_(None))
     )
 
 
