@@ -164,8 +164,19 @@
     if (alert && alert.scrollIntoView) alert.scrollIntoView({ block: "nearest" });
   }
 
+  // a failed throw is brought into view once, when it first appears: the thrower is looking at
+  // the hand below it and must learn which card the throw was cut to
+  var throwSeen = null;
+  function showFailedThrow() {
+    var note = document.getElementById("failed-throw");
+    var text = note ? note.textContent : null;
+    if (note && text !== throwSeen && note.scrollIntoView) note.scrollIntoView({ block: "nearest" });
+    throwSeen = text;
+  }
+
   function refresh() {
     showRefusal();
+    showFailedThrow();
     turnAlert();
     countdown();
     moveClock();
