@@ -60,8 +60,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy engine app
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist; default: the machine's cores, at most
+# 4): each worker starts its own PostgreSQL server and app servers. TEST_WORKERS=0 runs it in one.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 pytest: $(STAMP)
-	$(PY) -m pytest -q --db $(DB)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --db $(DB)
 
 fmt: $(STAMP)
 	$(VENV)/bin/ruff format .

@@ -181,6 +181,10 @@ def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[list[int]], lis
     voids = k.voids
     for attempt in range(40):
         use_voids = attempt < 30
+        if attempt == 10:  # the greedy deal keeps failing: a deal by flow always fits
+            fitted = _fit_by_flow(k, pool, cap, rng)
+            if fitted is not None:
+                return fitted
         hands: list[list[int]] = [[] for _ in range(n + 1)]
         room = list(cap)
         rest = Counter(pool)
@@ -219,6 +223,76 @@ def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[list[int]], lis
             kitty = hands[kitty_slot] if k.buried is None else list(k.buried)
             return out, kitty
     raise EngineError("bots.view_cards")  # pragma: no cover - the constraints always fit
+
+
+def _fit_by_flow(
+    k: Knowledge, pool: list[int], cap: list[int], rng: random.Random
+) -> tuple[list[list[int]], list[int]] | None:
+    """A deal of ``pool`` that keeps every void and every card shown in a call, when the
+    greedy deal does not find one: how many cards of each suit each holder gets is a maximum
+    flow (suits → holders that may hold them → each holder's room), explored in a random
+    order; the cards of each suit are then shuffled into those counts. ``None`` when no deal
+    fits (the view contradicts itself)."""
+    n = k.n
+    kitty_slot = n
+    st = k.ctx.suit_tab
+    hands: list[list[int]] = [[] for _ in range(n + 1)]
+    room = list(cap)
+    rest = Counter(pool)
+    for s in range(n):
+        for c, m in k.must_hold[s].items():
+            m = min(m, rest[c], room[s])
+            if m > 0:
+                hands[s].extend([c] * m)
+                room[s] -= m
+                rest[c] -= m
+    by_suit: dict[int, list[int]] = {}
+    for c in rest.elements():
+        by_suit.setdefault(st[c], []).append(c)
+    suits = list(by_suit)
+    rng.shuffle(suits)
+    flow: dict[tuple[int, int], int] = {}
+    left = {su: len(by_suit[su]) for su in suits}
+
+    def may(su: int, h: int) -> bool:
+        return h == kitty_slot or (h != k.seat and su not in k.voids[h])
+
+    def augment(su: int, seen: set[int]) -> bool:
+        """One more card of suit ``su`` placed, moving others along a path if need be."""
+        order = list(range(n + 1))
+        rng.shuffle(order)
+        for h in order:
+            if h in seen or not may(su, h):
+                continue
+            seen.add(h)
+            if room[h] > 0:
+                room[h] -= 1
+                flow[su, h] = flow.get((su, h), 0) + 1
+                return True
+            for other in suits:  # h is full: move one of its cards of another suit elsewhere
+                if other != su and flow.get((other, h), 0) > 0 and augment(other, seen):
+                    flow[other, h] -= 1
+                    flow[su, h] = flow.get((su, h), 0) + 1
+                    return True
+        return False
+
+    for su in suits:
+        while left[su] > 0:
+            if not augment(su, set()):
+                return None
+            left[su] -= 1
+    for su in suits:
+        cards = by_suit[su]
+        rng.shuffle(cards)
+        i = 0
+        for h in range(n + 1):
+            m = flow.get((su, h), 0)
+            hands[h].extend(cards[i : i + m])
+            i += m
+    out = hands[:n]
+    out[k.seat] = list(k.hand)
+    kitty = hands[kitty_slot] if k.buried is None else list(k.buried)
+    return out, kitty
 
 
 def build_world(k: Knowledge, hands: Sequence[Sequence[int]], kitty: Sequence[int]) -> Deal:

@@ -233,13 +233,32 @@ def postgresql(request: pytest.FixtureRequest) -> Iterator[PgDatabases]:
 _PG_CPU = pytest.StashKey[float | None]()
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under pytest-xdist a worker hands what the summary says to the controlling process."""
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:
+        out["pg_skipped"] = session.config.stash.get(_PG_SKIPPED, None)
+        out["pg_cpu"] = session.config.stash.get(_PG_CPU, None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controlling process (pytest-xdist): a worker's loud skip, its server's CPU time."""
+    out = getattr(node, "workeroutput", {})
+    config = node.config
+    if out.get("pg_skipped"):
+        config.stash[_PG_SKIPPED] = out["pg_skipped"]
+    if out.get("pg_cpu") is not None:
+        config.stash[_PG_CPU] = (config.stash.get(_PG_CPU, None) or 0.0) + out["pg_cpu"]
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     reason = config.stash.get(_PG_SKIPPED, None)
     if reason:
         terminalreporter.write_sep("!", reason, red=True, bold=True)
     cpu = config.stash.get(_PG_CPU, None)
     if cpu is not None:  # the tests' own process does not count the server's work
-        terminalreporter.write_line(f"PostgreSQL test server: {cpu:.1f} s of CPU time")
+        terminalreporter.write_line(f"PostgreSQL test servers: {cpu:.1f} s of CPU time")
 
 
 def _build(config: dict[str, Any], schema: bool = True) -> Iterator[Flask]:

@@ -106,6 +106,23 @@ def test_every_sampled_world_agrees_with_the_view(
         assert world.playable_cards(seat) == d.playable_cards(seat)
 
 
+def test_a_tightly_constrained_view_keeps_every_void() -> None:
+    """Red five, late in a deal where most seats are out of two or three suits: the random
+    deal of the hidden cards often cannot place the last cards; the deal by flow then does, and
+    no sampled hand ever holds a suit its seat showed it is out of (hypothesis found this)."""
+    import random
+
+    d = deal_at_play(3, 330, 20)
+    assert d is not None and d.to_act is not None
+    k = read_view(seat_view(d, d.to_act))
+    assert sum(len(v) for v in k.voids) >= 8
+    rng = random.Random(0)
+    for _ in range(200):
+        hands, _kitty = sample_world(k, rng)
+        for s in range(d.n):
+            assert not (k.voids[s] & suits_held(d, hands[s])), s
+
+
 def test_voids_are_read_from_failures_to_follow() -> None:
     """A deal far enough in always shows somebody out of a suit: the reading is not vacuous."""
     found = 0
