@@ -140,6 +140,11 @@ if os.environ.get("WEB_WORKER_CLASS", "") == "gevent":
     worker_class = "gevent"
     worker_connections = int(os.environ.get("WEB_CONNECTIONS", 2000))
     os.environ.setdefault("LIVE_STREAMS", "1")
+    # a fixed pool of database connections per worker (app/config.py, pool_options): with
+    # SQLAlchemy's 5 + 10 overflow a worker of many streams kept opening and closing them.
+    # Workers × DB_POOL_SIZE (+1 listening) on every server must stay under PostgreSQL's
+    # max_connections (100 by default): 2 servers × 4 workers × 10 + 8 = 88.
+    os.environ.setdefault("DB_POOL_SIZE", "10")
 else:
     os.environ["LIVE_STREAMS"] = "0"
 timeout = int(os.environ.get("WEB_TIMEOUT", 30))

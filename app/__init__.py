@@ -80,6 +80,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
             "pool_recycle": 300,
+            **app_config.pool_options(),
             **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
         }
 

@@ -57,6 +57,22 @@ def secret_key(instance_path: str) -> str:
     return key
 
 
+def pool_options() -> dict[str, int]:
+    """A server database's connection pool per process, from ``DB_POOL_SIZE`` (and
+    ``DB_MAX_OVERFLOW``, default 0) when set, else SQLAlchemy's own (5, and 10 more opened
+    and closed as needed). A gevent worker serves hundreds of requests and streams at once:
+    with SQLAlchemy's default every burst beyond 5 opened new PostgreSQL connections and closed
+    them again — a quarter of the worker's time and most of the server's under bench/push.py —
+    so gunicorn.conf.py sets a fixed pool there (requests beyond it wait their turn)."""
+    size = os.environ.get("DB_POOL_SIZE", "")
+    if not size.strip():
+        return {}
+    return {
+        "pool_size": max(1, int(size)),
+        "max_overflow": max(0, int(os.environ.get("DB_MAX_OVERFLOW", "0") or 0)),
+    }
+
+
 def defaults() -> dict[str, Any]:
     """Settings that do not depend on the environment."""
     return {

@@ -318,10 +318,21 @@ def main() -> None:
             counts = Counts()
             tables = [Table() for _ in range(args.tables)]
             try:
+                cpu0 = time.process_time()
+                srv0 = sum(g.cpu_seconds() for g in servers)
+                pg0 = load.pg_cpu_seconds(_pg)
+                lb0 = load.proc_cpu(lb.proc.pid if lb.proc else 0)
                 stats.started = time.monotonic()
                 stats.deadline = stats.started + seconds
                 asyncio.run(
                     drive(lb.port, standings, tokens, args.viewers, args, stats, tables, counts)
+                )
+                wall = time.monotonic() - stats.started
+                cpu = (
+                    time.process_time() - cpu0,
+                    sum(g.cpu_seconds() for g in servers) - srv0,
+                    load.pg_cpu_seconds(_pg) - pg0,
+                    load.proc_cpu(lb.proc.pid if lb.proc else 0) - lb0,
                 )
             finally:
                 lb.stop()
@@ -348,6 +359,12 @@ def main() -> None:
             print(f"  {kind:10s} n={len(values):6d} p95 {load.pct(values, 0.95):7.1f} ms")
     for kind, n in sorted(stats.errors.items()):
         print(f"  errors {kind}: {n}")
+    for sample in stats.error_samples:
+        print(f"    e.g. {sample[:160]}")
+    print(
+        f"CPU time: clients {cpu[0]:.1f} s, gunicorn {cpu[1]:.1f} s, PostgreSQL {cpu[2]:.1f} s, "
+        f"HAProxy {cpu[3]:.1f} s (in {wall:.1f} s on {os.cpu_count()} cores)"
+    )
     if crashed:
         print("a traceback in a server's log")
     verdict = "holds" if p95 < TARGET_P95_MS and errors == 0 else "misses"

@@ -1,7 +1,9 @@
 """A real load balancer (Debian's HAProxy) in front of app servers on this machine, for the
 two-server test and ``bench/push.py``: round robin, a health check every 300 ms (a server that
-stops answering is out after one failed check), a connection refused retried on the other
-server, and the long timeouts a server-sent event stream needs.
+refuses connections is out after two failed checks; one that is only slow under load — a check
+answered within 5 s — stays in: with the check's default timeout of 300 ms, both servers of a
+busy night were taken out and every request got HAProxy's 503), a connection refused retried
+on the other server, and the long timeouts a server-sent event stream needs.
 
 ``Balancer(ports).start()`` writes its configuration into a temporary folder and runs
 ``haproxy -db`` (foreground, no daemon) on a free loopback port; ``stop()`` ends it.
@@ -27,6 +29,7 @@ defaults
     timeout client 10m
     timeout server 10m
     timeout tunnel 10m
+    timeout check 5s
     option redispatch
     option http-no-delay
     retries 3
@@ -62,7 +65,7 @@ class Balancer:
         assert binary is not None, "HAProxy is not installed (make test installs it)"
         self.folder = Path(tempfile.mkdtemp(prefix="balancer-"))
         servers = "\n".join(
-            f"    server s{i} 127.0.0.1:{p} check inter 300ms fall 1 rise 2"
+            f"    server s{i} 127.0.0.1:{p} check inter 300ms fall 2 rise 2"
             for i, p in enumerate(self.backends)
         )
         cfg = self.folder / "haproxy.cfg"

@@ -124,3 +124,18 @@ def test_every_app_test_starts_on_an_empty_database(app, make_user, make_club, r
     user = make_user(f"fresh{run}")
     club = make_club(owner=user)
     assert (user.id, club.id) == (1, 1)
+
+
+def test_a_fixed_connection_pool_from_the_environment(monkeypatch):
+    """gunicorn.conf.py sets DB_POOL_SIZE for gevent workers: the engine then keeps that many
+    connections and opens no overflow ones (which it would close again after each burst)."""
+    url = "postgresql+psycopg://u:p@127.0.0.1:1/none"  # never connected to
+    monkeypatch.setenv("DB_POOL_SIZE", "7")
+    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=url))
+    with app.app_context():
+        pool = db.engine.pool
+        assert (pool.size(), pool._max_overflow) == (7, 0)  # type: ignore[attr-defined]
+    monkeypatch.delenv("DB_POOL_SIZE")
+    app = create_app(app_config(SQLALCHEMY_DATABASE_URI=url))
+    with app.app_context():  # SQLAlchemy's own: 5, and 10 more as needed
+        assert (db.engine.pool.size(), db.engine.pool._max_overflow) == (5, 10)  # type: ignore[attr-defined]
