@@ -90,7 +90,7 @@ engine-compiled: $(STAMP)
 	$(PY) tools/compile_engine.py
 
 test-engine-compiled: engine-compiled
-	ENGINE_BUILD=compiled $(PY) -m pytest -q -o pythonpath="build/mypyc ." tests/engine
+	ENGINE_BUILD=compiled $(PY) -m pytest -q -n $(TEST_WORKERS) -o pythonpath="build/mypyc ." tests/engine
 
 bench-engine-compiled: engine-compiled
 	$(PY) bench/engine_selfplay.py --compiled --against 6645ff0
