@@ -54,6 +54,7 @@ COMPILED = (
     "scoring",
     "deal",
     "bots",
+    "climbing",
 )
 OPEN_CLASSES = {"deal": ("Deal",), "bots": ("RandomBot", "HeuristicBot")}
 MARK = "@mypyc_attr(allow_interpreted_subclasses=True)\n"
