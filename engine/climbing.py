@@ -72,7 +72,7 @@ def rank_name(card: int) -> str:
 
 def sort_key(card: int) -> tuple[int, int]:
     """Climbing order, then suit: a hand sorted by it reads 3 … A 2 LJ HJ."""
-    return (_CRANK[card], card)
+    return (_CRANK[check_card(card)], card)
 
 
 class Shape:
@@ -202,6 +202,8 @@ def place_points(variant: Variant) -> list[int]:
 
 def check_out_order(out_order: object, players: int) -> list[int]:
     """``out_order`` itself when it names every seat ``0 … players − 1`` once."""
+    if type(players) is not int or not 3 <= players <= 6:
+        raise EngineError("bots.players", got=repr(players))
     if not isinstance(out_order, list | tuple) or not all(type(s) is int for s in out_order):
         raise EngineError("climb.out_order", got=repr(out_order), last=players - 1)
     if sorted(out_order) != list(range(players)):

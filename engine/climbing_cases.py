@@ -34,7 +34,7 @@ def _some_cards(case: dict[str, Any], name: str) -> list[int]:
     return cards
 
 
-def q_classify(case: dict[str, Any]) -> Answer:
+def _classify(case: dict[str, Any]) -> Answer:
     v = _variant(case)
     cards = _some_cards(case, "cards")
     check_copies(cards, v.decks, "the cards")
@@ -45,7 +45,7 @@ def q_classify(case: dict[str, Any]) -> Answer:
     return out
 
 
-def q_beats(case: dict[str, Any]) -> Answer:
+def _beats(case: dict[str, Any]) -> Answer:
     v = _variant(case)
     standing = _some_cards(case, "standing")
     play = _some_cards(case, "play")
@@ -55,7 +55,7 @@ def q_beats(case: dict[str, Any]) -> Answer:
     return {"legal": rules.beats(standing, play)}
 
 
-def q_deal_result(case: dict[str, Any]) -> Answer:
+def _deal_result(case: dict[str, Any]) -> Answer:
     order = _field(case, "out_order")
     players = None
     if isinstance(order, list) and 3 <= len(order) <= 6:
@@ -64,7 +64,7 @@ def q_deal_result(case: dict[str, Any]) -> Answer:
     return {"points": rules.points_by_place(v, order)}
 
 
-def q_tribute(case: dict[str, Any]) -> Answer:
+def _tribute(case: dict[str, Any]) -> Answer:
     v = _variant(case)
     hand = _some_cards(case, "hand")
     rank = rules.tribute_rank(hand, v.decks)
@@ -74,13 +74,15 @@ def q_tribute(case: dict[str, Any]) -> Answer:
 def answer_climbing(case: dict[str, Any]) -> Answer:
     """The answer fields of one climbing case (raises an ``EngineError`` for a case that
     cannot be answered; ``engine.conformance.answer`` turns it into ``error``)."""
+    if not isinstance(case, dict):
+        raise CaseError("case.type", got=repr(case))
     query = _field(case, "query")
     if query == "classify":
-        return q_classify(case)
+        return _classify(case)
     if query == "beats":
-        return q_beats(case)
+        return _beats(case)
     if query == "deal_result":
-        return q_deal_result(case)
+        return _deal_result(case)
     if query == "tribute":
-        return q_tribute(case)
+        return _tribute(case)
     raise CaseError("case.query", got=repr(query), queries=", ".join(QUERIES))

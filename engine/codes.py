@@ -323,4 +323,18 @@ CODES: dict[str, str] = {
     "climb.decks": "climbing is played with 1 or 2 decks, not {got}",
     "climb.variant": "a climbing variant (make_variant('climbing')) is expected, not {got}",
     "climb.out_order": "the order of going out names every seat 0 … {last} once, not {got}",
+    "climb.setup_places": (
+        "winner and loser are two different seats 0 … {last} (or both null), not {got}"
+    ),
+    "climb.phase_tribute": "no tribute is given in phase {phase}",
+    "climb.phase_return": "no card is given back in phase {phase}",
+    "climb.tribute_highest": "the tribute is the highest card, a {rank}, not {card}",
+    "climb.no_play": "{cards} is no play: play a single, a pair, a triple, four or more of a rank, "
+    "or a straight",
+    "climb.same_kind": "beat {kind} with a higher one of the same kind, not with {got}",
+    "climb.not_higher": "{cards} does not beat {standing}: play higher or pass",
+    "climb.lead_pass": "the leader of a round plays; he cannot pass",
+    "climb.unfinished": "the deal is not over yet",
+    "climb.one_card": "a {kind} gives one card, not {got}",
+    "climb.shape": "a play's shape (climbing.classify) or None is expected, not {got}",
 }
