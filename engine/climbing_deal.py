@@ -764,7 +764,7 @@ def seat_view(deal: ClimbingDeal, seat: int, log: bool = True) -> dict[str, Any]
     if not isinstance(deal, ClimbingDeal):
         raise EngineError("view.deal_type", got=repr(deal))
     seat = deal._seat(seat)
-    view = _view(deal, seat, log)
+    view = _view(deal, seat, bool(log))  # any truthy value, as in engine.views
     view["hand"] = cards_str(deal.hand(seat))
     view["playable"] = cards_str(deal.playable_cards(seat))
     view["actions"] = deal.actions(seat)
@@ -775,7 +775,7 @@ def spectator_view(deal: ClimbingDeal, log: bool = True) -> dict[str, Any]:
     """The public table: card counts only, no hand."""
     if not isinstance(deal, ClimbingDeal):
         raise EngineError("view.deal_type", got=repr(deal))
-    view = _view(deal, None, log)
+    view = _view(deal, None, bool(log))
     view["hand"] = None
     view["playable"] = []
     view["actions"] = []

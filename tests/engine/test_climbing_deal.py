@@ -357,3 +357,43 @@ def test_a_replayed_log_gives_the_same_state_and_a_wrong_log_is_refused():
     assert e.value.code == "log.action" and e.value.params["action"] == i + 1
     with pytest.raises(EngineError):
         replay(d.setup, [{"kind": "bury", "seat": 0}])
+
+
+def _heuristic_move(hands: list[list[str]], standing: list[str] | None) -> tuple:
+    """The heuristic bot's move for the seat after the turned card's drawer, with the drawer's
+    ``standing`` play on the table (``None``: the drawer's seat leads)."""
+    from engine.climbing_bots import ClimbingHeuristicBot
+
+    d = small_table(0, hands)
+    lead = d.to_act
+    assert lead == 2
+    if standing is None:
+        return ClimbingHeuristicBot(1).act(d, 2)
+    d.hands[2].extend(parse_cards(standing))
+    d.play(2, standing)
+    return ClimbingHeuristicBot(1).act(d, 3)
+
+
+BIG = ["3C", "4C", "6C", "8C", "10C", "QC", "KC"]
+
+
+def test_the_heuristic_bot_goes_out_when_it_can():
+    move = _heuristic_move([BIG, BIG[:5], BIG, ["9S", "9H"]], ["8S", "8H"])
+    assert move[0] == "play" and sorted(move[2]) == sorted(parse_cards(["9S", "9H"]))
+
+
+def test_the_heuristic_bot_keeps_straights_and_pairs_together():
+    hand = ["6S", "7S", "8S", "9S", "JH", "JD", "AC"]
+    move = _heuristic_move([BIG, BIG[:5], BIG, hand], ["5H"])
+    assert move[0] == "play" and move[2] == parse_cards(["AC"])  # the single, not a piece
+    lead = _heuristic_move([BIG, BIG[:5], ["3S", "4H", "5D", "9C", "9S"], BIG], None)
+    assert lead[0] == "play" and sorted(lead[2]) == sorted(parse_cards(["3S", "4H", "5D"]))
+
+
+def test_the_heuristic_bot_passes_rather_than_break_a_combination():
+    hand = ["6S", "7S", "8S", "9S", "JH", "JD"]
+    move = _heuristic_move([BIG, BIG[:5], BIG, hand], ["5H"])
+    assert move == ("pass", 3)
+    # unless a player still in could go out with one more card
+    move = _heuristic_move([BIG, ["2S"], BIG, hand], ["5H"])
+    assert move[0] == "play" and move[2] == parse_cards(["6S"])

@@ -233,3 +233,29 @@ def test_bots_refuse_junk():
             make_bots(bad_kind, 4)  # type: ignore[arg-type]
         except EngineError as e:
             assert e.code == "bots.kind"
+
+
+def test_the_selfplay_command_plays_a_match_and_its_log_replays(tmp_path, capsys):
+    from engine.selfplay import main
+
+    log = tmp_path / "deals.jsonl"
+    code = main(
+        ["--variant", "climbing", "--deals", "6", "--seed", "4", "--game", "--log", str(log)]
+        + ["--bots", "heuristic", "--options", '{"players": 5}']
+    )
+    assert code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7 and lines[-1].startswith("total: 6 deals")
+    assert "turned" in lines[0] and ("tribute" in lines[1] or "抗贡" in lines[1])
+    saved = [json.loads(x) for x in log.read_text().splitlines()]
+    assert len(saved) == 6
+    previous = None
+    for i, line in enumerate(saved):
+        deal = replay(line["setup"], line["log"])
+        assert (
+            deal.result is not None
+            and f"out {' '.join(map(str, deal.result.out_order))}" in (lines[i])
+        )
+        if previous is not None:  # the match passes the winner and the loser on
+            assert (deal.setup.winner, deal.setup.loser) == (previous.winner, previous.loser)
+        previous = deal.result
