@@ -178,7 +178,8 @@ def test_going_out_passes_the_lead_to_the_next_player_still_in():
     # everyone still in passed: the round would be seat 2's to lead; the next still in leads
     assert d.standing is None and d.to_act == 3 and d.leader == 3
     d.play(3, ["9S"])
-    d.play(0, ["3S"]) if d.can_play(0, ["3S"]) else d.pass_(0)
+    assert not d.can_play(0, ["3S"]) and not d.can_play(0, ["3S", "4S"])
+    d.pass_(0)
     assert d.to_act == 1
 
 
