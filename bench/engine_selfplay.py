@@ -2,7 +2,8 @@
 
 A complete deal runs from the shuffle to the score with bots making every decision, calls
 included (a bot considers calling only when it draws a card). Run: ``python bench/engine_selfplay.py
-[--seconds S]``; one line per variant ends in ``VARIANT: N deals/s``. Targets: ≥150 deals/s for
+[--seconds S]``; one line per variant ends in ``VARIANT: N deals/s`` (争上游 last, as
+``climbing: N deals/s``). Targets: ≥150 deals/s for
 tractor-4p, ≥60 for the 3-deck variants. ``--profile VARIANT`` prints a cProfile of that variant.
 
 ``--against REV`` compares with the engine of git revision ``REV``: it checks ``REV`` out in a
@@ -68,6 +69,26 @@ def run(variant: str, options: dict, seconds: float) -> tuple[int, float]:
         play_deal(deal, make_bots("random", deal.n, seed))
         n += 1
         seed += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and n >= 20:
+            return n, elapsed
+
+
+def run_climbing(options: dict, seconds: float) -> tuple[int, float]:
+    """争上游 (``engine.climbing_deal``): deals of a match at one table (tribute from the second
+    deal on), random bots; not part of ``--against`` (older revisions have no climbing)."""
+    from engine.climbing_bots import make_bots as climbing_bots
+    from engine.climbing_bots import play_deal as play_climbing
+    from engine.climbing_deal import ClimbingDeal, ClimbingSetup, next_setup
+
+    start = time.perf_counter()
+    n = 0
+    setup = ClimbingSetup("climbing", options, 0)
+    while True:
+        deal = ClimbingDeal(setup)
+        play_climbing(deal, climbing_bots("random", deal.n, n))
+        n += 1
+        setup = next_setup(deal, n)
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and n >= 20:
             return n, elapsed
@@ -243,6 +264,10 @@ def main() -> None:
             f"{n} complete deals in {elapsed:.2f} s, random bots, verify_play {us:.0f} µs, "
             f"{variant}: {n / elapsed:.0f} deals/s"
         )
+    n, elapsed = run_climbing({}, args.seconds)
+    print(
+        f"{n} complete deals in {elapsed:.2f} s, random bots, climbing: {n / elapsed:.0f} deals/s"
+    )
 
 
 if __name__ == "__main__":

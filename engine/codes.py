@@ -35,6 +35,11 @@ CODES: dict[str, str] = {
     "option.count": "option {name} takes a whole number 1 or more, or null, not {got}",
     "option.levels": 'option {name} takes a list of levels such as ["5", "10", "K", "A"], not {got}',
     "options.type": "options must be an object of option names to values, not {got}",
+    "option.place_points": (
+        "option {name} takes a list of whole numbers, first place first and never rising, "
+        "or null, not {got}"
+    ),
+    "option.place_points_count": "place_points needs {players} numbers (one per place), not {got}",
     "card.not_a_number": "{got} is not a card (a card is a number 0..53)",
     # --- trump context and combinations --------------------------------------------------------
     "ctx.type": "a TrumpContext(variant, level, trump) is expected, not {got}",
@@ -310,4 +315,26 @@ CODES: dict[str, str] = {
     "case.no_id": "the case has no id",
     "case.query": "unknown query {got}; the queries are {queries}",
     "case.depends": "{cause}, and the answer depends on it",
+    "case.climb_empty": "{field} is empty: give the cards",
+    "case.climb_standing": "the standing cards are no play, so nothing can beat them",
+    # --- 争上游 (climbing) -----------------------------------------------------------------------
+    "climb.standing_invalid": "{cards} is no play, so it cannot be the standing play",
+    "climb.hand_empty": "the hand has no cards",
+    "climb.decks": "climbing is played with 1 or 2 decks, not {got}",
+    "climb.variant": "a climbing variant (make_variant('climbing')) is expected, not {got}",
+    "climb.out_order": "the order of going out names every seat 0 … {last} once, not {got}",
+    "climb.setup_places": (
+        "winner and loser are two different seats 0 … {last} (or both null), not {got}"
+    ),
+    "climb.phase_tribute": "no tribute is given in phase {phase}",
+    "climb.phase_return": "no card is given back in phase {phase}",
+    "climb.tribute_highest": "the tribute is the highest card, a {rank}, not {card}",
+    "climb.no_play": "{cards} is no play: play a single, a pair, a triple, four or more of a rank, "
+    "or a straight",
+    "climb.same_kind": "beat {kind} with a higher one of the same kind, not with {got}",
+    "climb.not_higher": "{cards} does not beat {standing}: play higher or pass",
+    "climb.lead_pass": "the leader of a round plays; he cannot pass",
+    "climb.unfinished": "the deal is not over yet",
+    "climb.one_card": "a {kind} gives one card, not {got}",
+    "climb.shape": "a play's shape (climbing.classify) or None is expected, not {got}",
 }

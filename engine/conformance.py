@@ -23,6 +23,7 @@ from .errors import EngineError, OptionError
 from .order import TrumpContext
 from .play import can_follow, check_throw, lead_components_checked, trick_winner
 from .variants import (
+    CLIMBING,
     ONE_TWENTY,
     RED_FIVE,
     VARIANT_IDS,
@@ -410,6 +411,11 @@ def answer(case: Any) -> Answer:
         if "id" not in case:
             raise CaseError("case.no_id")
         query = _field(case, "query")
+        if case.get("variant") == CLIMBING:  # 争上游: its own queries (engine.climbing_cases)
+            from .climbing_cases import answer_climbing
+
+            out.update(answer_climbing(case))
+            return out
         handler = QUERIES.get(query) if isinstance(query, str) else None
         if handler is None:
             raise CaseError("case.query", got=repr(query), queries=", ".join(QUERIES))

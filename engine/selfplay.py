@@ -23,7 +23,7 @@ from .deal import Deal, DealSetup
 from .errors import EngineError
 from .game import Game
 from .scoring import next_levels
-from .variants import VARIANT_IDS
+from .variants import CLIMBING, VARIANT_IDS
 
 
 def _trump(deal: Deal) -> str:
@@ -95,7 +95,7 @@ def _deals(args: argparse.Namespace, options: dict[str, Any]) -> Iterator[tuple[
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m engine.selfplay", description=__doc__)
-    p.add_argument("--variant", required=True, choices=VARIANT_IDS)
+    p.add_argument("--variant", required=True, choices=(*VARIANT_IDS, CLIMBING))
     p.add_argument("--deals", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bots", choices=("random", "heuristic"), default="random")
@@ -116,6 +116,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         print(f"error: cannot write the log {args.log}: {e.strerror or e}", file=sys.stderr)
         return 2
+    if args.variant == CLIMBING:  # 争上游: its own deal and bots (engine.climbing_selfplay)
+        from .climbing_selfplay import run as run_climbing
+
+        try:
+            return run_climbing(args.deals, args.seed, args.bots, args.game, options, out)
+        finally:
+            if out is not None:
+                out.close()
     outcomes: Counter[str] = Counter()
     winners: Counter[str] = Counter()
     points = 0

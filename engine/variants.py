@@ -17,6 +17,10 @@ TRACTOR: Final = "tractor-4p"
 RED_FIVE: Final = "red-five-5p"
 ONE_TWENTY: Final = "one-twenty-6p"
 VARIANT_IDS: Final[tuple[str, ...]] = (TRACTOR, RED_FIVE, ONE_TWENTY)
+# 争上游 (CLIMBING.md): a game of individuals with its own state machine (engine.climbing_deal),
+# not a trick game of engine.deal, so it is not among VARIANT_IDS
+CLIMBING: Final = "climbing"
+ALL_VARIANT_IDS: Final[tuple[str, ...]] = (*VARIANT_IDS, CLIMBING)
 
 LEVELS: Final[tuple[str, ...]] = RANKS  # "2" … "A"
 
@@ -90,6 +94,27 @@ _SPECS: Final[dict[str, OptionSpec]] = {
     ),
 }
 
+# options whose name another variant uses with other values (climbing's decks)
+_VARIANT_SPECS: Final[dict[str, dict[str, OptionSpec]]] = {
+    CLIMBING: {
+        "decks": OptionSpec("decks", (1, 2), "choice", "Number of decks (2 for 6 players or more)"),
+        "players": OptionSpec("players", (3, 4, 5, 6), "choice", "Number of players"),
+        "tribute": OptionSpec(
+            "tribute",
+            (True, False),
+            "bool",
+            "From the second deal the last player gives his highest card to the first, who "
+            "gives one back and leads (false: the turned card decides every first lead)",
+        ),
+        "place_points": OptionSpec(
+            "place_points",
+            None,
+            "place_points",
+            "Points by place, first place first (null: players - 1 for the first out down to 0)",
+        ),
+    }
+}
+
 _VARIANT_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
     TRACTOR: (
         "decks",
@@ -113,6 +138,7 @@ _VARIANT_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
         "takeback_effect",
         "strikes_lose_match",
     ),
+    CLIMBING: ("players", "decks", "tribute", "place_points"),
 }
 
 
@@ -121,15 +147,24 @@ def option_names(variant_id: str) -> tuple[str, ...]:
     return _VARIANT_OPTIONS[variant_id]
 
 
-def option_spec(name: str) -> OptionSpec:
+def option_spec(name: str, variant_id: str | None = None) -> OptionSpec:
+    """The option's spec; ``variant_id`` for a variant's own values (climbing's ``decks``)."""
+    if variant_id is not None:
+        _check_id(variant_id)
+        own = _VARIANT_SPECS.get(variant_id, {})
+        if isinstance(name, str) and name in own:
+            return own[name]
     if not isinstance(name, str) or name not in _SPECS:
-        raise OptionError("option.unknown", got=repr(name), options=", ".join(_SPECS))
+        known = [*_SPECS, *(n for s in _VARIANT_SPECS.values() for n in s if n not in _SPECS)]
+        raise OptionError("option.unknown", got=repr(name), options=", ".join(known))
     return _SPECS[name]
 
 
 def default_options(variant_id: str, decks: int | None = None) -> dict[str, Any]:
     """The defaults of RULES.md ("Options at a glance"); some depend on the number of decks."""
     _check_id(variant_id)
+    if variant_id == CLIMBING:
+        return {"players": 4, "decks": 1, "tribute": True, "place_points": None}
     if variant_id != TRACTOR:
         decks = None  # only tractor-4p has a choice of decks
     elif decks is not None:
@@ -181,7 +216,7 @@ class Variant:
 
     @property
     def fixed_sides(self) -> bool:
-        return self.id != RED_FIVE
+        return self.id != RED_FIVE and self.id != CLIMBING
 
     @property
     def triples(self) -> bool:
@@ -224,7 +259,9 @@ class Variant:
 
 def _check_id(variant_id: object) -> None:
     if not isinstance(variant_id, str) or variant_id not in _VARIANT_OPTIONS:
-        raise OptionError("variant.unknown", got=repr(variant_id), variants=", ".join(VARIANT_IDS))
+        raise OptionError(
+            "variant.unknown", got=repr(variant_id), variants=", ".join(ALL_VARIANT_IDS)
+        )
 
 
 def _check_option(variant_id: str, name: str, value: Any) -> Any:
@@ -233,7 +270,7 @@ def _check_option(variant_id: str, name: str, value: Any) -> Any:
         raise OptionError(
             "option.not_for_variant", variant=variant_id, got=repr(name), options=allowed
         )
-    spec = _SPECS[name]
+    spec = _VARIANT_SPECS.get(variant_id, {}).get(name) or _SPECS[name]
     if spec.kind == "bool":
         if not isinstance(value, bool):
             raise OptionError("option.bool", name=name, got=repr(value))
@@ -266,6 +303,17 @@ def _check_option(variant_id: str, name: str, value: Any) -> Any:
         if "A" not in levels:
             levels.append("A")  # A is always a level that cannot be skipped
         return levels
+    if spec.kind == "place_points":
+        if value is None:
+            return None
+        if (
+            not isinstance(value, (list, tuple))
+            or not value
+            or not all(type(v) is int for v in value)
+            or any(value[i] < value[i + 1] for i in range(len(value) - 1))
+        ):
+            raise OptionError("option.place_points", name=name, got=repr(value))
+        return list(value)
     raise AssertionError(spec.kind)  # pragma: no cover
 
 
@@ -275,6 +323,8 @@ def make_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> V
     if not isinstance(options, (Mapping, type(None))):
         raise OptionError("options.type", got=repr(options))
     given = dict(options or {})
+    if variant_id == CLIMBING:
+        return _make_climbing(given)
     decks = given.get("decks", 2) if variant_id == TRACTOR else 3
     if variant_id == TRACTOR:
         decks = _check_option(variant_id, "decks", decks)
@@ -289,3 +339,16 @@ def make_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> V
         players, kitty = 6, 6
     hand = (CARDS_PER_DECK * decks - kitty) // players
     return Variant(variant_id, players, decks, kitty, hand, merged)
+
+
+def _make_climbing(given: dict[str, Any]) -> Variant:
+    """争上游: every card dealt, the first drawers' hands one card longer (``hand`` is the short
+    one); ``place_points`` stays ``None`` for the default n − 1 … 0 (``climbing.place_points``)."""
+    merged = default_options(CLIMBING)
+    for name, value in given.items():
+        merged[name] = _check_option(CLIMBING, name, value)
+    players, decks = merged["players"], merged["decks"]
+    points = merged["place_points"]
+    if points is not None and len(points) != players:
+        raise OptionError("option.place_points_count", players=players, got=len(points))
+    return Variant(CLIMBING, players, decks, 0, CARDS_PER_DECK * decks // players, merged)

@@ -54,13 +54,20 @@ COMPILED = (
     "scoring",
     "deal",
     "bots",
+    "climbing",
+    "climbing_deal",
+    "climbing_bots",
 )
 OPEN_CLASSES = {"deal": ("Deal",), "bots": ("RandomBot", "HeuristicBot")}
 MARK = "@mypyc_attr(allow_interpreted_subclasses=True)\n"
 # records callers build from their own data, checked by the engine (``Deal`` checks its setup,
 # ``TrumpContext`` its arguments in ``__post_init__``): the fields the constructor takes are the
 # boundary too, so a wrong type reaches the engine's check
-BOUNDARY_RECORDS = {"deal": ("DealSetup",), "order": ("TrumpContext",)}
+BOUNDARY_RECORDS = {
+    "deal": ("DealSetup",),
+    "order": ("TrumpContext",),
+    "climbing_deal": ("ClimbingSetup",),
+}
 ANY = "_BoundaryAny"
 # internal modules, documented as taking trusted arguments (the engine's own chance steps)
 INTERNAL = {"draws"}
