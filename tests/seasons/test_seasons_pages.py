@@ -180,17 +180,18 @@ def test_divisions_are_renamed_reordered_and_refuse_strangers_doubles_and_stale_
         base + f"/divisions/{a.id}",
         data={f"d{a.id}-name": "A 组", f"d{a.id}-players": "王伟", f"d{a.id}-seen": seen},
     )
-    assert r.status_code == 303
+    assert r.status_code == 303 and r.headers["Location"].endswith("#divisions")
     db.session.expire_all()
     assert [d.name for d in _divisions(s)] == ["A 组", "乙级"]
     assert _divisions(s)[0].players == ["王伟"]
-    # the same page saved again is stale: refused, nothing changes
-    r = client.post(
-        base + f"/divisions/{a.id}",
-        data={f"d{a.id}-name": "Top", f"d{a.id}-players": "", f"d{a.id}-seen": seen},
-        follow_redirects=True,
-    )
+    # the same page saved again is stale: refused, nothing changes; back at the top of the
+    # page, where the refusal is shown (not down at the divisions, off a phone's screen)
+    stale = {f"d{a.id}-name": "Top", f"d{a.id}-players": "", f"d{a.id}-seen": seen}
+    r = client.post(base + f"/divisions/{a.id}", data=stale)
+    assert r.status_code == 303 and "#" not in r.headers["Location"]
+    r = client.get(r.headers["Location"])
     assert "changed by someone else" in r.get_data(as_text=True)
+    assert "Nothing was saved." in r.get_data(as_text=True)
     db.session.expire_all()
     assert _divisions(s)[0].name == "A 组" and _divisions(s)[0].players == ["王伟"]
     # 乙级 moves up
