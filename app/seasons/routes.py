@@ -324,7 +324,7 @@ def _division(s: Season, division_id: int) -> Division:
 
 
 def _seen() -> str | None:
-    return (request.form.get("seen") or "").strip()[:32] or None
+    return versions.seen_of(request.form) or None
 
 
 @bp.post(BASE + "/<int:sid>/divisions/<int:division_id>")
@@ -346,7 +346,7 @@ def edit_division(club: Club, me: Member, sid: int, division_id: int) -> Respons
             form.name.data or "",
             (form.players.data or "").splitlines(),
             form.carry_factor.data,
-            seen=(form.seen.data or "").strip()[:32] or None,
+            seen=versions.seen_of({"seen": form.seen.data or ""}) or None,
         )
     except ServiceError as e:
         db.session.rollback()

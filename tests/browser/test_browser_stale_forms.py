@@ -193,7 +193,7 @@ def test_an_entrant_corrected_from_an_older_page_is_refused(
     second.get_by_role("button", name="保存更正").click()
     _refused(
         second,
-        "你打开此页之后，王伟 & 黄蕾 已被他人修改：请重新查看。没有保存任何内容。",
+        "自您打开此页以来，王伟 & 黄蕾 已被他人更改（名字、牌手）：请重新查看。未保存任何内容。",
         "stale-entrant-refused.png",
     )
     expect(second.locator(".flash.info")).to_contain_text("王小明")  # what it had typed
@@ -226,7 +226,7 @@ def test_a_division_edited_from_an_older_page_is_refused(
     second.get_by_role("button", name="保存级别").click()
     _refused(
         second,
-        "自您打开此页面后，级别 甲级 A 已被他人修改：请重新查看。未保存任何内容。",
+        "自您打开此页面后，级别 甲级 A 已被他人修改（名字）：请重新查看。未保存任何内容。",
         "stale-division-refused.png",
     )
     with club["app"].app_context():
