@@ -9,12 +9,19 @@ document.addEventListener("focusin", function (event) {
   if (event.target.matches && event.target.matches("input.copy")) event.target.select();
 });
 // After a form comes back with errors (full page or htmx swap), put the cursor on the first
-// field that needs fixing, so a director on a phone sees the message and can retype at once.
+// field that needs fixing, so a director on a phone sees the message and can retype at once;
+// a refusal of the whole form (the sheet changed since it was opened) is brought into view.
 function focusFirstError() {
   var bad = document.querySelector('main [aria-invalid="true"]');
   if (bad && document.activeElement !== bad) {
     bad.focus();
     if (bad.scrollIntoView) bad.scrollIntoView({ block: "center" });
+    return;
+  }
+  var refusal = bad ? null : document.querySelector("main .form-error[role=alert]");
+  if (refusal && refusal.scrollIntoView) {
+    var box = refusal.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) refusal.scrollIntoView({ block: "center" });
   }
 }
 document.addEventListener("DOMContentLoaded", focusFirstError);

@@ -324,7 +324,7 @@ def _division(s: Season, division_id: int) -> Division:
 
 
 def _seen() -> str | None:
-    return (request.form.get("seen") or "").strip()[:32] or None
+    return versions.seen_of(request.form) or None
 
 
 @bp.post(BASE + "/<int:sid>/divisions/<int:division_id>")
@@ -334,9 +334,11 @@ def edit_division(club: Club, me: Member, sid: int, division_id: int) -> Respons
     s = _season(club, sid)
     div = _division(s, division_id)
     form = DivisionEditForm(prefix=f"d{div.id}")
+    # a refusal is flashed at the top of the page: back there, where a phone shows it, not
+    # down at the list of divisions
     if not form.validate_on_submit():
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
-        return _back(club, s, "#divisions")
+        return _back(club, s)
     try:
         manage.edit_division(
             s,
@@ -344,14 +346,14 @@ def edit_division(club: Club, me: Member, sid: int, division_id: int) -> Respons
             form.name.data or "",
             (form.players.data or "").splitlines(),
             form.carry_factor.data,
-            seen=(form.seen.data or "").strip()[:32] or None,
+            seen=versions.seen_of({"seen": form.seen.data or ""}) or None,
         )
     except ServiceError as e:
         db.session.rollback()
         flash(e.message, "error")
-    else:
-        db.session.commit()
-        flash(_("Division %(name)s saved.", name=div.name), "success")
+        return _back(club, s)
+    db.session.commit()
+    flash(_("Division %(name)s saved.", name=div.name), "success")
     return _back(club, s, "#divisions")
 
 
@@ -369,8 +371,8 @@ def move_division(club: Club, me: Member, sid: int, division_id: int) -> Respons
     except ServiceError as e:
         db.session.rollback()
         flash(e.message, "error")
-    else:
-        db.session.commit()
+        return _back(club, s)  # the refusal at the top, where it is seen
+    db.session.commit()
     return _back(club, s, "#divisions")
 
 

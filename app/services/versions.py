@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+
 from . import StaleError
 
 # a version is at most this long (a form with a few hundred fields); a longer one is not ours
@@ -80,8 +82,9 @@ def check_seen(fields: Mapping[str, Any], seen: str | None, say: Callable[[Chang
 
 
 def named(keys: Sequence[str], words: Mapping[str, Any]) -> str:
-    """The changed keys in words (``words[key]``, a lazy string or a name), as a list."""
-    return ", ".join(str(words.get(key, key)) for key in keys)
+    """The changed keys in words (``words[key]``, a lazy string or a name), as a list in the
+    reader's language ("name, players"; "名字、牌手")."""
+    return _(", ").join(str(words.get(key, key)) for key in keys)
 
 
 def seen_of(form: Mapping[str, str], name: str = "seen") -> str | None:

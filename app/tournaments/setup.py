@@ -18,7 +18,7 @@ from ..competition import presets
 from ..extensions import db, htmx
 from ..models import Club, Entrant, Member, Tournament
 from ..permissions import club_route
-from ..services import ServiceError, StaleError, trash
+from ..services import ServiceError, StaleError, trash, versions
 from ..services import clubs as club_svc
 from ..services import visibility as vis
 from ..services.tournaments import audit as audits
@@ -314,7 +314,7 @@ def add_entrant(club: Club, me: Member, tid: int) -> ResponseReturnValue:
 
 def _seen() -> str | None:
     """The version of what the posting page showed (``seen``), or None when it did not say."""
-    return (request.form.get("seen") or "").strip()[:32] or None
+    return versions.seen_of(request.form) or None
 
 
 @bp.route("/clubs/<slug>/tournaments/<int:tid>/entrants/<int:eid>/edit", methods=["GET", "POST"])

@@ -185,7 +185,9 @@ def test_two_score_entries_on_one_sheet_version_record_once(
     codes = sorted(r.status_code for r in answers)
     assert codes == [303, 422], codes
     loser = next(r for r in answers if r.status_code == 422)
-    assert "The sheet changed meanwhile (now 1 deal)" in loser.get_data(as_text=True)
+    assert "The sheet changed since you opened it: 1 deal was added (now 1 deal)" in loser.get_data(
+        as_text=True
+    )
     db.session.rollback()  # a new transaction: SQLite would keep showing its old snapshot
     deals = db.session.scalars(select(DealRow).where(DealRow.table_id == tab.id)).all()
     assert len(deals) == 1

@@ -114,5 +114,5 @@ def test_a_pending_deal_survives_a_reload_and_a_double_is_refused(
         list(json.loads(saved)[0]),
     )
     page.reload(wait_until="domcontentloaded")
-    expect(page.get_by_text("The sheet changed meanwhile")).to_be_visible()
+    expect(page.get_by_text("The sheet changed since you opened it")).to_be_visible()
     assert s["deals"]() == 1

@@ -33,8 +33,8 @@ def _trail(s: Season) -> list[tuple[str, str, str | None]]:
 
 
 def _seen(page: str, div: Division) -> str:
-    m = re.search(rf'name="d{div.id}-seen"[^>]*value="([0-9a-f]+)"', page) or re.search(
-        rf'value="([0-9a-f]+)"[^>]*name="d{div.id}-seen"', page
+    m = re.search(rf'name="d{div.id}-seen"[^>]*value="([^"]+)"', page) or re.search(
+        rf'value="([^"]+)"[^>]*name="d{div.id}-seen"', page
     )
     assert m, "the division's forms carry its version"
     return m.group(1)

@@ -97,7 +97,9 @@ def test_ending_early_from_an_older_page_is_refused(app, client) -> None:  # typ
     r = client.post(
         f"{url}/finish", data={**fields, "reason": "a player left"}, follow_redirects=True
     )
-    assert "The sheet changed meanwhile (now 2 deals)" in r.get_data(as_text=True)
+    assert "The sheet changed since you opened it (now 2 deals). Nothing was saved" in r.get_data(
+        as_text=True
+    )
     db.session.expire_all()
     assert db.session.get(Table, tab.id).finished is False  # type: ignore[union-attr]
 

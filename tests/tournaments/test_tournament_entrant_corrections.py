@@ -161,7 +161,9 @@ def test_entrant_forms_from_an_older_page_are_refused(app, client) -> None:  # t
     assert other.post(edit, data={**theirs, "player_0": "Anna"}).status_code == 303
     r = client.post(edit, data={**mine, "player_0": "Anne"}, follow_redirects=True)
     page = r.get_data(as_text=True)
-    assert "was changed by someone else since you opened this page" in page
+    # it says what changed (the name follows the players) and that nothing was saved
+    assert "was changed by someone else since you opened this page (name, players)" in page
+    assert "Nothing was saved." in page
     assert "You had typed: Anne · P01b" in page
     assert 'value="Anna"' in page  # the form shows the entrant as it is now
     assert _entrants(t.id)[1][1] == ["Anna", "P01b"]

@@ -40,9 +40,10 @@ def test_a_correction_from_an_older_page_is_refused(app, client) -> None:  # typ
     assert other.post(edit, data={**theirs, "points": "55"}).status_code == 303
     r = client.post(edit, data={**mine, "points": "20"})
     assert r.status_code == 422
-    assert "The sheet changed meanwhile (now 1 deal): check it and enter again." in r.get_data(
-        as_text=True
-    )
+    assert (
+        "The sheet changed since you opened it: a deal was corrected, or the match was ended or "
+        "forfeited (now 1 deal). Nothing was saved: check it and enter again."
+    ) in r.get_data(as_text=True)
     assert _points(tab.id) == [55]
     # from the page as it is now, the correction saves
     fresh = form_fields(client.get(edit).get_data(as_text=True), action=edit)
@@ -61,7 +62,10 @@ def test_a_new_deal_from_a_sheet_shown_before_a_correction_is_refused(app, clien
     # my next deal was worked out from deal 1 as it stood: refused, typed values kept
     r = client.post(url, data={**mine, **{k: str(v) for k, v in fixed_deal(1, 30).items()}})
     page = r.get_data(as_text=True)
-    assert r.status_code == 422 and "The sheet changed meanwhile" in page
+    assert (
+        r.status_code == 422
+        and "The sheet changed since you opened it: a deal was corrected" in page
+    )
     assert 'value="30"' in page
     assert _points(tab.id) == [85]
 
@@ -75,7 +79,9 @@ def test_remove_the_last_deal_removes_only_the_one_shown(app, client) -> None:  
     # the table's phone records deal 2 meanwhile
     assert other.post(url, data=fixed_deal(0, 60)).status_code == 303
     r = client.post(undo, data=mine, follow_redirects=True)
-    assert "The sheet changed meanwhile (now 2 deals)" in r.get_data(as_text=True)
+    assert "The sheet changed since you opened it: 1 deal was added (now 2 deals)." in r.get_data(
+        as_text=True
+    )
     assert _points(tab.id) == [40, 60]
     fresh = form_fields(client.get(url).get_data(as_text=True), action=undo)
     assert client.post(undo, data=fresh).status_code == 303

@@ -4,8 +4,6 @@ promotion and relegation that seeds the next season. Services never commit (see
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -26,7 +24,7 @@ from ...competition.seasons import (
 from ...db import lock_for_update
 from ...extensions import db
 from ...models import Club, Division, Member, Season, Tournament
-from .. import ServiceError, StaleError, trash, versions
+from .. import ServiceError, trash, versions
 from ..text import clean_name
 
 MAX_DIVISIONS = 8
@@ -346,22 +344,40 @@ def next_position(season: Season) -> int:
     return (top if top is not None else -1) + 1
 
 
+_DIVISION_WORDS = {
+    "name": _l("name"),
+    "carry": _l("carry-over factor"),
+    "players": _l("players"),
+    "position": _l("place in the order"),
+}
+
+
+def _division_fields(div: Division) -> dict[str, object]:
+    return {
+        "name": div.name,
+        "carry": div.carry_factor,
+        "players": list(div.players or []),
+        "position": div.position,
+    }
+
+
 def division_version(div: Division) -> str:
     """What a form on the division showed (sent back as ``seen``; a stale one is refused)."""
-    data = [div.name, div.carry_factor, list(div.players or []), div.position]
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return versions.version(_division_fields(div))
 
 
 def check_division_seen(div: Division, seen: str | None) -> None:
-    if seen is not None and seen != division_version(div):
-        raise StaleError(
-            _(
-                "The division %(name)s was changed by someone else since you opened this page: "
-                "look again. Nothing was saved.",
-                name=div.name,
-            )
-        )
+    """Refuse a form on ``div`` shown before it changed, saying what changed."""
+    versions.check_seen(
+        _division_fields(div),
+        seen,
+        lambda c: _(
+            "The division %(name)s was changed by someone else since you opened this page "
+            "(%(what)s): look again. Nothing was saved.",
+            name=div.name,
+            what=versions.named(c.changed, _DIVISION_WORDS),
+        ),
+    )
 
 
 def edit_division(

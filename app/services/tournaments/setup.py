@@ -3,12 +3,11 @@ withdrawals between rounds."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from engine.variants import RED_FIVE, make_variant
@@ -19,7 +18,7 @@ from ...competition.presets import PRESETS
 from ...competition.tfile import SIDE_SIZE, TARGET_LEVELS
 from ...extensions import db
 from ...models import Club, Entrant, EntrantPlayer, Member, TableSeat, Tournament, User
-from .. import ServiceError, StaleError
+from .. import ServiceError, versions
 from ..duplicate.hosts import not_host
 from ..text import clean_name
 from .audit import Actor, audit
@@ -208,25 +207,36 @@ def add_entrant(
     return entrant
 
 
+_ENTRANT_WORDS = {"name": _l("name"), "players": _l("players"), "withdrawn": _l("withdrawal")}
+
+
+def _entrant_fields(e: Entrant) -> dict[str, object]:
+    return {
+        "name": e.name,
+        "players": [p.name for p in e.players],
+        "withdrawn": e.withdrawn_after,
+    }
+
+
 def entrant_version(e: Entrant) -> str:
     """What a form on the entrant showed (its name, players and withdrawal): sent back by the
     edit, withdraw and remove forms, so one made before another director's change is refused."""
-    data = [e.name, [p.name for p in e.players], e.withdrawn_after]
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return versions.version(_entrant_fields(e))
 
 
 def check_entrant_seen(e: Entrant, seen: str | None) -> None:
     """Refuse a form made before the entrant last changed (``seen``: its ``entrant_version``
-    then; None: a form that did not say, such as a script's)."""
-    if seen is not None and seen != entrant_version(e):
-        raise StaleError(
-            _(
-                "%(name)s was changed by someone else since you opened this page: look again. "
-                "Nothing was saved.",
-                name=e.name,
-            )
-        )
+    then; None: a form that did not say, such as a script's), saying what changed."""
+    versions.check_seen(
+        _entrant_fields(e),
+        seen,
+        lambda c: _(
+            "%(name)s was changed by someone else since you opened this page (%(what)s): look "
+            "again. Nothing was saved.",
+            name=e.name,
+            what=versions.named(c.changed, _ENTRANT_WORDS),
+        ),
+    )
 
 
 def _reason(reason: str | None) -> str | None:

@@ -116,19 +116,41 @@ def sheet_version(tab: Table) -> str:
 
 def _check_seen(tab: Table, count: int | None, version: str | None) -> None:
     """Refuse, with nothing saved, a form shown before the sheet changed: another device or
-    director recorded, corrected or removed a deal meanwhile."""
-    if (count is not None and count != len(tab.deals)) or (
-        version and version != sheet_version(tab)
-    ):
-        raise DealErrors(
-            {
-                "": ngettext(
-                    "The sheet changed meanwhile (now %(num)d deal): check it and enter again.",
-                    "The sheet changed meanwhile (now %(num)d deals): check it and enter again.",
-                    len(tab.deals),
-                )
-            }
+    director recorded, corrected or removed a deal meanwhile. The refusal says what changed
+    (deals added or removed when the form said how many it showed) and that nothing was saved."""
+    now = len(tab.deals)
+    if count is not None and count != now:
+        what: str | None = (
+            ngettext("%(num)d deal was added", "%(num)d deals were added", now - count)
+            if now > count
+            else ngettext("%(num)d deal was removed", "%(num)d deals were removed", count - now)
         )
+    elif version and version != sheet_version(tab):
+        what = (
+            _("a deal was corrected, or the match was ended or forfeited")
+            if count is not None
+            else None
+        )
+    else:
+        return
+    if what is None:
+        message = ngettext(
+            "The sheet changed since you opened it (now %(num)d deal). Nothing was saved: "
+            "check it and enter again.",
+            "The sheet changed since you opened it (now %(num)d deals). Nothing was saved: "
+            "check it and enter again.",
+            now,
+        )
+    else:
+        message = ngettext(
+            "The sheet changed since you opened it: %(what)s (now %(num)d deal). Nothing was "
+            "saved: check it and enter again.",
+            "The sheet changed since you opened it: %(what)s (now %(num)d deals). Nothing was "
+            "saved: check it and enter again.",
+            now,
+            what=what,
+        )
+    raise DealErrors({"": message})
 
 
 def record_deal(
