@@ -294,6 +294,14 @@ CODES: dict[str, str] = {
         "points {points} and the kitty's {kitty_points} are more than the 100 in the deck"
     ),
     "hundred.kitty_needed": "the attackers won the last trick: give the buried cards (kitty)",
+    "hundred.act_value": "the value of an action is a bid or a suit, not {got}",
+    "hundred.setup_declarer": (
+        "only a later 40分下台 deal names its declarer (a seat 0 … 3) in the setup, not {got}"
+    ),
+    "hundred.friend_card": (
+        "the friend card is a card the declarer does not hold nor buried, not {card}"
+    ),
+    "hundred.friend_one": "a friend action names exactly one card",
     # --- rule cases (python -m engine.conformance) ------------------------------------------------
     "case.type": "a case is a JSON object, not {got}",
     "case.variant_type": "a case is answered for a variant (make_variant), not {got}",

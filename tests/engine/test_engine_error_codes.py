@@ -24,6 +24,8 @@ from engine import (
     conformance,
     deal,
     game,
+    hundred,
+    hundred_bots,
     hundred_cases,
     hundred_rules,
     order,
@@ -44,7 +46,7 @@ from engine.variants import make_variant
 ENGINE = Path(engine.__file__).parent
 MODULES = (bots, calls, cards, combos, conformance, deal, game, order, play, scoring)
 MODULES += (serialize, variants, views)
-MODULES += (hundred_rules, hundred_cases)  # 打百分
+MODULES += (hundred, hundred_bots, hundred_cases, hundred_rules)  # 打百分
 
 
 def _error_classes() -> set[str]:
