@@ -11,7 +11,7 @@ from typing import Any
 
 from . import draws
 from . import hundred_rules as hr
-from .cards import LJ, SUITS, card_points
+from .cards import LJ, SUITS, card_points, card_str
 from .errors import EngineError
 from .hundred import (
     AUCTION,
@@ -305,3 +305,119 @@ def hundred_selfplay(
         out.append(deal)
         deal = HundredDeal(deal.next_setup(seed + i + 1))
     return out
+
+
+# --- self-play and the legality check ------------------------------------------------------------
+
+MODES: tuple[tuple[str, dict[str, Any]], ...] = (
+    *((hr.HUNDRED_4P, {"friend": m}) for m in hr.FRIEND_MODES),
+    (hr.FORTY_4P, {}),
+    (hr.HUNDRED_3P, {}),
+)
+
+
+def describe(deal: HundredDeal) -> str:
+    """One readable line for a finished deal."""
+    r = deal.result
+    assert r is not None and deal.trump is not None
+    parts = [f"declarer {deal.declarer}", f"trump {SUITS[deal.trump]}"]
+    if deal.variant.bidding:
+        parts.append(f"bid {deal.bid}")
+    else:
+        parts.append(f"turned {card_str(deal.turned) if deal.turned is not None else '-'}")
+    if deal.friend_card is not None:
+        who = "alone" if deal.friend is None else f"seat {deal.friend}"
+        parts.append(f"friend {card_str(deal.friend_card)} ({who})")
+    parts.append(f"points {r.total}{' 抠底' if r.kou_di else ''}")
+    parts.append(f"-> {r.winner} {r.units} units, scores {list(r.scores or ())}")
+    return f"seed {deal.setup.seed}: " + ", ".join(parts)
+
+
+def check_action(deal: HundredDeal, action: Action) -> None:
+    """Verify a bot's action through the public ``verify_…`` methods, on copies of its cards."""
+    kind, seat = action[0], action[1]
+    if kind == "bid":
+        deal.verify_bid(seat, action[2])
+    elif kind == "pass":
+        deal.verify_pass(seat)
+    elif kind == "trump":
+        deal.verify_name_trump(seat, action[2])
+    elif kind == "friend":
+        deal.verify_call_friend(seat, action[2])
+    elif kind == "bury":
+        deal.verify_bury(seat, list(action[2]))
+    elif kind == "play":
+        deal.verify_play(seat, list(action[2]))
+    else:
+        raise EngineError("action.unknown", got=repr(action))
+
+
+def legality(deals: int, seed: int = 0) -> tuple[int, int, dict[str, int]]:
+    """Play ``deals`` deals spread over every variant and friend mode (open or hidden kitty,
+    both stakes) with random, heuristic and mixed bots, checking every move before it is made.
+    Returns (illegal moves, moves checked, deals per mode)."""
+    illegal = moves = 0
+    per_mode: dict[str, int] = {}
+    for i in range(deals):
+        variant, base = MODES[i % len(MODES)]
+        options = dict(base)
+        options["open_kitty"] = (i // len(MODES)) % 2 == 1
+        if variant != hr.FORTY_4P:
+            options["stakes"] = "flat" if (i // (2 * len(MODES))) % 2 else "bid"
+        players = 3 if variant == hr.HUNDRED_3P else 4
+        deal = new_hundred_deal(variant, options, seed + i, first=(seed + i) % players)
+        mix = i % 3
+        bots: list[RandomHundredBot] = [
+            HeuristicHundredBot(seed + i + s)
+            if mix == 1 or (mix == 2 and s % 2)
+            else RandomHundredBot(seed + i + s)
+            for s in range(players)
+        ]
+        while deal.phase != DONE:
+            s = deal.to_act
+            assert s is not None
+            action = bots[s].act(deal, s)
+            moves += 1
+            try:
+                check_action(deal, action)
+            except EngineError:
+                illegal += 1
+                action = RandomHundredBot(moves).act(deal, s)
+            perform(deal, action)
+        key = variant + ("" if variant != hr.HUNDRED_4P else "/" + str(base["friend"]))
+        per_mode[key] = per_mode.get(key, 0) + 1
+    return illegal, moves, per_mode
+
+
+def selfplay_main(
+    variant: str, options: dict[str, Any], deals: int, seed: int, kind: str, log: str | None
+) -> int:
+    """``python -m engine.selfplay --variant hundred-4p …``: a line per deal, then totals;
+    ``log`` gets each deal's setup and action log as JSON lines (``engine.hundred.replay``)."""
+    import json
+    import sys
+
+    try:
+        out = open(log, "w", encoding="utf-8") if log else None  # noqa: SIM115
+    except OSError as e:
+        print(f"error: cannot write the log {log}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    won = {hr.DECLARER: 0, hr.ATTACKERS: 0}
+    try:
+        for deal in hundred_selfplay(variant, options, deals, seed, kind):
+            assert deal.result is not None
+            print(describe(deal))
+            won[deal.result.winner] += 1
+            if out is not None:
+                rec = {"setup": deal.setup.to_json(), "log": [a.to_json() for a in deal.log]}
+                out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    except EngineError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if out is not None:
+            out.close()
+    print(
+        f"total: {deals} deals, won by declarer {won[hr.DECLARER]}, by attackers {won[hr.ATTACKERS]}"
+    )
+    return 0
