@@ -646,8 +646,8 @@ def _public(deal: HundredDeal, viewer: int | None) -> dict[str, Any]:
             alone = deal.friend is None
         elif deal.friend is not None and viewer == deal.friend:
             alone = False
-        elif viewer == deal.declarer and deal.kitty_taken and deal.friend is None:
-            alone = True  # blind: the card lay in the kitty
+        elif viewer == deal.declarer and deal.kitty_taken:
+            alone = deal.friend is None  # blind: the card lay in the kitty
     dummy_shown = v.id == hr.HUNDRED_3P and deal.trump is not None
     auction = deal.auction
     return {

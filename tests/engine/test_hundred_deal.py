@@ -418,3 +418,14 @@ def test_bots_check_their_arguments():
         make_hundred_bots("mc", 4)
     with pytest.raises(EngineError):
         parse_card("ZZ")
+
+
+def test_hundred_3p_the_dummy_is_hidden_before_it_is_turned_and_the_declarer_knows_its_side():
+    deal = new_hundred_deal("hundred-3p", {}, seed=14)
+    dummy = [card_str(c) for c in deal.hands[DUMMY]]
+    for seat in range(3):
+        text = repr(hundred_seat_view(deal, seat))
+        assert not any(f"'{c}'" in text for c in dummy)
+    deal = _to_play("hundred-4p", {"friend": "hidden"}, seed=15)
+    assert hundred_seat_view(deal, deal.declarer)["alone"] is False
+    assert hundred_seat_view(deal, deal.declarer)["friend"] is None
