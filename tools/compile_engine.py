@@ -54,13 +54,25 @@ COMPILED = (
     "scoring",
     "deal",
     "bots",
+    # 打百分
+    "hundred_rules",
+    "hundred",
+    "hundred_bots",
 )
 OPEN_CLASSES = {"deal": ("Deal",), "bots": ("RandomBot", "HeuristicBot")}
+OPEN_CLASSES |= {
+    "hundred": ("HundredDeal",),
+    "hundred_bots": ("RandomHundredBot", "HeuristicHundredBot"),
+}
 MARK = "@mypyc_attr(allow_interpreted_subclasses=True)\n"
 # records callers build from their own data, checked by the engine (``Deal`` checks its setup,
 # ``TrumpContext`` its arguments in ``__post_init__``): the fields the constructor takes are the
 # boundary too, so a wrong type reaches the engine's check
-BOUNDARY_RECORDS = {"deal": ("DealSetup",), "order": ("TrumpContext",)}
+BOUNDARY_RECORDS = {
+    "deal": ("DealSetup",),
+    "order": ("TrumpContext",),
+    "hundred": ("HundredSetup",),
+}
 ANY = "_BoundaryAny"
 # internal modules, documented as taking trusted arguments (the engine's own chance steps)
 INTERNAL = {"draws"}
