@@ -483,9 +483,13 @@ def deal_outcome(
         raise EngineError("hundred.no_bid", variant=variant.id)
     if declarer is not None:
         declarer = variant.check_seat(declarer)
-    if friend is not None and variant.fixed_pairs and declarer is not None:
-        if friend == (declarer + 2) % 4 and type(friend) is int:
-            friend = None  # the partner opposite: what fixed pairs mean anyway
+    if (
+        variant.fixed_pairs
+        and declarer is not None
+        and type(friend) is int
+        and friend == (declarer + 2) % 4
+    ):
+        friend = None  # the partner opposite: what fixed pairs mean anyway
     if friend is not None:
         if variant.fixed_pairs or variant.id == HUNDRED_3P:
             raise EngineError("hundred.no_friend", variant=variant.id)

@@ -4,6 +4,8 @@ dummy, trick play, the result, what each seat's view shows, and replay of the lo
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -429,3 +431,48 @@ def test_hundred_3p_the_dummy_is_hidden_before_it_is_turned_and_the_declarer_kno
     deal = _to_play("hundred-4p", {"friend": "hidden"}, seed=15)
     assert hundred_seat_view(deal, deal.declarer)["alone"] is False
     assert hundred_seat_view(deal, deal.declarer)["friend"] is None
+
+
+JUNK = [None, True, 1.5, "x", -1, 99, [], {}, ["ZZ"], [1.5], object()]
+
+
+def test_every_deal_method_answers_junk_with_an_engine_error():
+    deal = new_hundred_deal("hundred-4p", {"friend": "blind"}, seed=1)
+    seat = deal.to_act
+    for junk in JUNK:
+        for call in (
+            lambda j: deal.verify_bid(j, 60),
+            lambda j: deal.verify_bid(seat, j),
+            lambda j: deal.verify_pass(j),
+            lambda j: deal.legal_bids(j),
+            lambda j: deal.actions(j),
+            lambda j: deal.playable_cards(j),
+            lambda j: hundred_seat_view(deal, j),
+            lambda j: hundred_spectator_view(j),
+            lambda j: new_hundred_deal(j),
+            lambda j: new_hundred_deal("hundred-4p", {"friend": j}),
+            lambda j: new_hundred_deal("hundred-4p", {}, seed=j),
+            lambda j: new_hundred_deal("hundred-4p", {}, seed=1, first=j),
+            lambda j: HundredSetup.from_json(j),
+            lambda j: Act.from_json(j),
+            lambda j: replay(deal.setup, j),
+        ):
+            with contextlib.suppress(EngineError):  # anything else fails the test
+                call(junk)
+    _auction_to(deal, seat)
+    for junk in JUNK:
+        with pytest.raises(EngineError):
+            deal.name_trump(seat, junk)
+    deal.name_trump(seat, "S")
+    for junk in JUNK:
+        with pytest.raises(EngineError):
+            deal.call_friend(seat, junk)
+    deal.call_friend(seat, next(c for c in range(54) if c not in deal.hands[seat]))
+    for junk in [*JUNK, ["AS"] * 6]:
+        with pytest.raises(EngineError):
+            deal.bury(seat, junk)
+    deal.bury(seat, deal.hands[seat][:6])
+    for junk in [*JUNK, [deal.hands[seat][0]] * 2]:
+        with pytest.raises(EngineError):
+            deal.play(seat, junk)
+    assert deal.phase == PLAY and len(deal.log) > 0

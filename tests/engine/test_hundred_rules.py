@@ -30,6 +30,7 @@ def _oracle_follow(lead, hand, play, t):
     """§2's sentences, read literally."""
     if len(play) != len(lead):
         return False
+
     def grp(c):
         return hr.TRUMP if c >= LJ or c // 13 == t else c // 13
 
