@@ -720,3 +720,72 @@ def hundred_spectator_view(deal: HundredDeal) -> dict[str, Any]:
     view["actions"] = []
     view["legal_bids"] = []
     return view
+
+
+# --- saved deals and games -------------------------------------------------------------------------
+
+SCHEMA: Final = 1
+
+
+def hundred_to_json(deal: HundredDeal) -> dict[str, Any]:
+    """A deal as JSON: its setup and log (what rebuilds it), with its phase and result to check."""
+    if not isinstance(deal, HundredDeal):
+        raise EngineError("save.deal_type", got=repr(deal))
+    return {
+        "schema": SCHEMA,
+        "setup": deal.setup.to_json(),
+        "log": [a.to_json() for a in deal.log],
+        "phase": deal.phase,
+        "result": None if deal.result is None else deal.result.to_json(),
+    }
+
+
+def hundred_from_json(data: Any) -> HundredDeal:
+    """The deal saved by ``hundred_to_json`` (replayed; a saved state that does not match what
+    the log replays to is refused)."""
+    if not isinstance(data, dict):
+        raise EngineError("save.deal_object")
+    if data.get("schema") != SCHEMA:
+        raise EngineError("save.schema", got=repr(data.get("schema")), schema=SCHEMA)
+    if "setup" not in data or "log" not in data:
+        raise EngineError("save.deal_fields")
+    deal = replay(HundredSetup.from_json(data["setup"]), data["log"])
+    result = None if deal.result is None else deal.result.to_json()
+    if data.get("phase", deal.phase) != deal.phase or data.get("result", result) != result:
+        raise EngineError("save.deal_state")
+    return deal
+
+
+class HundredGame:
+    """Deals in a row: each starts from the previous one's ``next_setup`` (who draws first, 40分
+    下台's declarer); ``scores`` adds up every recorded deal's 积分 (fixed pairs: units per seat)."""
+
+    def __init__(self, variant: str, options: dict[str, Any] | None = None, seed: int = 0) -> None:
+        if type(seed) is not int:
+            raise EngineError("seed.type", got=repr(seed))
+        self.variant = hr.make_hundred_variant(variant, options)
+        self.seed = seed
+        self.deals: list[HundredDeal] = []
+        self.current: HundredDeal | None = None
+        self.scores: list[int] = [0] * self.variant.players
+
+    def next_deal(self) -> HundredDeal:
+        if self.current is not None:
+            raise EngineError("game.deal_unfinished")
+        seed = self.seed * 1_000_003 + len(self.deals)
+        if self.deals:
+            setup = self.deals[-1].next_setup(seed)
+        else:
+            setup = HundredSetup(self.variant.id, dict(self.variant.options), seed)
+        self.current = HundredDeal(setup)
+        return self.current
+
+    def record(self, deal: HundredDeal) -> None:
+        if deal is not self.current:
+            raise EngineError("game.not_current")
+        if deal.result is None or deal.result.scores is None:
+            raise EngineError("game.not_finished")
+        for s, change in enumerate(deal.result.scores):
+            self.scores[s] += change
+        self.deals.append(deal)
+        self.current = None

@@ -476,3 +476,45 @@ def test_every_deal_method_answers_junk_with_an_engine_error():
         with pytest.raises(EngineError):
             deal.play(seat, junk)
     assert deal.phase == PLAY and len(deal.log) > 0
+
+
+def test_a_saved_deal_loads_back_and_a_tampered_one_is_refused():
+    import json
+
+    from engine.hundred import hundred_from_json, hundred_to_json
+
+    deal = new_hundred_deal("hundred-3p", {"open_kitty": True}, seed=31, first=2)
+    play_hundred_deal(deal, make_hundred_bots("heuristic", 3, 31))
+    text = json.dumps(hundred_to_json(deal))
+    again = hundred_from_json(json.loads(text))
+    assert again.state_dict() == deal.state_dict()
+    data = json.loads(text)
+    data["result"]["winner"] = "attackers" if deal.result.winner == "declarer" else "declarer"
+    with pytest.raises(EngineError) as info:
+        hundred_from_json(data)
+    assert info.value.code == "save.deal_state"
+    with pytest.raises(EngineError):
+        hundred_from_json({**json.loads(text), "schema": 9})
+
+
+@pytest.mark.parametrize(("variant", "options"), MODES[:6])
+def test_a_game_chains_deals_and_adds_up_the_scores(variant, options):
+    from engine.hundred import HundredGame
+
+    game = HundredGame(variant, options, seed=4)
+    totals = [0] * game.variant.players
+    for _ in range(8):
+        deal = game.next_deal()
+        with pytest.raises(EngineError):
+            game.next_deal()
+        with pytest.raises(EngineError):
+            game.record(deal)  # not finished
+        play_hundred_deal(deal, make_hundred_bots("random", game.variant.players, 4))
+        game.record(deal)
+        totals = [a + b for a, b in zip(totals, deal.result.scores, strict=True)]
+        if len(game.deals) > 1:
+            prev = game.deals[-2]
+            assert deal.setup == prev.next_setup(deal.setup.seed)
+    assert game.scores == totals
+    if not game.variant.fixed_pairs:
+        assert sum(game.scores) == 0
