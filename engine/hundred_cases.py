@@ -157,6 +157,7 @@ def q_deal_result(case: dict[str, Any], variant: hr.HundredVariant) -> Answer:
         declarer=case.get("declarer"),
         friend=case.get("friend"),
         penalties=case.get("penalties"),
+        strict=False,
     )
     out: Answer = {
         "total": result.total,

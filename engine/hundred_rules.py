@@ -474,11 +474,13 @@ def deal_outcome(
     declarer: int | None,
     friend: int | None,
     penalties: object = None,
+    strict: bool = True,
 ) -> HundredResult:
     """The result of a finished deal (§3, §8). ``points``: the attackers' trick points;
     ``kitty``: the buried cards; ``last_won_by``: ``declarer`` or ``attackers``. A deal ended by a
     revoke or a miscount needs none of these (its total is ``None``). Without ``declarer`` the
-    scores are ``None``."""
+    scores are ``None``. ``strict`` refuses trick points and kitty points together above 100 (a
+    score sheet); rule cases answer them, as the answer does not depend on how they came about."""
     if bid is not None and not variant.bidding:
         raise EngineError("hundred.no_bid", variant=variant.id)
     if declarer is not None:
@@ -513,7 +515,7 @@ def deal_outcome(
         if kitty is not None:
             check_unique(kitty, "the kitty")
             kp = points_of(kitty)
-            if points + kp > TOTAL_POINTS:
+            if strict and points + kp > TOTAL_POINTS:
                 raise EngineError("hundred.kitty_points", points=points, kitty_points=kp)
             if kou_di:
                 total = points + kp

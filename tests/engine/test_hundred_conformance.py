@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from engine import hundred_rules as hr
+from engine.cards import parse_card
+from engine.errors import EngineError
+
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [
     json.loads(line)
@@ -116,16 +120,6 @@ KITTY = ["2C", "3C", "4C", "6C", "7C", "8C"]
         ({**D4, "variant": "forty-4p", "query": "deal_result", "kitty": KITTY}, "no bidding"),
         ({**D4, "query": "deal_result", "bid": 62, "friend": 2, "kitty": KITTY}, "bid"),
         ({**D4, "query": "deal_result", "points": 105, "friend": 2, "kitty": KITTY}, "points"),
-        (
-            {
-                **D4,
-                "query": "deal_result",
-                "points": 95,
-                "friend": 2,
-                "kitty": ["KS", "KH", "2C", "3C", "4C", "6C"],
-            },
-            "100",
-        ),
         ({**D4, "query": "deal_result", "last_won_by": "attackers", "friend": 2}, "kitty"),
         (
             {**D4, "query": "deal_result", "last_won_by": "nobody", "friend": 2, "kitty": KITTY},
@@ -171,3 +165,22 @@ def test_an_answer_that_needs_no_trump_is_given_without_one():
 def test_deal_result_without_declarer_gives_what_it_can():
     (out,) = run_cli([{**D4, "id": "x", "query": "deal_result", "declarer": None, "kitty": KITTY}])
     assert out == {"id": "x", "total": 30, "winner": "declarer", "units": 3, "ended_by": None}
+
+
+def test_points_with_the_kitty_above_100_are_answered_in_a_case_and_refused_on_a_sheet():
+    kitty = ["KS", "KH", "2C", "3C", "4C", "6C"]
+    case = {**D4, "id": "x", "query": "deal_result", "points": 95, "friend": 2, "kitty": kitty}
+    (out,) = run_cli([case])
+    assert out["winner"] == "attackers" and out["total"] == 95
+    variant = hr.make_hundred_variant("hundred-4p")
+    with pytest.raises(EngineError) as info:
+        hr.deal_outcome(
+            variant,
+            bid=70,
+            points=95,
+            kitty=[parse_card(c) for c in kitty],
+            last_won_by="declarer",
+            declarer=0,
+            friend=2,
+        )
+    assert info.value.code == "hundred.kitty_points"
