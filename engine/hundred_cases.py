@@ -1,5 +1,5 @@
 """Rule cases of the 打百分 family (FORMAT.md, "The games of seed 001"): ``classify``, ``trick``,
-``follow``, ``auction`` and ``deal_result`` for ``hundred-4p``, ``forty-4p`` and ``hundred-3p``.
+``follow``, ``throw`` (never fails here), ``auction`` and ``deal_result`` for ``hundred-4p``, ``forty-4p`` and ``hundred-3p``.
 ``engine.conformance`` hands these variants' cases here."""
 
 from __future__ import annotations
@@ -119,6 +119,25 @@ def q_follow(case: dict[str, Any], variant: hr.HundredVariant) -> Answer:
     return {"legal": hr.follow_reason(lead, hand, play, trump) is None}
 
 
+def q_throw(case: dict[str, Any], variant: hr.HundredVariant) -> Answer:
+    """§2: a vertical (or horizontal) throw never fails in this family: always ``ok``."""
+    trump = _trump(case)
+    cards = _cards(case, "cards")
+    raw = _field(case, "others")
+    if not isinstance(raw, list) or not all(isinstance(p, list) for p in raw):
+        raise HundredCaseError("case.card_lists", field="others")
+    if len(raw) > 3:
+        raise HundredCaseError("case.others_count", variant=variant.id, others=3)
+    others = [c for i, p in enumerate(raw) for c in _cards({f"others[{i}]": p}, f"others[{i}]")]
+    if not cards:
+        raise HundredCaseError("case.throw_empty")
+    hr.check_unique(cards + others, "the throw and the other hands")
+    reason = hr.lead_reason(cards, trump)
+    if reason is not None:
+        raise HundredCaseError.because(reason)
+    return {"ok": True}
+
+
 def q_auction(case: dict[str, Any], variant: hr.HundredVariant) -> Answer:
     if not variant.bidding:
         raise HundredCaseError("hundred.no_bid", variant=variant.id)
@@ -174,6 +193,7 @@ QUERIES: dict[str, Callable[[dict[str, Any], hr.HundredVariant], Answer]] = {
     "classify": q_classify,
     "trick": q_trick,
     "follow": q_follow,
+    "throw": q_throw,
     "auction": q_auction,
     "deal_result": q_deal_result,
 }

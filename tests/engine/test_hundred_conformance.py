@@ -95,6 +95,8 @@ KITTY = ["2C", "3C", "4C", "6C", "7C", "8C"]
             "lead",
         ),
         ({**H4, "query": "classify", "cards": ["AH", "AH"]}, "copies"),
+        ({**H4, "query": "throw", "cards": ["AH", "KH"], "others": [["AH"]]}, "copies"),
+        ({**H4, "query": "throw", "cards": ["AH", "KD"], "others": [["2H"]]}, "lead"),
         ({**H4, "query": "classify", "cards": ["1H"]}, "unknown card"),
         ({**H4, "query": "classify", "cards": []}, "empty"),
         ({**H4, "trump": None, "query": "classify", "cards": ["AH"]}, "trump"),
@@ -135,7 +137,7 @@ KITTY = ["2C", "3C", "4C", "6C", "7C", "8C"]
             },
             "penalt",
         ),
-        ({**D4, "query": "throw", "cards": ["AH"]}, "unknown query"),
+        ({**D4, "query": "advance", "from": "2", "gain": 1}, "unknown query"),
     ],
 )
 def test_bad_cases_get_an_error_sentence(case, needle):
@@ -184,3 +186,15 @@ def test_points_with_the_kitty_above_100_are_answered_in_a_case_and_refused_on_a
             friend=2,
         )
     assert info.value.code == "hundred.kitty_points"
+
+
+def test_a_throw_never_fails_in_this_family():
+    case = {
+        **H4,
+        "id": "t",
+        "query": "throw",
+        "cards": ["2H", "3H", "5H"],
+        "others": [["AH", "KH"]],
+    }
+    four = {**H4, "id": "h", "query": "throw", "cards": ["3S", "3H", "3D", "3C"], "others": []}
+    assert run_cli([case, four]) == [{"id": "t", "ok": True}, {"id": "h", "ok": True}]
