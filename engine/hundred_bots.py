@@ -193,7 +193,7 @@ class HeuristicHundredBot(RandomHundredBot):
             return deal.declarer_side(final=False)
         if seat == deal.friend:
             return {seat, d} if d is not None else {seat}
-        if deal.friend_revealed or deal.alone:
+        if deal.friend_revealed:  # known to all once the card is played
             return {s for s in range(4) if s not in deal.declarer_side()}
         return {seat}
 
