@@ -781,11 +781,13 @@ class HundredGame:
         return self.current
 
     def record(self, deal: HundredDeal) -> None:
-        if deal is not self.current:
+        current = self.current
+        if current is None or deal is not current:
             raise EngineError("game.not_current")
-        if deal.result is None or deal.result.scores is None:
+        result = current.result
+        if result is None or result.scores is None:
             raise EngineError("game.not_finished")
-        for s, change in enumerate(deal.result.scores):
+        for s, change in enumerate(result.scores):
             self.scores[s] += change
-        self.deals.append(deal)
+        self.deals.append(current)
         self.current = None
