@@ -16,6 +16,7 @@ wall and CPU time (``time.process_time``) and last
 
     legality deals=N moves=M illegal=K build=pure|compiled wall_s=W cpu_s=C
 
+``--hundred`` checks the 打百分 family instead (its last line starts ``legality family=hundred``).
 ``--compiled`` runs the mypyc build of ``tools/compile_engine.py`` (``build/mypyc``); it takes
 about half an hour of CPU on the pure engine, so run it niced: ``nice -n 19 .venv/bin/python
 bench/engine_legality.py --compiled``. Not part of ``make test``.
@@ -150,15 +151,37 @@ class Checker:
             perform(deal, action)
 
 
+def hundred(deals: int, seed: int, build: str) -> int:
+    """``--hundred``: the same check over the 打百分 family (``engine.hundred_bots.legality``:
+    every variant and friend mode, open or hidden kitty, both stakes, random, heuristic and mixed
+    bots, every move through the public ``verify_…`` methods before it is made)."""
+    import engine.hundred_bots
+
+    print(f"{build} engine ({engine.hundred_bots.__file__}), {deals} deals", flush=True)
+    wall, cpu = time.perf_counter(), time.process_time()
+    illegal, moves, per_mode = engine.hundred_bots.legality(deals, seed)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    for mode, n in per_mode.items():
+        print(f"{mode}: {n} deals")
+    print(
+        f"legality family=hundred deals={deals} moves={moves} illegal={illegal} build={build} "
+        f"wall_s={wall:.0f} cpu_s={cpu:.0f}"
+    )
+    return 0 if illegal == 0 else 1
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--deals", type=int, default=100_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--compiled", action="store_true", help="the build/mypyc engine")
     p.add_argument("--root", type=Path, default=None, help="import the engine under ROOT")
+    p.add_argument("--hundred", action="store_true", help="the 打百分 family instead")
     args = p.parse_args()
     eng = _engine(args.compiled, args.root)
     build = _build(eng)
+    if args.hundred:
+        return hundred(args.deals, args.seed, build)
     print(f"{build} engine ({eng.deal.__file__}), {args.deals} deals", flush=True)
     checker = Checker(eng)
     deals: Counter[str] = Counter()

@@ -94,6 +94,25 @@ def run_climbing(options: dict, seconds: float) -> tuple[int, float]:
             return n, elapsed
 
 
+# 打百分 (engine.hundred): the simple run only, one line each
+HUNDRED_VARIANTS = (("hundred-4p", {}), ("forty-4p", {}), ("hundred-3p", {}))
+
+
+def run_hundred(variant: str, options: dict, seconds: float) -> tuple[int, float]:
+    from engine.hundred import new_hundred_deal
+    from engine.hundred_bots import make_hundred_bots, play_hundred_deal
+
+    start = time.perf_counter()
+    n = 0
+    while True:
+        deal = new_hundred_deal(variant, options, n)
+        play_hundred_deal(deal, make_hundred_bots("random", deal.variant.players, n))
+        n += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and n >= 20:
+            return n, elapsed
+
+
 def run_fixed(eng: Any, variant: str, options: dict, deals: int) -> tuple[float, float]:
     """(wall seconds, CPU seconds) to play the deals of seeds ``0 .. deals-1``."""
     Deal, DealSetup = eng.deal.Deal, eng.deal.DealSetup
@@ -263,6 +282,11 @@ def main() -> None:
         print(
             f"{n} complete deals in {elapsed:.2f} s, random bots, verify_play {us:.0f} µs, "
             f"{variant}: {n / elapsed:.0f} deals/s"
+        )
+    for variant, options in HUNDRED_VARIANTS:
+        n, elapsed = run_hundred(variant, options, args.seconds)
+        print(
+            f"{n} complete deals in {elapsed:.2f} s, random bots, {variant}: {n / elapsed:.0f} deals/s"
         )
     n, elapsed = run_climbing({}, args.seconds)
     print(

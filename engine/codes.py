@@ -277,6 +277,36 @@ CODES: dict[str, str] = {
     "bots.view_cards": "the seat's view does not add up to a pack of cards",
     "bots.list_type": "bots are a list of bots (make_bots), not {got}",
     "bots.count": "{variant} needs {need} bots, not {got}",
+    # --- 打百分, the one-deck bidding family (engine.hundred_rules, engine.hundred) -------------
+    "hundred.trump": "the trump suit is S, H, D or C (this family always has one), not {got}",
+    "hundred.lead": (
+        "a lead is one card, cards of one suit (all trumps are one suit) or the four cards of "
+        "one rank; {cards} is none of these"
+    ),
+    "hundred.follow_horizontal": (
+        "to a horizontal throw play one card of each suit you hold: {cards} has none of {suits}"
+    ),
+    "auction.over": "the auction is over",
+    "auction.bid": "a bid is 60 to 100 in steps of 5, not {got}",
+    "auction.higher": "a bid must be higher than the standing {standing}, not {got}",
+    "hundred.bid": "the winning bid is 60 to 100 in steps of 5, not {got}",
+    "hundred.no_bid": "{variant} has no bidding: a turned card names trump",
+    "hundred.no_friend": "{variant} has no friend: the sides are fixed",
+    "hundred.friend_is_declarer": "the friend cannot be the declarer (write null when alone)",
+    "hundred.points": "the attackers' points are 0 to 100 in steps of 5, not {got}",
+    "hundred.last_won_by": "last_won_by is 'declarer' or 'attackers', not {got}",
+    "hundred.kitty_points": (
+        "points {points} and the kitty's {kitty_points} are more than the 100 in the deck"
+    ),
+    "hundred.kitty_needed": "the attackers won the last trick: give the buried cards (kitty)",
+    "hundred.act_value": "the value of an action is a bid or a suit, not {got}",
+    "hundred.setup_declarer": (
+        "only a later 40分下台 deal names its declarer (a seat 0 … 3) in the setup, not {got}"
+    ),
+    "hundred.friend_card": (
+        "the friend card is a card the declarer does not hold nor buried, not {card}"
+    ),
+    "hundred.friend_one": "a friend action names exactly one card",
     # --- rule cases (python -m engine.conformance) ------------------------------------------------
     "case.type": "a case is a JSON object, not {got}",
     "case.variant_type": "a case is answered for a variant (make_variant), not {got}",
@@ -337,4 +367,8 @@ CODES: dict[str, str] = {
     "climb.unfinished": "the deal is not over yet",
     "climb.one_card": "a {kind} gives one card, not {got}",
     "climb.shape": "a play's shape (climbing.classify) or None is expected, not {got}",
+    "case.bids": 'bids must be a list of {{"seat": n, "bid": 60 … 100 or null}}',
+    "case.bid_item": "bid {index} must be an object with seat and bid",
+    "case.bid_seat": "bid {index}: the seat is a whole number, not {got}",
+    "case.bid_value": "bid {index}: a bid is a whole number or null (a pass), not {got}",
 }

@@ -20,6 +20,8 @@ from . import jsonlines, scoring
 from .cards import RANKS, card_str, check_copies, parse_cards, points_of
 from .combos import HANDLED, TRACTOR, classify, largest_component_cards
 from .errors import EngineError, OptionError
+from .hundred_cases import answer_hundred
+from .hundred_rules import is_family
 from .order import TrumpContext
 from .play import can_follow, check_throw, lead_components_checked, trick_winner
 from .variants import (
@@ -415,6 +417,9 @@ def answer(case: Any) -> Answer:
             from .climbing_cases import answer_climbing
 
             out.update(answer_climbing(case))
+            return out
+        if is_family(case.get("variant")):  # 打百分: its own queries (engine.hundred_cases)
+            out.update(answer_hundred(case))
             return out
         handler = QUERIES.get(query) if isinstance(query, str) else None
         if handler is None:

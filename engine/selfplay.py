@@ -22,6 +22,7 @@ from .bots import make_bots, play_deal
 from .deal import Deal, DealSetup
 from .errors import EngineError
 from .game import Game
+from .hundred_rules import FAMILY_IDS
 from .scoring import next_levels
 from .variants import CLIMBING, VARIANT_IDS
 
@@ -95,7 +96,7 @@ def _deals(args: argparse.Namespace, options: dict[str, Any]) -> Iterator[tuple[
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m engine.selfplay", description=__doc__)
-    p.add_argument("--variant", required=True, choices=(*VARIANT_IDS, CLIMBING))
+    p.add_argument("--variant", required=True, choices=(*VARIANT_IDS, CLIMBING, *FAMILY_IDS))
     p.add_argument("--deals", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bots", choices=("random", "heuristic"), default="random")
@@ -111,6 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("--options must be a JSON object")
     if not isinstance(options, dict):
         p.error("--options must be a JSON object")
+    if args.variant in FAMILY_IDS:  # 打百分 (engine.hundred_bots)
+        from .hundred_bots import selfplay_main
+
+        return selfplay_main(args.variant, options, args.deals, args.seed, args.bots, args.log)
     try:
         out = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
     except OSError as e:

@@ -57,8 +57,16 @@ COMPILED = (
     "climbing",
     "climbing_deal",
     "climbing_bots",
+    # 打百分
+    "hundred_rules",
+    "hundred",
+    "hundred_bots",
 )
 OPEN_CLASSES = {"deal": ("Deal",), "bots": ("RandomBot", "HeuristicBot")}
+OPEN_CLASSES |= {
+    "hundred": ("HundredDeal",),
+    "hundred_bots": ("RandomHundredBot", "HeuristicHundredBot"),
+}
 MARK = "@mypyc_attr(allow_interpreted_subclasses=True)\n"
 # records callers build from their own data, checked by the engine (``Deal`` checks its setup,
 # ``TrumpContext`` its arguments in ``__post_init__``): the fields the constructor takes are the
@@ -67,6 +75,7 @@ BOUNDARY_RECORDS = {
     "deal": ("DealSetup",),
     "order": ("TrumpContext",),
     "climbing_deal": ("ClimbingSetup",),
+    "hundred": ("HundredSetup",),
 }
 ANY = "_BoundaryAny"
 # internal modules, documented as taking trusted arguments (the engine's own chance steps)

@@ -24,6 +24,10 @@ from engine import (
     conformance,
     deal,
     game,
+    hundred,
+    hundred_bots,
+    hundred_cases,
+    hundred_rules,
     order,
     play,
     scoring,
@@ -42,6 +46,7 @@ from engine.variants import make_variant
 ENGINE = Path(engine.__file__).parent
 MODULES = (bots, calls, cards, combos, conformance, deal, game, order, play, scoring)
 MODULES += (serialize, variants, views)
+MODULES += (hundred, hundred_bots, hundred_cases, hundred_rules)  # 打百分
 
 
 def _error_classes() -> set[str]:
