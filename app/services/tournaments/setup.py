@@ -209,9 +209,11 @@ def add_entrant(
 
 
 def entrant_version(e: Entrant) -> str:
-    """What a form on the entrant showed (its name, players and withdrawal): sent back by the
+    """What a form on the entrant showed (its name, players, withdrawal and substitutes): sent back by the
     edit, withdraw and remove forms, so one made before another director's change is refused."""
-    data = [e.name, [p.name for p in e.players], e.withdrawn_after]
+    data: list[Any] = [e.name, [p.name for p in e.players], e.withdrawn_after]
+    if e.substitutions:  # a substitute recorded or removed changes the entrant too
+        data.append([[s.seat, s.from_round, s.name] for s in e.substitutions])
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -229,7 +231,7 @@ def check_entrant_seen(e: Entrant, seen: str | None) -> None:
         )
 
 
-def _reason(reason: str | None) -> str | None:
+def clean_reason(reason: str | None) -> str | None:
     text = " ".join((reason or "").split())
     if len(text) > 200:
         raise ServiceError(_("At most %(n)d characters, please.", n=200), "reason")
@@ -249,7 +251,7 @@ def edit_entrant(
     """Correct an entrant's name or players (a typo, the wrong member): its results stand and
     are theirs. Returns False when nothing changed."""
     check_entrant_seen(e, seen)
-    why = _reason(reason)
+    why = clean_reason(reason)
     entrant_name, clean_players = _players_and_name(t, name, players, editing=e)
     before = {"name": e.name, "players": [p.name for p in e.players]}
     after = {"name": entrant_name, "players": clean_players}
@@ -278,7 +280,7 @@ def remove_entrant(
     seated is withdrawn instead (its tables and results stand). Returns "removed" or
     "withdrawn"."""
     check_entrant_seen(e, seen)
-    why = _reason(reason)
+    why = clean_reason(reason)
     seated = db.session.scalar(select(TableSeat.id).where(TableSeat.entrant_id == e.id).limit(1))
     if seated is not None:
         if e.withdrawn_after is None:
