@@ -224,3 +224,28 @@ def test_a_substitute_is_removed_and_the_rounds_go_back_to_the_player(app, clien
     # the page shown before the removal posts it again: already gone, said so
     r = client.post(f"{base}{action}", data=fields, follow_redirects=True)
     assert "was changed by someone else" in r.get_data(as_text=True)
+
+
+def test_a_red_five_players_substitute_is_named_at_the_seat_and_rated(app, client) -> None:  # type: ignore[no-untyped-def]
+    w = world()
+    login(client, w.owner)
+    t = create(client, w.club, variant="red-five-5p", pairing="reseat", rounds=2, match_value=2)
+    base = f"/clubs/{w.club.slug}/tournaments/{t.id}"
+    add_entrants(client, w.club, t, 5, 1)
+    r1 = seat(client, w.club, t)
+    play_round_out(t, r1, w.owner, seed=3)
+    db.session.expire_all()
+    eid = db.session.get(Tournament, t.id).entrants[0].id  # P00a
+    assert _substitute(client, base, eid, name="Pete Player").status_code == 303
+    r2 = seat(client, w.club, t)
+    play_round_out(t, r2, w.owner, seed=4)
+    tab2 = next(x for x in r2.tables if x.kind == "players")
+    sheet = client.get(sheet_url(w.club, t, r2, tab2)).get_data(as_text=True)
+    assert "<strong>1</strong> Pete Player</span>" in sheet and 'title="P00a"' not in sheet
+    from app.services.ratings.club import rated
+
+    db.session.expire_all()
+    ratings = rated(w.club)
+    # each red five deal is a game: Pete has round 2's deals, P00a round 1's, as P01a has each
+    assert ratings["Pete Player"].games == 2 and ratings["P00a"].games == 2
+    assert ratings["P01a"].games == 4

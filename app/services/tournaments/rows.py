@@ -189,12 +189,17 @@ def table_entrants(tab: Table) -> list[Entrant]:
 
 
 def seat_names(tab: Table) -> tuple[list[str], list[str]]:
-    """The side names (fixed sides; empty otherwise) and the player at each seat of a table."""
+    """The side names (fixed sides; empty otherwise) and the player at each seat of a table
+    (in the table's round: a substitute in the seat they took)."""
     entrants = table_entrants(tab)
     if tab.kind == "sides":
         a, b = (comp_entrant(e, tab.round.number) for e in entrants)
         return [a.name, b.name], cm.seat_players((a, b))
-    return [], [e.name for e in entrants]
+    # a single player's entrant is named at its seat; a substitute by the substitute's name
+    return [], [
+        comp_entrant(e, tab.round.number).players[0] if e.substitutions and e.players else e.name
+        for e in entrants
+    ]
 
 
 def comp_entrant(e: Entrant, round_no: int | None = None) -> cm.Entrant:
