@@ -196,14 +196,6 @@ class Entrant:
         subs = ((s.seat, s.from_round, s.name) for s in self.substitutes)
         return tuple(seats_in_round(self.players, subs, round_no))
 
-    def everyone(self) -> tuple[str, ...]:
-        """Every player who played for the entrant at some round (entered players first)."""
-        out = list(self.players)
-        for sub in sorted(self.substitutes, key=lambda s: s.from_round):
-            if sub.name not in out:
-                out.append(sub.name)
-        return tuple(out)
-
 
 @dataclass(frozen=True)
 class MatchSpec:

@@ -249,3 +249,25 @@ def test_a_red_five_players_substitute_is_named_at_the_seat_and_rated(app, clien
     # each red five deal is a game: Pete has round 2's deals, P00a round 1's, as P01a has each
     assert ratings["Pete Player"].games == 2 and ratings["P00a"].games == 2
     assert ratings["P01a"].games == 4
+
+
+def test_a_substitute_is_not_entered_again_and_takes_the_online_seat(app, client) -> None:  # type: ignore[no-untyped-def]
+    w, t, base, eid, rounds = _night(client, rounds_played=1)
+    assert _substitute(client, base, eid, name="Zoë Zhang").status_code == 303
+    r = client.post(f"{base}/entrants", data={"player_0": "Zoë Zhang", "player_1": "Quinn"})
+    assert r.status_code == 422
+    assert "Zoë Zhang already plays for Olga Owner &amp; Gus Guest." in r.get_data(as_text=True)
+    # an online table of round 2 seats the substitute, round 1's the player
+    from app.models import Table
+    from app.services.online.seats import seat_players
+
+    rnd2 = seat(client, w.club, t)
+    db.session.expire_all()
+
+    def names(rnd):  # type: ignore[no-untyped-def]
+        tabs = db.session.query(Table).filter_by(round_id=rnd.id).all()
+        tab = next(x for x in tabs if eid in [s.entrant_id for s in x.seats])
+        return [p.name for p in seat_players(tab) if p is not None]
+
+    assert "Zoë Zhang" in names(rnd2) and "Olga Owner" not in names(rnd2)
+    assert "Olga Owner" in names(rounds[0]) and "Zoë Zhang" not in names(rounds[0])

@@ -169,10 +169,11 @@ def _players_and_name(
     if any(name_match_key(e.name) == name_match_key(entrant_name) for e in others):
         raise ServiceError(_("An entrant with this name is already in the tournament."), "name")
     taken = {
-        name_match_key(p.name): (p.name, e.name)
+        name_match_key(p): (p, e.name)
         for e in others
         if e.withdrawn_after is None
-        for p in e.players
+        # a substitute plays for the entrant too
+        for p in [*(x.name for x in e.players), *(x.name for x in e.substitutions)]
     }
     for i, p in enumerate(clean_players):
         if name_match_key(p) in taken:
