@@ -7,10 +7,10 @@ back), the tournament file is read into them, and matches, standings and pairing
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.variants import RED_FIVE, Variant, make_variant
 
@@ -149,16 +149,52 @@ class Round:
         return tuple(t for t in self.tables if t.bye is None)
 
 
+P = TypeVar("P")
+
+
+def seats_in_round(
+    players: Sequence[P], substitutes: Iterable[tuple[int, int, P]], round_no: int
+) -> list[P]:
+    """Who plays each seat of a side in round ``round_no``: ``players`` as they entered, each
+    seat taken by its latest substitute ``(seat, from_round, who)`` whose round has come."""
+    out = list(players)
+    for seat, from_round, who in sorted(substitutes, key=lambda s: s[1]):
+        if from_round <= round_no and 0 <= seat < len(out):
+            out[seat] = who
+    return out
+
+
+@dataclass(frozen=True)
+class Substitute:
+    """From round ``from_round`` on, ``name`` plays seat ``seat`` (within the side) instead of
+    whoever played it before."""
+
+    seat: int
+    from_round: int
+    name: str
+
+
 @dataclass(frozen=True)
 class Entrant:
-    """A pair, a trio or a single player; ``players`` in seat order within the side."""
+    """A pair, a trio or a single player; ``players`` in seat order within the side, as they
+    entered; ``substitutes``: who took a seat from a round on (the entrant's results stand,
+    each deal is credited to whoever played it: ``players_in``)."""
 
     name: str
     players: tuple[str, ...]
     withdrawn_after: int | None = None
+    substitutes: tuple[Substitute, ...] = ()
 
     def active_in(self, round_no: int) -> bool:
         return self.withdrawn_after is None or round_no <= self.withdrawn_after
+
+    def players_in(self, round_no: int) -> tuple[str, ...]:
+        """The players who played for the entrant in round ``round_no``, in seat order: the
+        one place that says who is credited with a round's deals."""
+        if not self.substitutes:
+            return self.players
+        subs = ((s.seat, s.from_round, s.name) for s in self.substitutes)
+        return tuple(seats_in_round(self.players, subs, round_no))
 
 
 @dataclass(frozen=True)

@@ -132,9 +132,9 @@ def games_of(t: Tournament, when: str, player_names: Mapping[str, str] | None = 
     variant = t.rules
     entrants = t.entrant_map
 
-    def players(name: str) -> tuple[str, ...]:
+    def players(name: str, round_no: int) -> tuple[str, ...]:
         e = entrants.get(name)
-        names = e.players if e is not None and e.players else (name,)
+        names = e.players_in(round_no) if e is not None and e.players else (name,)
         return tuple(rename.get(p, p) for p in names)
 
     out: list[Game] = []
@@ -150,10 +150,10 @@ def games_of(t: Tournament, when: str, player_names: Mapping[str, str] | None = 
                     continue
                 diff = m.level_diff(0)
                 winner = None if diff == 0 else (0 if diff > 0 else 1)
-                teams = (players(tab.sides[0]), players(tab.sides[1]))
+                teams = (players(tab.sides[0], rnd.round), players(tab.sides[1], rnd.round))
                 out.append(Game(stamp, teams, winner, label, "match"))
             elif tab.players is not None:
-                seats = [players(p)[0] for p in tab.players]
+                seats = [players(p, rnd.round)[0] for p in tab.players]
                 red = derive_red_five(variant, t.match, tab)
                 for row in red.rows:
                     dealer_side = {row.dealer} | ({row.friend} if row.friend is not None else set())

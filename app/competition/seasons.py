@@ -35,7 +35,7 @@ from typing import Any
 
 from .model import Tournament
 from .names import name_match_key
-from .standings import FixedStanding, RedFiveStanding, standings
+from .standings import FixedStanding, RedFiveStanding, entrant_history, standings
 
 RULES = ("total", "best", "average", "places")
 
@@ -113,6 +113,21 @@ def night_lines(t: Tournament, player_names: Mapping[str, str] | None = None) ->
         else:
             assert isinstance(row, RedFiveStanding)
             number, diff = row.score, 0
+        if entrant is not None and entrant.substitutes:
+            # each player is credited with the rounds they played for the entrant
+            shares: dict[str, list[int]] = {}
+            for h in entrant_history(t, row.entrant):
+                for p in entrant.players_in(h.round):
+                    share = shares.setdefault(p, [0, 0])
+                    if not h.counted:
+                        continue
+                    share[0] += h.match_points if isinstance(row, FixedStanding) else h.score
+                    share[1] += h.level_diff if isinstance(row, FixedStanding) else 0
+            for p, (number, diff) in shares.items():
+                lines.append(
+                    NightLine(t.name, rename.get(p, p), number, diff, row.rank, row.entrant)
+                )
+            continue
         for p in players:
             lines.append(NightLine(t.name, rename.get(p, p), number, diff, row.rank, row.entrant))
     return lines

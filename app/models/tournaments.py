@@ -110,6 +110,11 @@ class Entrant(Base):
     players: Mapped[list[EntrantPlayer]] = relationship(
         back_populates="entrant", cascade="all, delete-orphan", order_by="EntrantPlayer.seat"
     )
+    substitutions: Mapped[list[Substitution]] = relationship(
+        back_populates="entrant",
+        cascade="all, delete-orphan",
+        order_by="(Substitution.from_round, Substitution.seat)",
+    )
 
 
 class EntrantPlayer(Base):
@@ -129,6 +134,32 @@ class EntrantPlayer(Base):
     )
 
     entrant: Mapped[Entrant] = relationship(back_populates="players")
+
+
+class Substitution(Base):
+    """From round ``from_round`` on, a substitute (a club member or a guest typed by name)
+    plays the seat ``seat`` of an entrant instead of its player: the entrant's results stand,
+    the deals are credited to whoever played them (``app.competition.model.Entrant.players_in``).
+    """
+
+    __tablename__ = "substitutions"
+    __table_args__ = (UniqueConstraint("entrant_id", "seat", "from_round"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    entrant_id: Mapped[int] = mapped_column(
+        ForeignKey("entrants.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column()  # the seat within the side (``EntrantPlayer.seat``)
+    from_round: Mapped[int] = mapped_column()
+    name: Mapped[str] = mapped_column(String(80))
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("members.id", ondelete="SET NULL"), index=True
+    )
+    reason: Mapped[str | None] = mapped_column(String(200))
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    entrant: Mapped[Entrant] = relationship(back_populates="substitutions")
 
 
 class Round(Base):

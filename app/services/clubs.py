@@ -112,7 +112,7 @@ def check_member_seen(member: Member, seen: str | None) -> None:
             "%(name)s was changed by someone else since you opened this page (%(what)s): look "
             "again. Nothing was saved.",
             name=member.display_name,
-            what=versions.named(c.changed, _MEMBER_WORDS),
+            what=versions.named(c.keys, _MEMBER_WORDS),
         ),
     )
 

@@ -56,6 +56,11 @@ class Changes:
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.changed)
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every key that differs, changed ones first (what a refusal names)."""
+        return (*self.changed, *self.added, *self.removed)
+
 
 def changes(fields: Mapping[str, Any], seen: str | None) -> Changes:
     """What changed in ``fields`` since ``seen`` (their ``version`` then); nothing when the

@@ -1,6 +1,7 @@
 """Tournaments: one blueprint ``bp`` whose views live in modules by concept:
 
 * ``setup``: the club's tournaments, creating one, the tournament page, entrants, audit trail;
+* ``substitutes``: recording and removing a substitute for a seat of an entrant;
 * ``rounds``: seating, the round page, pairing again, swaps, closing and reopening;
 * ``sheets``: score sheets of the director and by a table's code;
 * ``standings``: the public standings, live partial and each entrant's history;
@@ -15,4 +16,4 @@ from flask import Blueprint
 
 bp = Blueprint("tournaments", __name__, cli_group="tournament")
 
-from . import cli, demo, files, rounds, setup, sheets, standings  # noqa: E402,F401
+from . import cli, demo, files, rounds, setup, sheets, standings, substitutes  # noqa: E402,F401

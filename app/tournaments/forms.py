@@ -207,6 +207,26 @@ class EntrantEditForm(EntrantForm):
     )
 
 
+class SubstituteForm(FlaskForm):
+    """From a round on, a substitute plays one seat of an entrant (checked by the service:
+    ``app.services.tournaments.substitutes``)."""
+
+    seen = HiddenField()
+    seat = SelectField(_l("Instead of"), validate_choice=False)
+    from_round = StringField(_l("From round"), render_kw={"inputmode": "numeric"})
+    name = StringField(
+        _l("Substitute"),
+        validators=[Length(max=80, message=TOO_LONG)],
+        description=_l("A club member's name (suggested as you type) or a guest's name."),
+        render_kw={"list": "member-names", "autocomplete": "off"},
+    )
+    reason = StringField(
+        _l("Reason (optional)"),
+        validators=[Optional(), Length(max=200, message=TOO_LONG)],
+        description=_l("Shown in the audit trail."),
+    )
+
+
 class SwapForm(FlaskForm):
     first = SelectField(_l("Entrant"), coerce=int)
     second = SelectField(_l("swaps places with"), coerce=int)

@@ -27,6 +27,7 @@ from ..services.tournaments import rows as rows
 from ..services.tournaments import setup as setup
 from ..services.tournaments.audit import Actor
 from ..services.tournaments.rows import rounds_of, side_size
+from ..services.tournaments.substitutes import substitute_lines
 from ..web import show_service_error
 from . import bp
 from .actions import attempt, confirmed
@@ -263,6 +264,7 @@ def _show_context(club: Club, me: Member, t: Tournament, **extra: Any) -> dict[s
         "director": me.role in ("owner", "director"),
         "share": vis.share_of(t, standings_url(t, external=True)),
         "entrant_version": setup.entrant_version,
+        "substitute_lines": substitute_lines,
         **labels(),
     }
     ctx.update(extra)

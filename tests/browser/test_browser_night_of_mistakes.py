@@ -1,5 +1,6 @@
 """A club night full of mistakes, put right on a 390 px phone in Chinese: a pair typed wrongly
-is corrected (with a reason in the trail), a late pair enters, two directors type one traveller
+is corrected (with a reason in the trail), a late pair enters, a substitute takes a player's
+seat from round 2 (a round out of range refused first), two directors type one traveller
 at once (the second is told what changed and nothing of the first is lost), and a tournament
 deleted by mistake is restored from the club's page with everything it had; a night imported
 into the wrong division is moved to the right one on the season page, and the standings follow."""
@@ -91,9 +92,31 @@ def test_a_night_full_of_mistakes_is_put_right_on_a_phone(browser: Browser, nigh
     director.locator("#entrants input[name=player_1]").fill("赵磊")
     director.get_by_role("button", name="添加参赛者").click()
     expect(director.locator("#entrants")).to_contain_text("孙丽 · 赵磊")
+    # a substitute: from round 2 周杰 (a guest) plays 杨帆's seat; the pair's results stand
+    row = director.locator("#entrants tr", has_text="陈静")
+    row.get_by_role("link", name="替补").click()
+    expect(director.get_by_role("heading", name="陈静 & 杨帆 的替补")).to_be_visible()
+    director.get_by_label("替下").select_option(label="杨帆")
+    director.get_by_label("从第几轮起").fill("5")
+    director.get_by_label("替补", exact=True).fill("周杰")
+    director.get_by_label("原因（可不填）").fill("杨帆中场离开")
+    director.get_by_role("button", name="登记替补").click()
+    expect(director.locator("p.error")).to_contain_text("请选择第 1 到第 3 轮。")
+    assert _page_fits(director)
+    director.get_by_label("从第几轮起").fill("2")
+    director.get_by_role("button", name="登记替补").click()
+    expect(director.locator(".flash.success")).to_contain_text(
+        "从第 2 轮起，周杰 替 陈静 & 杨帆 上场。"
+    )
+    expect(director.locator("#entrants")).to_contain_text("第 2 轮起：周杰 替 杨帆")
+    expect(director.locator("#entrants")).to_contain_text("陈静 ✓ · 杨帆 ✓")
+    assert _page_fits(director)
+    director.screenshot(path=str(_shot("mistakes-1b-substitute.png")), full_page=True)
     # the trail says what was corrected and why
     director.goto(show + "/audit")
     expect(director.locator("table.audit")).to_contain_text("原因：名字写错了")
+    expect(director.locator("table.audit")).to_contain_text("登记替补")
+    expect(director.locator("table.audit")).to_contain_text("原因：杨帆中场离开")
     assert _page_fits(director)
 
     # two directors on one traveller

@@ -109,16 +109,16 @@ def refusal(t: Tournament, rnd: Round) -> str | None:
     return None
 
 
-def _carried(t: Tournament, rnd: Round) -> dict[int, str]:
+def _carried(t: Tournament, rnd: Round) -> dict[tuple[str, int], str]:
     """The previous round's bots by player: entrant player id → the bot's strength."""
     earlier = [r for r in rounds_of(t) if r.number == rnd.number - 1]
-    out: dict[int, str] = {}
+    out: dict[tuple[str, int], str] = {}
     for tab in earlier[0].tables if earlier else []:
         if tab.mode != "online" or tab.kind == "bye":
             continue
         for row, player in zip(seats.seats_of(tab), seats.seat_players(tab), strict=False):
             if row.bot and player is not None:
-                out[player.id] = row.bot_level
+                out[seats.player_key(player)] = row.bot_level
     return out
 
 
@@ -162,8 +162,8 @@ def send_round_online(
         rows = seats.seats_of(tab)
         sent.bound += sum(1 for row in rows if row.member_id is not None)
         for row, player in zip(rows, seats.seat_players(tab), strict=False):
-            if player is not None and player.id in bots:
-                bridge.set_bot_level(t, tab, row.seat, bots[player.id], actor)
+            if player is not None and seats.player_key(player) in bots:
+                bridge.set_bot_level(t, tab, row.seat, bots[seats.player_key(player)], actor)
                 bridge.set_bot(t, tab, row.seat, True, actor)
                 sent.bots += 1
         sent.tables.append(tab)

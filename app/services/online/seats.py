@@ -21,6 +21,7 @@ from sqlalchemy import event as orm_event
 from sqlalchemy.orm import ORMExecuteState, Session, aliased, joinedload
 
 from ... import qr
+from ...competition.model import seats_in_round
 from ...competition.names import sorted_names
 from ...db import READ_MEMOS
 from ...extensions import db
@@ -28,11 +29,13 @@ from ...models import (
     Club,
     DuplicateEvent,
     DuplicateOnlineTable,
+    Entrant,
     EntrantPlayer,
     Member,
     OnlineDeal,
     OnlineSeat,
     Round,
+    Substitution,
     Table,
     Tournament,
     User,
@@ -196,17 +199,33 @@ def seat_with_table(seat_id: int) -> OnlineSeat | None:
 # --- who sits where -----------------------------------------------------------------------------
 
 
-def seat_players(tab: Table) -> list[EntrantPlayer | None]:
-    """The entrant's player at each engine seat: partners opposite (fixed sides, as
-    ``seat_names`` orders them), the single player of each entrant otherwise."""
+def players_in_round(e: Entrant, round_no: int) -> list[EntrantPlayer | Substitution]:
+    """The entrant's players of round ``round_no`` as rows, in seat order: a seat's substitute
+    from the substitution's round on (``app.competition.model.Entrant.players_in``)."""
+    players: list[EntrantPlayer | Substitution] = list(e.players)
+    subs = ((s.seat, s.from_round, s) for s in e.substitutions)
+    return seats_in_round(players, subs, round_no)
+
+
+def seat_players(tab: Table) -> list[EntrantPlayer | Substitution | None]:
+    """The player at each engine seat in the table's round (a substitute in the seat they
+    took): partners opposite (fixed sides, as ``seat_names`` orders them), the single player
+    of each entrant otherwise."""
     entrants = table_entrants(tab)
+    number = tab.round.number
     if tab.kind == "sides" and len(entrants) == 2:
-        a, b = entrants
-        out: list[EntrantPlayer | None] = []
-        for pa, pb in zip(a.players, b.players, strict=False):
+        a, b = (players_in_round(e, number) for e in entrants)
+        out: list[EntrantPlayer | Substitution | None] = []
+        for pa, pb in zip(a, b, strict=False):
             out += [pa, pb]
         return out
-    return [e.players[0] if e.players else None for e in entrants]
+    firsts = [players_in_round(e, number) for e in entrants]
+    return [ps[0] if ps else None for ps in firsts]
+
+
+def player_key(p: EntrantPlayer | Substitution) -> tuple[str, int]:
+    """Tells an entrant's player from a substitute (their ids are of two tables)."""
+    return ("sub" if isinstance(p, Substitution) else "player", p.id)
 
 
 def accounts_of(club: Club) -> list[Member]:

@@ -10,7 +10,7 @@ from sqlalchemy import or_, select
 from ...competition.names import name_match_key, name_sort_key
 from ...competition.ratings import PlayerRating
 from ...extensions import db
-from ...models import Club, Entrant, EntrantPlayer, Member, Season, Tournament
+from ...models import Club, Entrant, EntrantPlayer, Member, Season, Substitution, Tournament
 from ..duplicate.hosts import not_host
 from ..ratings.club import night_key, rated
 from ..seasons.standings import by_division
@@ -40,45 +40,61 @@ class PlayerPage:
     rating: PlayerRating | None = None
 
 
-def _entries(club: Club, member: Member) -> list[tuple[Tournament, Entrant]]:
-    """The member's entrants in the club's tournaments: linked to the member, or written with
-    the member's name (compared as ``name_match_key``: "王 伟" is 王伟) and linked to nobody."""
+def _entries(club: Club, member: Member) -> list[tuple[Tournament, Entrant, set[str]]]:
+    """The member's entrants in the club's tournaments, each with the member's names as written
+    in it (``name_match_key``): as a player or as a substitute linked to the member, or written
+    with the member's name (compared as ``name_match_key``: "王 伟" is 王伟) and linked to
+    nobody."""
     key = name_match_key(member.display_name)
-    q = (
-        select(Tournament, Entrant, EntrantPlayer.member_id, EntrantPlayer.name)
-        .join(Entrant, Entrant.tournament_id == Tournament.id)
-        .join(EntrantPlayer, EntrantPlayer.entrant_id == Entrant.id)
-        .where(
-            Tournament.club_id == club.id,
-            not_host(Tournament.id),  # a duplicate event's online tables: its page, not here
-            Tournament.deleted_at.is_(None),
-            or_(
-                EntrantPlayer.member_id == member.id,
-                EntrantPlayer.member_id.is_(None),
-            ),
+    mine = or_(EntrantPlayer.member_id == member.id, EntrantPlayer.member_id.is_(None))
+    sub_mine = or_(Substitution.member_id == member.id, Substitution.member_id.is_(None))
+    club_nights = (
+        Tournament.club_id == club.id,
+        not_host(Tournament.id),  # a duplicate event's online tables: its page, not here
+        Tournament.deleted_at.is_(None),
+    )
+    rows = list(
+        db.session.execute(
+            select(Tournament, Entrant, EntrantPlayer.member_id, EntrantPlayer.name)
+            .join(Entrant, Entrant.tournament_id == Tournament.id)
+            .join(EntrantPlayer, EntrantPlayer.entrant_id == Entrant.id)
+            .where(*club_nights, mine)
         )
     )
-    seen: set[int] = set()
-    out = []
-    for t, e, member_id, written in db.session.execute(q):
+    rows += db.session.execute(
+        select(Tournament, Entrant, Substitution.member_id, Substitution.name)
+        .join(Entrant, Entrant.tournament_id == Tournament.id)
+        .join(Substitution, Substitution.entrant_id == Entrant.id)
+        .where(*club_nights, sub_mine)
+    ).all()
+    found: dict[int, tuple[Tournament, Entrant, set[str]]] = {}
+    for t, e, member_id, written in rows:
         if member_id is None and name_match_key(written) != key:
             continue
-        if e.id not in seen:
-            seen.add(e.id)
-            out.append((t, e))
-    return sorted(out, key=lambda te: night_key(te[0]), reverse=True)
+        found.setdefault(e.id, (t, e, set()))[2].add(name_match_key(written))
+    return sorted(found.values(), key=lambda te: night_key(te[0]), reverse=True)
 
 
 def player_page(club: Club, member: Member) -> PlayerPage:
     page = PlayerPage(member)
     name = member.display_name
-    key = name_match_key(name)
     spelling: dict[str, str] = {}  # a partner typed "王 伟" one night is 王伟 another
-    for t, e in _entries(club, member):
+    for t, e, keys in _entries(club, member):
         loaded = load(t)
         comp = loaded.tournament
         ce = comp.entrant_map.get(e.name)
-        partners = [p for p in (ce.players if ce else ()) if name_match_key(p) != key]
+        matches = entrant_matches(loaded, e.name)
+        if ce is not None and ce.substitutes:
+            # only the rounds the member played: a substitute's rounds are the substitute's
+            matches = [
+                m for m in matches if any(name_match_key(p) in keys for p in ce.players_in(m.round))
+            ]
+            if not matches:
+                continue
+            together = [p for m in matches for p in ce.players_in(m.round)]
+        else:
+            together = list(ce.players if ce else ())
+        partners = list(dict.fromkeys(p for p in together if name_match_key(p) not in keys))
         for written in partners:
             p = spelling.setdefault(name_match_key(written), written)
             page.partners[p] = page.partners.get(p, 0) + 1
@@ -90,10 +106,11 @@ def player_page(club: Club, member: Member) -> PlayerPage:
                 partners,
                 row.rank if row else None,
                 len(loaded.standings),
-                entrant_matches(loaded, e.name),
+                matches,
                 comp.fixed_sides,
             )
         )
+    key = name_match_key(name)
     for season in db.session.scalars(
         select(Season).where(Season.club_id == club.id, Season.deleted_at.is_(None))
     ):

@@ -219,7 +219,7 @@ def set_rule(
         lambda c: _(
             "The season's settings were changed by someone else since you opened this page "
             "(%(what)s): look again. Nothing was saved.",
-            what=versions.named(c.changed, _SETTING_WORDS),
+            what=versions.named(c.keys, _SETTING_WORDS),
         ),
     )
     check_rule(rule, min_nights, places)
@@ -375,7 +375,7 @@ def check_division_seen(div: Division, seen: str | None) -> None:
             "The division %(name)s was changed by someone else since you opened this page "
             "(%(what)s): look again. Nothing was saved.",
             name=div.name,
-            what=versions.named(c.changed, _DIVISION_WORDS),
+            what=versions.named(c.keys, _DIVISION_WORDS),
         ),
     )
 

@@ -18,7 +18,7 @@ from ...competition.names import name_match_key
 from ...competition.seasons import NightLine, Rule, SeasonRow, night_lines, parse_rule
 from ...competition.seasons import season_standings as derive
 from ...extensions import db
-from ...models import Division, Entrant, EntrantPlayer, Member, Season, Tournament
+from ...models import Division, Entrant, EntrantPlayer, Member, Season, Substitution, Tournament
 from ..tournaments.rows import load
 
 NO_DIVISION = 0  # as ``division_id``: the nights in no division (ids start at 1)
@@ -47,6 +47,12 @@ def member_names(t: Tournament) -> dict[str, str]:
         .where(Entrant.tournament_id == t.id)
     )
     written = list(rows)
+    written += db.session.execute(
+        select(Substitution.name, Member.display_name)
+        .join(Entrant, Entrant.id == Substitution.entrant_id)
+        .outerjoin(Member, Member.id == Substitution.member_id)
+        .where(Entrant.tournament_id == t.id)
+    ).all()
     if any(member is None for _name, member in written):
         club = db.session.scalars(select(Member.display_name).where(Member.club_id == t.club_id))
         by_key = {name_match_key(m): m for m in club}

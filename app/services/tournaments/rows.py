@@ -29,6 +29,7 @@ from ...models import (
     EntrantPlayer,
     Round,
     Season,
+    Substitution,
     Table,
     TableSeat,
     Tournament,
@@ -188,12 +189,31 @@ def table_entrants(tab: Table) -> list[Entrant]:
 
 
 def seat_names(tab: Table) -> tuple[list[str], list[str]]:
-    """The side names (fixed sides; empty otherwise) and the player at each seat of a table."""
+    """The side names (fixed sides; empty otherwise) and the player at each seat of a table
+    (in the table's round: a substitute in the seat they took)."""
     entrants = table_entrants(tab)
     if tab.kind == "sides":
-        a, b = (cm.Entrant(e.name, tuple(p.name for p in e.players)) for e in entrants)
+        a, b = (comp_entrant(e, tab.round.number) for e in entrants)
         return [a.name, b.name], cm.seat_players((a, b))
-    return [], [e.name for e in entrants]
+    # a single player's entrant is named at its seat; a substitute by the substitute's name
+    return [], [
+        comp_entrant(e, tab.round.number).players[0] if e.substitutions and e.players else e.name
+        for e in entrants
+    ]
+
+
+def comp_entrant(e: Entrant, round_no: int | None = None) -> cm.Entrant:
+    """An entrant row as competition data; with ``round_no``, its players are those who played
+    that round (a substitute in the seat from the substitution's round on)."""
+    whole = cm.Entrant(
+        e.name,
+        tuple(p.name for p in e.players),
+        e.withdrawn_after,
+        tuple(cm.Substitute(s.seat, s.from_round, s.name) for s in e.substitutions),
+    )
+    if round_no is None:
+        return whole
+    return cm.Entrant(e.name, whole.players_in(round_no), e.withdrawn_after)
 
 
 def comp_table(tab: Table, deals: list[cm.Deal] | None = None) -> cm.Table:
@@ -304,7 +324,20 @@ def load_uncached(t: Tournament) -> Loaded:
         players.setdefault(eid, []).append(name)
     entrant_ids = {name: eid for eid, name, _w in ents}
     name_of = {eid: name for eid, name, _w in ents}
-    entrants = tuple(cm.Entrant(name, tuple(players.get(eid, ())), w) for eid, name, w in ents)
+    subs: dict[int, list[cm.Substitute]] = {}
+    for eid, seat, from_round, sub_name in s.execute(
+        select(
+            Substitution.entrant_id, Substitution.seat, Substitution.from_round, Substitution.name
+        )
+        .join(Entrant, Entrant.id == Substitution.entrant_id)
+        .where(Entrant.tournament_id == t.id)
+        .order_by(Substitution.entrant_id, Substitution.from_round, Substitution.seat)
+    ).all():
+        subs.setdefault(eid, []).append(cm.Substitute(seat, from_round, sub_name))
+    entrants = tuple(
+        cm.Entrant(name, tuple(players.get(eid, ())), w, tuple(subs.get(eid, ())))
+        for eid, name, w in ents
+    )
     rounds = s.execute(
         select(Round.id, Round.number, Round.status)
         .where(Round.tournament_id == t.id)

@@ -168,10 +168,11 @@ def _players_and_name(
     if any(name_match_key(e.name) == name_match_key(entrant_name) for e in others):
         raise ServiceError(_("An entrant with this name is already in the tournament."), "name")
     taken = {
-        name_match_key(p.name): (p.name, e.name)
+        name_match_key(p): (p, e.name)
         for e in others
         if e.withdrawn_after is None
-        for p in e.players
+        # a substitute plays for the entrant too
+        for p in [*(x.name for x in e.players), *(x.name for x in e.substitutions)]
     }
     for i, p in enumerate(clean_players):
         if name_match_key(p) in taken:
@@ -207,19 +208,27 @@ def add_entrant(
     return entrant
 
 
-_ENTRANT_WORDS = {"name": _l("name"), "players": _l("players"), "withdrawn": _l("withdrawal")}
+_ENTRANT_WORDS = {
+    "name": _l("name"),
+    "players": _l("players"),
+    "withdrawn": _l("withdrawal"),
+    "substitutes": _l("substitutes"),
+}
 
 
 def _entrant_fields(e: Entrant) -> dict[str, object]:
-    return {
+    fields: dict[str, object] = {
         "name": e.name,
         "players": [p.name for p in e.players],
         "withdrawn": e.withdrawn_after,
     }
+    if e.substitutions:  # a substitute recorded or removed changes the entrant too
+        fields["substitutes"] = [[s.seat, s.from_round, s.name] for s in e.substitutions]
+    return fields
 
 
 def entrant_version(e: Entrant) -> str:
-    """What a form on the entrant showed (its name, players and withdrawal): sent back by the
+    """What a form on the entrant showed (its name, players, withdrawal and substitutes): sent back by the
     edit, withdraw and remove forms, so one made before another director's change is refused."""
     return versions.version(_entrant_fields(e))
 
@@ -234,12 +243,12 @@ def check_entrant_seen(e: Entrant, seen: str | None) -> None:
             "%(name)s was changed by someone else since you opened this page (%(what)s): look "
             "again. Nothing was saved.",
             name=e.name,
-            what=versions.named(c.changed, _ENTRANT_WORDS),
+            what=versions.named(c.keys, _ENTRANT_WORDS),
         ),
     )
 
 
-def _reason(reason: str | None) -> str | None:
+def clean_reason(reason: str | None) -> str | None:
     text = " ".join((reason or "").split())
     if len(text) > 200:
         raise ServiceError(_("At most %(n)d characters, please.", n=200), "reason")
@@ -259,7 +268,7 @@ def edit_entrant(
     """Correct an entrant's name or players (a typo, the wrong member): its results stand and
     are theirs. Returns False when nothing changed."""
     check_entrant_seen(e, seen)
-    why = _reason(reason)
+    why = clean_reason(reason)
     entrant_name, clean_players = _players_and_name(t, name, players, editing=e)
     before = {"name": e.name, "players": [p.name for p in e.players]}
     after = {"name": entrant_name, "players": clean_players}
@@ -288,7 +297,7 @@ def remove_entrant(
     seated is withdrawn instead (its tables and results stand). Returns "removed" or
     "withdrawn"."""
     check_entrant_seen(e, seen)
-    why = _reason(reason)
+    why = clean_reason(reason)
     seated = db.session.scalar(select(TableSeat.id).where(TableSeat.entrant_id == e.id).limit(1))
     if seated is not None:
         if e.withdrawn_after is None:
