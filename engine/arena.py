@@ -20,6 +20,10 @@ counted), and last the line
 
     arena variant=V a=A b=B deals=N diff=D ci95=[L,U] move_p95_ms_a=X illegal=0
 
+``--variant climbing`` (争上游, a game of individuals) plays each deal once with A at each seat
+and B at the others instead (``engine.climbing_arena``), with the same last line: ``diff`` is
+A's advantage in places (B's mean place minus A's).
+
 ``--games`` plays games instead (to A; red five: ``--game-deals`` deals, default 10) in
 duplicate pairs on the same game seed and prints the games won by A with a Wilson interval.
 Everything is deterministic by ``--seed`` except the ``mc`` bot's time box; ``--samples K``
@@ -43,7 +47,7 @@ from .deal import DRAW, PLAY, Deal, DealSetup
 from .errors import EngineError
 from .game import Game
 from .mcbot import MCBot
-from .variants import RED_FIVE, VARIANT_IDS, make_variant
+from .variants import ALL_VARIANT_IDS, CLIMBING, RED_FIVE, VARIANT_IDS, make_variant
 
 BOT_NAMES = ("random", "heuristic", "mc")
 Z95 = 1.959963984540054
@@ -131,21 +135,37 @@ def play_seated(
             continue
         seat = deal.to_act
         assert seat is not None
-        t0 = time.thread_time()
-        try:
-            action = bots[seat].act(deal, seat)
-        except EngineError:
-            action = None
-        if deal.phase == PLAY:
-            tally.times[owner[seat]].append(time.thread_time() - t0)
-        try:
-            if action is None:
-                raise EngineError("bots.no_follow")
-            perform(deal, action)
-        except EngineError:
-            tally.illegal[owner[seat]] += 1
-            perform(deal, fallback.act(deal, seat))
+        move(deal, seat, bots[seat], fallback, perform, owner[seat], tally, deal.phase == PLAY)
     return deal
+
+
+def move(
+    deal: Any,
+    seat: int,
+    bot: Any,
+    fallback: Any,
+    apply: Callable[[Any, Any], object],
+    who: str,
+    tally: Tally,
+    timed: bool,
+) -> None:
+    """``bot`` (``who``'s, ``"a"`` or ``"b"``) makes the move of ``seat``, applied by
+    ``apply(deal, action)`` (the trick games' ``perform`` or 争上游's); its thinking time is
+    counted when ``timed``, and an illegal action is counted and replaced by ``fallback``'s."""
+    t0 = time.thread_time()
+    try:
+        action = bot.act(deal, seat)
+    except EngineError:
+        action = None
+    if timed:
+        tally.times[who].append(time.thread_time() - t0)
+    try:
+        if action is None:
+            raise EngineError("bots.no_follow")
+        apply(deal, action)
+    except EngineError:
+        tally.illegal[who] += 1
+        apply(deal, fallback.act(deal, seat))
 
 
 def owners(n: int, a_even: bool) -> list[str]:
@@ -261,6 +281,10 @@ def _fmt(x: float) -> str:
 
 def run_variant(args: argparse.Namespace, variant: str, options: dict[str, Any]) -> list[str]:
     """Play one variant's pairs and return the lines to print (the arena line last)."""
+    if variant == CLIMBING:  # 争上游: each deal once per seat of A (engine.climbing_arena)
+        from .climbing_arena import run as run_climbing
+
+        return run_climbing(args.a, args.b, args.deals, args.seed, options)
     n = make_variant(variant, options).players
     tally = Tally()
 
@@ -345,8 +369,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--variant",
         action="append",
-        choices=VARIANT_IDS,
-        help="repeat for several; default: all three",
+        choices=ALL_VARIANT_IDS,
+        help="repeat for several; default: the three trick games (climbing: only by name)",
     )
     p.add_argument("--a", required=True, choices=BOT_NAMES)
     p.add_argument("--b", required=True, choices=BOT_NAMES)
@@ -381,6 +405,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not isinstance(options, dict):
         p.error("--options must be a JSON object")
     variants = args.variant or list(VARIANT_IDS)
+    if CLIMBING in variants:
+        if args.games:
+            p.error("climbing is played deal by deal: --games is for the trick games")
+        if "mc" in (args.a, args.b):
+            p.error("climbing's bots are random and heuristic (mc plays the trick games)")
     try:
         for v in variants:
             for line in run_variant(args, v, options):

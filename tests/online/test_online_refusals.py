@@ -12,6 +12,7 @@ import re
 import string
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask_babel import force_locale
@@ -19,9 +20,12 @@ from sqlalchemy import func, select
 
 from app.extensions import db
 from app.models import OnlineAction, OnlineDeal, Tournament
+from app.services.online.cards import face_of
 from app.services.online.refusals import REFUSALS, refusal_text, refusal_words
 from engine.bots import HeuristicBot
-from engine.cards import cards_str
+from engine.cards import card_str, cards_str
+from engine.climbing import HIGH_JOKER, crank
+from engine.climbing_deal import ClimbingDeal, new_deal, plays_from
 from engine.codes import CODES
 from engine.errors import EngineError, IllegalAction
 from tests.online.online_helpers import (
@@ -115,6 +119,10 @@ def test_each_refusal_reads_in_english_and_in_chinese(app: Flask):
     assert problems == []
 
 
+def _face(code: str) -> str:
+    return str(face_of(code)["label"])
+
+
 def _say(app: Flask, err: EngineError, locale: str) -> str:
     with app.test_request_context(), force_locale(locale):
         return refusal_text(err)
@@ -153,6 +161,84 @@ def test_a_shape_and_a_wrapped_cause_are_worded_too(app: Flask):
         _say(app, outer, "zh")
         == "记录中的第 3 个动作（1 号座位的 pass）：发牌阶段没有可以“不叫”的。"
     )
+
+
+def _drawn(**setup) -> ClimbingDeal:
+    deal = new_deal({"players": 4}, **setup)
+    while deal.phase == "draw":
+        deal.draw()
+    return deal
+
+
+def _refusal(act) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        act()
+    return caught.value
+
+
+def test_climbings_refusals_name_kinds_ranks_and_cards_in_words(app: Flask):
+    deal = _drawn(seed=3)
+    leader = deal.to_act
+    assert leader is not None
+    top = max(deal.hand(leader), key=crank)
+    deal.play(leader, [top])  # the leader's highest card: a single
+    seat = deal.to_act
+    assert seat is not None
+    hand = deal.hand(seat)
+    low = min(hand, key=crank)
+    assert crank(low) <= crank(top)
+    lower = _refusal(lambda: deal.play(seat, [low]))
+    assert lower.code == "climb.not_higher"
+    assert _say(app, lower, "en") == (
+        f"{_face(card_str(low))} does not beat {_face(card_str(top))}: play higher or pass."
+    )
+    assert _say(app, lower, "zh").startswith(
+        f"{_face(card_str(low))} 压不过 {_face(card_str(top))}"
+    )
+
+    pair = next(p for p in plays_from(hand, None) if len(p) == 2 and crank(p[0]) == crank(p[1]))
+    kind = _refusal(lambda: deal.play(seat, pair))
+    assert kind.code == "climb.same_kind"
+    assert _say(app, kind, "en") == (
+        "Beat the standing single with a higher single, not with a pair."
+    )
+    assert _say(app, kind, "zh") == "要用更大的单张压桌上的单张，而不是用对子。"
+    straight = next(p for p in plays_from(hand, None) if len(p) >= 3 and crank(p[0]) != crank(p[1]))
+    kind = _refusal(lambda: deal.play(seat, straight))
+    assert (
+        _say(app, kind, "zh") == f"要用更大的单张压桌上的单张，而不是用顺子（{len(straight)} 张）。"
+    )
+    assert _say(app, kind, "en").endswith(f"not with a straight of {len(straight)}.")
+
+    high = max(hand, key=crank)
+    no_play = _refusal(lambda: deal.play(seat, [low, high]))  # two ranks: no kind of play
+    assert _say(app, no_play, "zh") == (
+        f"{_face(card_str(low))} {_face(card_str(high))} 不成牌型："
+        "可以出单张、对子、三张、四张或更多同点的牌，或者顺子。"
+    )
+
+
+def test_a_tribute_below_a_joker_names_the_joker(app: Flask):
+    deal = next(
+        d
+        for d in (_drawn(seed=s, deal_no=2, winner=0, loser=3) for s in range(200))
+        if d.phase == "tribute" and d.tribute_rank() == HIGH_JOKER
+    )
+    other = min(deal.hand(3), key=crank)
+    wrong = _refusal(lambda: deal.tribute(3, other))
+    assert wrong.code == "climb.tribute_highest"
+    face = _face(card_str(other))
+    assert _say(app, wrong, "en") == (
+        f"The tribute is a card of your highest rank (big joker), not {face}."
+    )
+    assert _say(app, wrong, "zh") == f"进贡要给你手里最大的牌（大王），而不是 {face}。"
+    early = _refusal(lambda: deal.give_back(0, deal.hand(0)[0]))
+    assert early.code == "climb.phase_return"
+    assert _say(app, early, "zh") == "现在不能还牌：现在是进贡阶段。"
+    assert _say(app, early, "en") == "No card is given back now: the deal is at the tribute."
+    one = EngineError("climb.one_card", kind="tribute", got=2)
+    assert _say(app, one, "en") == "The tribute is exactly one card, not 2."
+    assert _say(app, one, "zh") == "进贡的牌只能是一张牌，而不是 2 张。"
 
 
 # --- a real refusal on a seat page -------------------------------------------------------------

@@ -4,13 +4,15 @@ The engine refuses a move with an ``EngineError`` that carries a stable code and
 (``engine.codes.CODES`` holds the engine's English template of each code). ``REFUSALS`` words
 every code for players, translated with ``make i18n``; ``refusal_text`` renders one in the
 reader's locale: seats counted from 1 as the pages count them, cards as faces (♥10, 大王),
-suits, phases and sides in words, and a wrapped error's cause worded too.
+suits, phases, sides, climbing's kinds of play and its joker ranks in words, and a wrapped
+error's cause worded too.
 ``tests/online/test_online_refusals.py`` fails while an engine code has no entry here or no
 Chinese translation.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask_babel import gettext as _
@@ -349,6 +351,41 @@ REFUSALS: dict[str, Any] = {
     "case.no_id": _l("The case has no id."),
     "case.query": _l("Unknown query %(got)s; the queries are %(queries)s."),
     "case.depends": _l("%(cause)s, and the answer depends on it."),
+    "option.place_points": _l(
+        "Option %(name)s takes a list of whole numbers, first place first and never rising, "
+        "or nothing, not %(got)s."
+    ),
+    "option.place_points_count": _l(
+        "The points by place need %(players)s numbers (one per place), not %(got)s."
+    ),
+    "case.climb_empty": _l("%(field)s is empty: give the cards."),
+    "case.climb_standing": _l("The standing cards are no play, so nothing can beat them."),
+    "climb.standing_invalid": _l("%(cards)s is no play, so it cannot be the standing play."),
+    "climb.hand_empty": _l("The hand has no cards."),
+    "climb.decks": _l("Climbing is played with 1 or 2 decks, not %(got)s."),
+    "climb.variant": _l("A game of climbing is expected, not %(got)s."),
+    "climb.out_order": _l(
+        "The order of going out names every seat of the table once, not %(got)s."
+    ),
+    "climb.setup_places": _l(
+        "The winner and the loser are two different seats of this table (or both unknown), "
+        "not %(got)s."
+    ),
+    "climb.phase_tribute": _l("No tribute is given now: the deal is at %(phase)s."),
+    "climb.phase_return": _l("No card is given back now: the deal is at %(phase)s."),
+    "climb.tribute_highest": _l(
+        "The tribute is a card of your highest rank (%(rank)s), not %(card)s."
+    ),
+    "climb.no_play": _l(
+        "%(cards)s is no play: play a single, a pair, a triple, four or more of a rank, "
+        "or a straight."
+    ),
+    "climb.same_kind": _l("Beat the standing %(kind)s with a higher %(kind)s, not with a %(got)s."),
+    "climb.not_higher": _l("%(cards)s does not beat %(standing)s: play higher or pass."),
+    "climb.lead_pass": _l("You lead this round: play, you cannot pass."),
+    "climb.unfinished": _l("The deal is not over yet."),
+    "climb.one_card": _l("%(kind)s is exactly one card, not %(got)s."),
+    "climb.shape": _l("The shape of a play, or nothing, is expected, not %(got)s."),
 }
 
 SUIT_WORDS: dict[str, Any] = {
@@ -369,6 +406,8 @@ PHASE_WORDS: dict[str, Any] = {
     "friend": _l("calling the friend"),
     "play": _l("the play"),
     "done": _l("the end"),
+    "tribute": _l("the tribute"),
+    "return": _l("the return of a card"),
 }
 
 SIDE_WORDS: dict[str, Any] = {"declarer": _l("declarer"), "attackers": _l("attackers")}
@@ -380,6 +419,25 @@ TRACTOR_WORDS: dict[str, Any] = {
     "triple": _l("a tractor of %(length)s triples"),
     "quad": _l("a tractor of %(length)s quads"),
 }
+
+# the kinds of play in climbing (engine.climbing.KINDS), as engine.climbing_deal words them
+CLIMB_KIND_WORDS: dict[str, Any] = {
+    "single": _l("single"),
+    "pair": _l("pair"),
+    "triple": _l("triple"),
+    "quad": _l("quad"),
+}
+
+CLIMB_SIZED_WORDS: dict[str, Any] = {
+    "set": _l("set of %(size)s"),
+    "straight": _l("straight of %(size)s"),
+}
+
+# the card one gives in climbing before the first lead (climbing_deal's action kinds)
+GIVING_WORDS: dict[str, Any] = {"tribute": _l("The tribute"), "return": _l("The card given back")}
+
+# climbing ranks (engine.climbing.RANK_NAMES) that are words rather than printed ranks
+RANK_WORDS: dict[str, Any] = {"LJ": _l("small joker"), "HJ": _l("big joker")}
 
 # seat numbers the engine counts from 0; the pages count them from 1
 SEAT_PARAMS = frozenset({"seat", "to_act", "caller", "dealer"})
@@ -408,6 +466,20 @@ def _demand(demand: Any) -> str:
     return str(demand)
 
 
+def _climb_kind(words: Any) -> Any:
+    """A kind of play in climbing as the engine words it (``"a pair"``, ``"a straight of 5"``,
+    ``"a set of 6"``: ``climbing_deal._kind_words``) in the reader's language."""
+    m = re.fullmatch(r"an? (\w+)(?: of (\d+))?", str(words))
+    if m is None:
+        return words
+    kind, size = m.groups()
+    if size is None and kind in CLIMB_KIND_WORDS:
+        return str(CLIMB_KIND_WORDS[kind])
+    if size is not None and kind in CLIMB_SIZED_WORDS:
+        return str(CLIMB_SIZED_WORDS[kind] % {"size": size})
+    return words
+
+
 def _separator() -> str:
     return _(", ")  # between the items of a list: "、" in Chinese
 
@@ -421,8 +493,10 @@ def _value(name: str, value: Any) -> Any:
         return _separator().join(str(s + 1) if type(s) is int else str(s) for s in value)
     if name == "card" and isinstance(value, str):
         return _face(value)
-    if name == "cards" and isinstance(value, list):
+    if name in ("cards", "standing") and isinstance(value, list):
         return " ".join(_face(c) for c in value)
+    if name == "rank" and value in RANK_WORDS:
+        return str(RANK_WORDS[value])
     if name == "suit" and value in SUIT_WORDS:
         return str(SUIT_WORDS[value])
     if name == "phase" and value in PHASE_WORDS:
@@ -443,6 +517,11 @@ def refusal_words(code: str, params: dict[str, Any], fallback: str) -> str:
     values = {name: _value(name, v) for name, v in params.items()}
     if code == "follow.shape" and isinstance(params.get("demands"), list):
         values["shape"] = _separator().join(_demand(d) for d in params["demands"])
+    if code == "climb.same_kind":
+        values["kind"] = _climb_kind(params.get("kind"))
+        values["got"] = _climb_kind(params.get("got"))
+    if code == "climb.one_card" and params.get("kind") in GIVING_WORDS:
+        values["kind"] = str(GIVING_WORDS[params["kind"]])
     try:
         return str(template) % values
     except (KeyError, TypeError, ValueError):  # a parameter the engine did not give
