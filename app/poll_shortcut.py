@@ -7,7 +7,7 @@ map, the session, the hooks, the response object) cost ten times the row, so thi
 middleware answers exactly that case itself, with the headers Flask's view sends
 (``app.web.security_headers``, ``Cache-Control: no-store``, the same content type and ``Vary``):
 
-* ``GET /play/<seat link>/poll?v=<state>``: a guest seat's poll (``bridge.seat_state_token``);
+* ``GET /play/<seat link>/poll?v=<state>``: a guest seat's poll (``tokens.seat_state_token``);
 * ``GET /p/<public link>/live?v=<version>``: the public standings' live poll
   (``visibility.public_version``).
 
@@ -30,7 +30,7 @@ from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 
 from .services import visibility
-from .services.online import bridge
+from .services.online import tokens
 from .web import security_headers
 
 # where a seat's state read here waits for the poll view (no client can set a WSGI key like it)
@@ -60,7 +60,7 @@ POLLS = (
     Poll(
         re.compile(r"/play/([A-Za-z0-9_-]{1,40})/poll"),
         re.compile(r"v=([A-Za-z0-9._-]{1,40})"),
-        bridge.seat_state_token,
+        tokens.seat_state_token,
         SEAT_STATE,
     ),
     Poll(

@@ -581,7 +581,7 @@ def set_up(url: str, tables: int, variant: str, deals: int, label: str) -> tuple
     from app.db import write_transaction
     from app.extensions import db
     from app.models import OnlineSeat
-    from app.services.online import bridge
+    from app.services.online import director
     from app.services.tournaments.audit import Actor
     from app.services.tournaments.files import import_tournament
     from app.services.tournaments.rounds import seat_next_round
@@ -608,7 +608,7 @@ def set_up(url: str, tables: int, variant: str, deals: int, label: str) -> tuple
         rnd = seat_next_round(t, actor)
         online = [x for x in rnd.tables if x.kind != "bye"]
         for tab in online:
-            bridge.switch_online(t, tab, actor)
+            director.switch_online(t, tab, actor)
         db.session.commit()
         ids = [x.id for x in online]
         tokens = list(

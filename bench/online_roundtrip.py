@@ -48,7 +48,7 @@ from app.competition import model as cm  # noqa: E402
 from app.db import write_transaction  # noqa: E402
 from app.extensions import db  # noqa: E402
 from app.models import OnlineDeal, OnlineSeat, Table  # noqa: E402
-from app.services.online import bridge  # noqa: E402
+from app.services.online import bridge, director, seats, tokens  # noqa: E402
 from app.services.online.cache import CACHE  # noqa: E402
 from app.services.tournaments.audit import Actor  # noqa: E402
 from app.services.tournaments.files import import_tournament  # noqa: E402
@@ -128,10 +128,10 @@ def build(
         t = import_tournament(comp)
         rnd = seat_next_round(t, ACTOR)
         tab = min((x for x in rnd.tables if x.kind != "bye"), key=lambda x: x.number)
-        bridge.switch_online(t, tab, ACTOR)
-        players = len(bridge.seats_of(tab))
+        director.switch_online(t, tab, ACTOR)
+        players = len(seats.seats_of(tab))
         for s in range(1, players):
-            bridge.set_bot(t, tab, s, True, ACTOR)
+            director.set_bot(t, tab, s, True, ACTOR)
         db.session.commit()
         seat = db.session.scalar(
             select(OnlineSeat).where(OnlineSeat.table_id == tab.id, OnlineSeat.seat == 0)
@@ -261,7 +261,7 @@ def main() -> None:
             event.listen(db.engine, "before_cursor_execute", _count)
             mode = db.session.execute(db.text("PRAGMA journal_mode")).scalar()
             assert mode == "wal", mode
-        bridge._poll_row = _counted_poll_row(bridge._poll_row)  # type: ignore[assignment]
+        tokens._poll_row = _counted_poll_row(tokens._poll_row)  # type: ignore[assignment]
         # as gunicorn.conf.py's post_worker_init: the app's long-lived objects (modules,
         # templates, the app) leave the collector's generations, so a collection during a
         # request does not walk them all

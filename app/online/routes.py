@@ -35,11 +35,14 @@ from ..services.online import (
     bridge,
     chat,
     clock,
+    director,
     guards,
+    moves,
     pages,
     seat_json,
     seats,
     takeback,
+    tokens,
 )
 from ..services.tournaments.rows import seat_names
 from ..services.tournaments.sheets import may_edit
@@ -104,7 +107,7 @@ def table_page(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRe
     if request.method == "POST":
 
         def switch(t: Tournament, tab: Table) -> None:
-            bridge.switch_online(t, tab, actor(me))
+            director.switch_online(t, tab, actor(me))
             seats.bind_defaults(t, tab, club, actor(me))
 
         return _on_table(
@@ -190,7 +193,7 @@ def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnVa
             n,
             tno,
             SeatControlForm,
-            lambda t, tab: bridge.set_bot_level(t, tab, seat, level, actor(me)),
+            lambda t, tab: director.set_bot_level(t, tab, seat, level, actor(me)),
             lambda _r: _(
                 "Seat %(s)d's bot plays %(level)s.",
                 s=seat + 1,
@@ -204,7 +207,7 @@ def bots(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnVa
         n,
         tno,
         SeatControlForm,
-        lambda t, tab: bridge.set_bot(t, tab, seat, bot, actor(me)),
+        lambda t, tab: director.set_bot(t, tab, seat, bot, actor(me)),
         lambda _r: (
             _("Seat %(s)d is played by a bot.", s=seat + 1)
             if bot
@@ -270,7 +273,7 @@ def finish(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturn
         n,
         tno,
         ConfirmForm,
-        lambda t, tab: bridge.finish(t, tab, actor(me)),
+        lambda t, tab: director.finish(t, tab, actor(me)),
         lambda _r: _("Table marked finished."),
     )
 
@@ -294,7 +297,7 @@ def _director_live_context(club: Club, me: Member, t: Tournament, tab: Table) ->
 def director_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """The director's live view: 204 while unchanged, else the fresh partial."""
     t, tab = _table_of(club, tid, n, tno)
-    if request.args.get("v", "") == bridge.watch_token(tab):
+    if request.args.get("v", "") == tokens.watch_token(tab):
         return "", 204
     return render_template(
         "online/_director_live.html", live=_director_live_context(club, me, t, tab), tab=tab
@@ -312,7 +315,7 @@ def pause(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnV
         n,
         tno,
         PauseForm,
-        lambda t, tab: bridge.set_paused(t, tab, paused, actor(me)),
+        lambda t, tab: director.set_paused(t, tab, paused, actor(me)),
         lambda _r: (
             _("The table is paused: no move is taken until you resume it.")
             if paused
@@ -326,13 +329,13 @@ def pause(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnV
 
 def _watch_context(club: Club, me: Member, t: Tournament, tab: Table) -> dict[str, Any]:
     kw = _table_kw(club, t, tab)
-    director = me.role in ("owner", "director")
+    is_director = me.role in ("owner", "director")
     return {
         **pages.spectator_page(tab),
         "replays": _club_replays(club, tab) if _may_replay(me, tab) else [],
         "watch_poll_url": url_for("online.watch_poll", **kw) if tab.mode == "online" else None,
         "stream_url": url_for("online.watch_stream", **kw) if tab.mode == "online" else None,
-        "director_url": url_for("online.table_page", **kw) if director else None,
+        "director_url": url_for("online.table_page", **kw) if is_director else None,
     }
 
 
@@ -359,7 +362,7 @@ def watch(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnV
 def watch_poll(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     """204 while the live view's token is the one the page shows, else the fresh partial."""
     t, tab = _table_of(club, tid, n, tno)
-    if request.args.get("v", "") == bridge.watch_token(tab):
+    if request.args.get("v", "") == tokens.watch_token(tab):
         return "", 204
     return render_template("online/_spectate.html", w=_watch_context(club, me, t, tab))
 
@@ -403,7 +406,7 @@ def _table_stream(
     name: str,
     render: Callable[[Club, Member, Tournament, Table], str],
 ) -> ResponseReturnValue:
-    """A stream of an online table's public view (its state: ``bridge.watch_token``). Each
+    """A stream of an online table's public view (its state: ``tokens.watch_token``). Each
     read loads its rows afresh: the stream holds no session (nor its objects) while it waits."""
     table_id, club_id, me_id = tab.id, club.id, me.id
 
@@ -417,7 +420,7 @@ def _table_stream(
 
     def state() -> str | None:
         got = current()
-        return None if got is None else bridge.watch_token(got[3])
+        return None if got is None else tokens.watch_token(got[3])
 
     def page() -> str:
         got = current()
@@ -590,7 +593,7 @@ def _seat_context(seat: OnlineSeat, error: str | None = None) -> dict[str, Any]:
     tab = db.session.get(Table, seat.table_id)
     if tab is not None and tab.paused and not tab.finished:
         # the seat's page says so where it shows a refused move's reason, and offers no move
-        error = error or bridge.paused_message()
+        error = error or moves.paused_message()
         ctx["actions"] = []
     ctx["error"] = error
     return ctx
@@ -619,7 +622,7 @@ def _play(s: OnlineSeat, here: str, club: Club | None = None) -> ResponseReturnV
         # too late by the server's clock: the bot moves for the seat, not the move sent
         return _clock_expired(s, here, club, error=clock.late_message())
     try:
-        bridge.act(
+        moves.act(
             s,
             request.form.get("v", ""),
             request.form.get("kind", ""),
@@ -642,13 +645,13 @@ def _poll(s: OnlineSeat, club: Club | None = None) -> ResponseReturnValue:
     """204 while the state token is the one the page shows, else the seat's fresh partial."""
     tab = db.session.get(Table, s.table_id)
     assert tab is not None
-    if request.args.get("v", "") == bridge.state_token(tab):
+    if request.args.get("v", "") == tokens.state_token(tab):
         return "", 204
     return _render_seat(s, partial=True, club=club)
 
 
 @bp.route("/play/<seat_token>", methods=["GET", "POST"])
-@read_first  # the move is computed before the write lock is taken (bridge._save)
+@read_first  # the move is computed before the write lock is taken (bridge.save)
 @no_store
 def seat(seat_token: str) -> ResponseReturnValue:
     """A guest's seat page, opened by its secret link."""
@@ -663,7 +666,7 @@ def poll(seat_token: str) -> ResponseReturnValue:
     if SEAT_STATE in request.environ:  # read by the shortcut in front of Flask
         now = request.environ[SEAT_STATE]
     else:
-        now = bridge.seat_state_token(seat_token)  # one query: no deal is loaded
+        now = tokens.seat_state_token(seat_token)  # one query: no deal is loaded
     if now is None:
         _link_gone(seat_token)
     if request.args.get("v", "") == now:
@@ -709,7 +712,7 @@ def seat_stream(seat_token: str) -> ResponseReturnValue:
     return _stream(
         s.table_id,
         request.args.get("v", ""),
-        lambda: bridge.seat_state_token(seat_token),
+        lambda: tokens.seat_state_token(seat_token),
         render,
     )
 
@@ -756,7 +759,7 @@ def my_stream(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
         seat = seats.seat_with_table(seat_id)
         if tab is None or seat is None or seat.member_id != member_id or tab.mode != "online":
             return None
-        return bridge.state_token(tab)
+        return tokens.state_token(tab)
 
     def render() -> str:
         seat = seats.seat_with_table(seat_id)
@@ -840,7 +843,7 @@ def _between_deals(
 
 
 def _ready_step(s: OnlineSeat) -> bool:
-    return bridge.ready(s, request.form.get("v", ""))
+    return moves.ready(s, request.form.get("v", ""))
 
 
 @bp.post("/play/<seat_token>/ready")
@@ -858,7 +861,7 @@ def next_deal(seat_token: str) -> ResponseReturnValue:
     """Sent by the page when its countdown ends: the server deals on if the tournament's pause
     has really passed since the deal's last move, else nothing changes."""
     s = _seat_or_404(seat_token)
-    return _between_deals(s, bridge.next_deal, url_for("online.seat", seat_token=seat_token))
+    return _between_deals(s, moves.next_deal, url_for("online.seat", seat_token=seat_token))
 
 
 def _clock_expired(
@@ -1045,4 +1048,4 @@ def my_ready(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
 def my_next_deal(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
     s = _my_seat_or_404(me, seat_id)
     here = url_for("online.my_seat", slug=club.slug, seat_id=seat_id)
-    return _between_deals(s, bridge.next_deal, here, club)
+    return _between_deals(s, moves.next_deal, here, club)

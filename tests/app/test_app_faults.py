@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session
 
 from app.extensions import db
 from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament
-from app.services.online import bridge
+from app.services.online import tokens
 from app.services.visibility import set_visibility
 from engine.bots import RandomBot, perform
 from engine.cards import card_str
@@ -292,7 +292,7 @@ def _online_driver(
                 time.sleep(0.05)
                 continue
             v = page_token(page.body)
-            number, version = (int(x) for x in bridge.deal_part(v).split("."))
+            number, version = (int(x) for x in tokens.deal_part(v).split("."))
             with Session(engine) as s:
                 row = s.scalar(
                     select(OnlineDeal).where(

@@ -19,7 +19,7 @@ from app.models import (
     Table,
 )
 from app.services.duplicate import events as svc
-from app.services.online import bridge
+from app.services.online import advance, bridge
 from engine.cards import card_str
 from tests.duplicate.test_duplicate_pages import _create, _event_id
 from tests.tournaments.tournament_helpers import login, world
@@ -42,7 +42,7 @@ def _play_by_bots(link: DuplicateOnlineTable) -> None:
     for s in db.session.scalars(select(OnlineSeat).where(OnlineSeat.table_id == tab.id)):
         s.bot = True
     db.session.flush()
-    bridge.advance(bridge.tournament_of(tab), tab)
+    advance.advance(bridge.tournament_of(tab), tab)
     db.session.commit()
 
 

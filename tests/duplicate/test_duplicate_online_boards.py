@@ -13,7 +13,7 @@ from app.extensions import db
 from app.models import DuplicateEvent, DuplicateOnlineTable, DuplicateResult, OnlineDeal, OnlineSeat
 from app.models import Table as TableRow
 from app.services.duplicate import events as svc
-from app.services.online import autoplay, bridge
+from app.services.online import autoplay, bridge, moves, tokens
 from tests.duplicate.test_duplicate_audit import _audit_rows
 from tests.duplicate.test_duplicate_online import _deal_row, _links
 from tests.duplicate.test_duplicate_pages import _create, _event_id
@@ -108,7 +108,7 @@ def _nobody_calls(link: DuplicateOnlineTable) -> None:
         seat = live.waiting_for()
         assert seat is not None
         kind = bridge.CONTINUE if live.deal.phase == bridge.DRAW else "pass"
-        bridge.act(seats[seat], bridge.token_of(tab, got[0]), kind)
+        moves.act(seats[seat], tokens.token_of(tab, got[0]), kind)
         db.session.commit()
     raise AssertionError("the deal did not end")
 

@@ -18,7 +18,7 @@ from sqlalchemy import event, select
 
 from app.extensions import db
 from app.models import OnlineAction, Table, utcnow
-from app.services.online import bridge, cache
+from app.services.online import bridge, cache, tokens
 from engine.bots import HeuristicBot
 from engine.cards import cards_str
 from engine.deal import Deal
@@ -265,7 +265,7 @@ def test_two_racing_moves_on_one_version_one_wins_the_other_is_stale(app: Flask,
     _same_deal(bridge.load(_table(ow)).deal, replay_row(row))  # type: ignore[union-attr]
     # the loser's page shows where the game is now
     assert (
-        bridge.deal_part(page_token(player.get(url).get_data(as_text=True))) == f"1.{row.version}"
+        tokens.deal_part(page_token(player.get(url).get_data(as_text=True))) == f"1.{row.version}"
     )
 
 
@@ -328,7 +328,7 @@ def test_an_unchanged_poll_is_one_query(app: Flask, client, db_backend: str) -> 
     def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         statements.append(statement if statement.startswith("BEGIN") else statement.split()[0])
 
-    poll_row = bridge._poll_row
+    poll_row = tokens._poll_row
     rows: list[Any] = []
 
     def spied(seat_token: str) -> Any:
@@ -336,12 +336,12 @@ def test_an_unchanged_poll_is_one_query(app: Flask, client, db_backend: str) -> 
         return rows[-1]
 
     event.listen(db.engine, "before_cursor_execute", seen)
-    bridge._poll_row = spied  # type: ignore[assignment]
+    tokens._poll_row = spied  # type: ignore[assignment]
     try:
         assert player.get(f"{url}/poll?v={token}").status_code == 204
     finally:
         event.remove(db.engine, "before_cursor_execute", seen)
-        bridge._poll_row = poll_row  # type: ignore[assignment]
+        tokens._poll_row = poll_row  # type: ignore[assignment]
     # no ORM session, no BEGIN, no write lock, no deal, no hand: the state token's one row,
     # read on a DBAPI connection of its own
     assert statements == []
@@ -384,7 +384,7 @@ def test_a_failed_write_leaves_nothing_in_the_cache(app: Flask, client) -> None:
     db.session.expire_all()
     assert db.session.get(Round, ow.rnd.id).status == "closed"  # type: ignore[union-attr]
     page = player.get(url).get_data(as_text=True)
-    assert bridge.deal_part(page_token(page)) == f"1.{version}"
+    assert tokens.deal_part(page_token(page)) == f"1.{version}"
     cards = cards_str(replay_row(ow.deals()[-1]).hands[0])
     assert all(f'value="{c}"' in page for c in cards)
     r = player.post(url, data=form(page_token(page), "play", cards[:1]))

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from flask import Flask, render_template
 
-from app.services.online import bridge, cards
+from app.services.online import bridge, cards, deal_view
 from engine.cards import HJ, LJ, parse_card
 from engine.deal import DRAW, Deal, DealSetup
 
@@ -41,7 +41,7 @@ def test_a_level_card_without_its_joker_is_explained(app: Flask) -> None:
         lambda hand: two_spades in hand and LJ not in hand and len(hand) >= 3,
     )
     assert not any(two_spades in c for c in deal.legal_calls(0))
-    help_ = bridge.call_help(_live(deal), 0)
+    help_ = deal_view.call_help(_live(deal), 0)
     assert help_ is not None and help_["open"] and help_["level"] == "2"
     codes = {(n["code"], n.get("card", {}).get("code")) for n in help_["notes"]}
     assert ("need_joker", "2S") in codes
@@ -56,12 +56,12 @@ def test_a_joker_alone_in_tractor_and_one_joker_in_one_twenty(app: Flask) -> Non
         DealSetup("tractor-4p"),
         lambda hand: hand.count(LJ) == 1 and not any(c in hand for c in black),
     )
-    help_ = bridge.call_help(_live(deal), 0)
+    help_ = deal_view.call_help(_live(deal), 0)
     assert help_ is not None
     assert "joker_alone" in {n["code"] for n in help_["notes"]}
     assert "Your small joker alone is not a call" in _words(app, help_)
     deal = _draw_until(DealSetup("one-twenty-6p"), lambda hand: hand.count(HJ) == 1)
-    help_ = bridge.call_help(_live(deal), 0)
+    help_ = deal_view.call_help(_live(deal), 0)
     assert help_ is not None
     assert {"code": "single_joker", "card": cards.card_face(HJ)} in help_["notes"]
     html = _words(app, help_)
@@ -72,12 +72,12 @@ def test_a_joker_alone_in_tractor_and_one_joker_in_one_twenty(app: Flask) -> Non
 def test_only_the_dealers_side_calls_while_the_cards_are_dealt(app: Flask) -> None:
     deal = Deal(DealSetup("tractor-4p", seed=3, levels=("5", "7"), dealer=1, first=False))
     deal.draw()
-    help_ = bridge.call_help(_live(deal), 0)
+    help_ = deal_view.call_help(_live(deal), 0)
     assert help_ is not None and not help_["open"]
     assert help_["notes"] == [{"code": "side_only", "seats": [1, 3]}]
     assert "only the dealer's side may call (B, D)" in _words(app, help_)
     # outside the calling phases there is nothing to say
-    assert bridge.call_help(_live(_played_out()), 0) is None
+    assert deal_view.call_help(_live(_played_out()), 0) is None
 
 
 def _played_out() -> Deal:

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from app.extensions import db
 from app.models import AuditEntry, OnlineAction, OnlineDeal, OnlineSeat, Round, Table
 from app.models import Deal as DealRow
-from app.services.online import bridge, guards
+from app.services.online import advance, guards
 from app.services.tournaments.sheets import sheet
 from engine.deal import Deal, DealSetup, Record, apply
 from engine.views import seat_view
@@ -26,7 +26,7 @@ KEPT = "Confirm to discard it; its log is kept in the audit trail."
 def _play_two_deals_and_start_a_third(ow: OnlineWorld, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two deals recorded, the third waiting for seat 0 (a person): with a budget of one step,
     each director action lets the bots finish at most one deal."""
-    monkeypatch.setattr(bridge, "DEAL_BUDGET", 1)
+    monkeypatch.setattr(advance, "DEAL_BUDGET", 1)
     ow.t.online_pause = 0  # no wait between deals: the next deal starts with the next action
     db.session.commit()
     ow.bots(0, 1, 2, 3)  # deal 1 played out by the bots

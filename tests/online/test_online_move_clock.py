@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.models import OnlineAction, OnlineSeat, Table, Tournament, utcnow
-from app.services.online import bridge
+from app.services.online import tokens
 from tests.online.online_helpers import OnlineWorld, form, moves, online_world, page_token
 from tests.tournaments.tournament_helpers import create, login, world
 
@@ -46,7 +46,7 @@ def _clocked(client: FlaskClient) -> tuple[OnlineWorld, OnlineSeat]:
 
 def _late(monkeypatch: pytest.MonkeyPatch, seconds: int) -> None:
     """The server's clock, ``seconds`` after now."""
-    monkeypatch.setattr(bridge, "now", lambda: utcnow() + timedelta(seconds=seconds))
+    monkeypatch.setattr(tokens, "now", lambda: utcnow() + timedelta(seconds=seconds))
 
 
 def _timeouts() -> list[OnlineAction]:

@@ -15,7 +15,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from app.extensions import db
-from app.services.online import bridge
+from app.services.online import tokens
 from tests.online.online_helpers import online_world, page_token
 from tests.online.test_online_tables import _choose
 
@@ -40,18 +40,18 @@ def counting() -> Iterator[list[str]]:
 
     engine = db.engine
     event.listen(engine, "before_cursor_execute", count)
-    poll_row = bridge._poll_row
+    poll_row = tokens._poll_row
 
     def counted_poll_row(token: str) -> Any:  # its one SELECT, on a DBAPI connection of its own
-        sent.append(bridge._poll_sql(engine.dialect)[0])
+        sent.append(tokens._poll_sql(engine.dialect)[0])
         return poll_row(token)
 
-    bridge._poll_row = counted_poll_row
+    tokens._poll_row = counted_poll_row
     try:
         yield sent
     finally:
         event.remove(engine, "before_cursor_execute", count)
-        bridge._poll_row = poll_row
+        tokens._poll_row = poll_row
 
 
 def test_a_seats_requests_send_few_queries(app: Flask, client, db_backend: str) -> None:

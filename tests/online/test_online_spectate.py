@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from app.extensions import db
 from app.models import OnlineAction, OnlineDeal, Table, User
-from app.services.online import bridge
+from app.services.online import bridge, tokens
 from engine.cards import card_str
 from engine.deal import Deal
 from engine.views import spectator_view
@@ -315,7 +315,7 @@ def test_the_director_is_told_when_a_human_seat_has_not_moved_for_a_minute(
     with app.test_request_context():
         live = bridge.load(tab)
         assert live is not None and live.waiting_for() == 0  # seat 0, a human, is awaited
-        last = bridge.last_moved_at(tab)
+        last = tokens.last_moved_at(tab)
     assert last is not None
     last_entry = db.session.scalar(
         select(func.max(OnlineAction.created_at)).where(OnlineAction.deal_id == ow.deals()[-1].id)
@@ -323,7 +323,7 @@ def test_the_director_is_told_when_a_human_seat_has_not_moved_for_a_minute(
     assert last == last_entry
 
     def at(seconds: int) -> None:
-        monkeypatch.setattr(bridge, "now", lambda: last + timedelta(seconds=seconds))
+        monkeypatch.setattr(tokens, "now", lambda: last + timedelta(seconds=seconds))
 
     notice = "has not moved for"
     at(59)

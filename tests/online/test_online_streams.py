@@ -157,7 +157,7 @@ def test_the_spectators_and_the_directors_live_views_are_pushed_too(
 ) -> None:
     from app.extensions import db
     from app.models import Table
-    from app.services.online import bridge
+    from app.services.online import tokens
 
     ow = online_world(client, "tractor-4p")
     ow.bots(1, 2, 3)
@@ -166,7 +166,7 @@ def test_the_spectators_and_the_directors_live_views_are_pushed_too(
     html = _to_seat_zero(ow, player, url)
     tab = db.session.get(Table, ow.tab.id)
     assert tab is not None
-    shown = bridge.watch_token(tab)
+    shown = tokens.watch_token(tab)
     watch = ow.table_url.removesuffix("/online") + "/watch"
     page = client.get(watch).get_data(as_text=True)
     assert f'sse-connect="{watch}/stream?v=' in page and 'sse-swap="watch"' in page
@@ -195,7 +195,7 @@ def test_a_stream_ends_quietly_when_the_database_goes_away(
     reopens it, and the reopened stream answers the 503 page until the database is back."""
     from sqlalchemy.exc import OperationalError
 
-    from app.services.online import bridge
+    from app.services.online import tokens
 
     ow = online_world(client, "tractor-4p")
     ow.bots(1, 2, 3)
@@ -206,7 +206,7 @@ def test_a_stream_ends_quietly_when_the_database_goes_away(
     def away(*_a: object) -> str:
         raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
 
-    monkeypatch.setattr(bridge, "seat_state_token", away)
+    monkeypatch.setattr(tokens, "seat_state_token", away)
     bus.HUB.deliver([bus.topic(ow.tab.id)])  # the stream wakes and reads
     assert reader.next_event(timeout=5) == "<end>"
     reopened = app.test_client()

@@ -319,11 +319,11 @@ def test_a_red_five_match_states_the_points_totals(
 def test_a_continue_that_met_another_write_is_tried_again(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.services.online import bridge
+    from app.services.online import bridge, moves
 
     ow, players = _two_humans(app, client)
     pages = _play_deal(ow, players, 1)
-    real = bridge.ready
+    real = moves.ready
     calls: list[int] = []
 
     def once_stale(seat_row, seen):  # type: ignore[no-untyped-def]
@@ -332,7 +332,7 @@ def test_a_continue_that_met_another_write_is_tried_again(
             raise bridge.Stale("moved on")
         return real(seat_row, seen)
 
-    monkeypatch.setattr(bridge, "ready", once_stale)
+    monkeypatch.setattr(moves, "ready", once_stale)
     token = _tokens(ow)[0]
     r = players[0].post(f"/play/{token}/ready", data={"v": page_token(pages[0])})
     assert r.status_code == 303 and calls == [0, 0]

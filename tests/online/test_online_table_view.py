@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask, render_template
 
-from app.services.online import bridge, pages
+from app.services.online import between_deals, bridge, pages
 from app.services.online import cards as faces_module
 from engine.bots import HeuristicBot, perform
 from engine.cards import card_points, cards_str
@@ -112,7 +112,7 @@ def test_red_five_marks_the_friend_only_once_known() -> None:
 
 
 def _summary_html(app: Flask, deal: Deal) -> tuple[dict[str, Any], str]:
-    sm = bridge.deal_summary(_live(deal))  # the same for every seat and spectator
+    sm = between_deals.deal_summary(_live(deal))  # the same for every seat and spectator
     assert sm is not None
     ctx = dict(sm, row=None, match_over=True, ready=[], humans=[], waiting_for=[])
     with app.test_request_context():

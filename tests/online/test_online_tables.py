@@ -418,7 +418,7 @@ def test_two_writers_of_one_version_cannot_both_append(app: Flask, client) -> No
         )
         live.add({"kind": "continue", "seat": 0}, "seat 0")
         with pytest.raises(bridge.Stale):
-            bridge._save(live)
+            bridge.save(live)
         db.session.rollback()
     assert [d.version for d in ow.deals()] == [version]
 

@@ -13,7 +13,7 @@ from flask import Flask
 from sqlalchemy.exc import OperationalError
 
 from app.poll_shortcut import PollShortcut
-from app.services.online import bridge
+from app.services.online import tokens
 from tests.online.online_helpers import online_world, page_token
 
 HTMX = {"HX-Request": "true"}
@@ -102,17 +102,17 @@ def test_everything_else_is_flasks_to_answer(app: Flask, client: Any) -> None:
 
 def test_a_database_error_gets_flasks_503_page(app: Flask, client: Any) -> None:
     url, v, player = _seat_page(app, client)
-    poll_row = bridge._poll_row
+    poll_row = tokens._poll_row
 
     def away(_token: str) -> Any:
         raise OperationalError("SELECT", {}, Exception("the database is away"))
 
-    bridge._poll_row = away  # type: ignore[assignment]
+    tokens._poll_row = away  # type: ignore[assignment]
     try:
         with reaching_flask(app) as reached:
             r = player.get(f"{url}/poll?v={v}", headers=HTMX)
     finally:
-        bridge._poll_row = poll_row
+        tokens._poll_row = poll_row
     assert reached == [f"{url}/poll?v={v}"]
     assert r.status_code == 503
     assert "Back in a moment" in r.get_data(as_text=True)

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.services.online import bridge
+from app.services.online import tokens
 from engine.cards import card_str
 from engine.deal import Record, apply
 from engine.scoring import allowed_multiplier_set, max_kitty_points
@@ -133,7 +133,7 @@ def moves(
     )
     likely = st.lists(st.sampled_from(playable or hand), min_size=lead, max_size=lead)
     cards = draw(st.one_of(likely, likely, st.lists(st.sampled_from(hand), max_size=3), some_cards))
-    number, version = bridge.deal_part(v).split(".")
+    number, version = tokens.deal_part(v).split(".")
     seen = draw(
         st.sampled_from(
             [v, v, v, f"{number}.{int(version) - 1}", f"{int(number) + 1}.{version}", "", "x.y"]
@@ -174,7 +174,7 @@ def test_fuzzed_online_moves(app: Flask, client: FlaskClient) -> None:
             assert diff == {}, (form, r.status_code, sorted(diff))
             return
         assert form["v"] == v  # only the version the page showed is ever accepted
-        number, version = (int(x) for x in bridge.deal_part(v).split("."))
+        number, version = (int(x) for x in tokens.deal_part(v).split("."))
         row = next(d for d in ow.deals() if d.number == number)
         mine = next(a for a in row.actions if a.seq == version + 1)
         assert mine.actor == "seat 0" and mine.record["kind"] == form["kind"]

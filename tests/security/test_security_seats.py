@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.services.online import bridge
+from app.services.online import tokens
 from engine.cards import card_str
 from engine.deal import PLAY
 from tests.online.online_helpers import page_token
@@ -67,7 +67,7 @@ def test_a_version_from_another_table_is_stale_here(app: Flask, client: FlaskCli
     me = links(ow)[0]
     guest = app.test_client()
     v = page_token(guest.get(me).get_data(as_text=True))
-    number, version = (int(x) for x in bridge.deal_part(v).split("."))
+    number, version = (int(x) for x in tokens.deal_part(v).split("."))
     with unchanged():
         for seen in (f"{number}.{version + 1}", f"{number + 1}.{version}", "0.0", "x", ""):
             r = guest.post(me, data={"v": seen, "kind": "continue"})

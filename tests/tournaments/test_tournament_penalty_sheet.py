@@ -404,13 +404,13 @@ SEED_BASE = 1000
 
 
 def test_an_online_take_back_waits_while_the_next_deal_is_played(app, client, monkeypatch):
-    from app.services.online import bridge
+    from app.services.online import advance
     from tests.online.online_helpers import online_world
 
     monkeypatch.setitem(app.config, "ONLINE_SEED_BASE", SEED_BASE)  # the same deals each run
     ow = online_world(client, "tractor-4p", deals=2)
     with monkeypatch.context() as m:
-        m.setattr(bridge, "DEAL_BUDGET", 0)  # stop once deal 1 is recorded
+        m.setattr(advance, "DEAL_BUDGET", 0)  # stop once deal 1 is recorded
         ow.bots(0, 1, 2, 3)
     t = db.session.get(Tournament, ow.t.id)
     assert t is not None and len(_fresh(ow.tab.id).deals) == 1

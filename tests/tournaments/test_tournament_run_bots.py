@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.models import AuditEntry, OnlineDeal, OnlineSeat, Table
-from app.services.online import bridge
+from app.services.online import advance
 from app.services.tournaments.rows import seat_names
 from app.services.tournaments.sheets import sheet
 from tests.online.online_helpers import OnlineWorld, online_world, replay_row
@@ -124,7 +124,7 @@ def test_run_bots_plays_a_red_five_round_with_random_bots(app, client, runner) -
 def test_run_bots_goes_past_the_deal_budget(app, client, runner, monkeypatch) -> None:
     """A bot-only table stops starting deals after a budget per request: the command calls
     again until the match is complete."""
-    monkeypatch.setattr(bridge, "DEAL_BUDGET", 10)
+    monkeypatch.setattr(advance, "DEAL_BUDGET", 10)
     ow = online_world(client, "tractor-4p", deals=3)
     result = runner.invoke(args=["tournament", "run-bots", ow.t.name])
     assert result.exit_code == 0, result.output

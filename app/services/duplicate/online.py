@@ -29,7 +29,7 @@ from ...models import (
     User,
 )
 from .. import ServiceError
-from ..online import bridge
+from ..online import director
 from ..tournaments.audit import Actor
 from ..tournaments.rounds import new_code
 from ..tournaments.setup import entrant_row, new_tournament_row
@@ -130,6 +130,6 @@ def play_round_online(ev: DuplicateEvent, rnd: int, user: User | None, actor: Ac
             made.append(tab)
     db.session.flush()
     for tab in made:
-        bridge.switch_online(t, tab, actor)  # the seat links, the board dealt
+        director.switch_online(t, tab, actor)  # the seat links, the board dealt
     trail.online(ev, rnd, len(made), actor)
     return len(made)

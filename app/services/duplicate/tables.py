@@ -1,19 +1,19 @@
-"""The online side of a duplicate board, as the online bridge asks for it (no import of the
-bridge here: the bridge imports this).
+"""The online side of a duplicate board, as the online tables ask for it (``online.bridge``
+deals, ``online.advance`` records and ends; no import of them here: they import this).
 
 * ``board_of(tab)``: the duplicate board an online table deals (None for a tournament's own
   table): the bridge deals that board's setup (``Board.setup()``: the board's seed, first drawer
   and level) instead of a fresh shuffle, so every table of board k draws the same cards, seat by
   seat; and deals nothing after it (one board, one deal).
-* ``record(tab, deal)``: a played deal's result as the table's traveller line for the board,
+* ``record(tab, deal)``: a played deal's result (told by ``advance``) as the table's traveller line for the board,
   through the duplicate service's save path (the event page's comparison follows; no peeking
   is that page's rule).
 * A board whose deal ends without a result (120分: nobody called in it, RULES.md §4; the
   weak-hand redeal and refusal are off on every board, ``competition.boards.board_options``)
-  is not dealt again: the bridge ends the table with no traveller line, and
+  is not dealt again: ``online.advance`` ends the table with no traveller line, and
   ``ended_without_result`` tells its pages (seat, spectators, the director's event page),
   which send the director to the board's traveller to type the table's result by hand;
-  ``ended(tab, outcome)``, told by the bridge, puts it in the event's audit trail.
+  ``ended(tab, outcome)``, told by ``advance``, puts it in the event's audit trail.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Bots at every seat: ``flask tournament run-bots`` plays the current round's unfinished online
-tables to the end through the bridge's ``advance`` — the code path that serves people — with
+tables to the end through ``advance`` — the code path that serves people — with
 every seat treated as a bot of one kind for that run (``--bots heuristic|random|mc``; the seats'
 own bot marks and strengths are not changed).
 
@@ -27,7 +27,7 @@ from .. import ServiceError
 from ..tournaments.audit import Actor
 from ..tournaments.rows import rounds_of
 from ..tournaments.sheets import sheet
-from . import botchoice, bridge
+from . import advance, botchoice, bridge, tokens
 from .rounds import start_unstarted
 
 BOT_KINDS = botchoice.BOT_KINDS  # heuristic, random, mc
@@ -72,7 +72,7 @@ def _advance_as_bots(t: Tournament, tab: Table) -> None:
     if live is None:
         raise ServiceError(_("Table %(n)d has no online deal to play.", n=tab.number))
     live.humans = frozenset()
-    bridge.advance(t, tab, live)
+    advance.advance(t, tab, live)
 
 
 def run_bots(t: Tournament, kind: str, commit: Callable[[], None]) -> Run:
@@ -97,12 +97,12 @@ def run_bots(t: Tournament, kind: str, commit: Callable[[], None]) -> Run:
             one = TableRun(tab, len(tab.deals))
             run.tables.append(one)
             while _unfinished(t, tab):
-                before = (bridge.state_token(tab), len(tab.deals))
+                before = (tokens.state_token(tab), len(tab.deals))
                 _advance_as_bots(t, tab)
                 commit()
                 one.calls += 1
                 db.session.refresh(tab)
-                if (bridge.state_token(tab), len(tab.deals)) == before or one.calls > MAX_CALLS:
+                if (tokens.state_token(tab), len(tab.deals)) == before or one.calls > MAX_CALLS:
                     raise ServiceError(
                         _("Table %(n)d does not move on: look at its online page.", n=tab.number)
                     )

@@ -1,7 +1,7 @@
 """A table's move clock: a tournament's seconds per move (``Tournament.move_seconds``).
 
 The server's time is the truth and no thread watches it: a human seat the deal waits for has
-``move_seconds`` from the deal's last change (``bridge.last_moved_at``). Once they have run out,
+``move_seconds`` from the deal's last change (``tokens.last_moved_at``). Once they have run out,
 the next request that touches the seat — the page's own countdown reaching 0 (a POST to the
 seat's ``clock`` address, sent by every seat of the table), or that seat's late move — makes the
 move for it with the seat's bot (``expire``); a late move is not played, the player is told why.
@@ -20,12 +20,9 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from engine.bots import perform
-from engine.cards import parse_card
-from engine.deal import DRAW
-
 from ...models import OnlineDeal, Table, Tournament
-from . import bridge, cache
+from . import advance, bridge, cache, tokens
+from .bridge import DRAW, parse_card
 from .cards import faces_of
 
 TIMEOUT = "timeout"  # the key marking a log entry the clock made
@@ -45,7 +42,7 @@ def deadline(t: Tournament, tab: Table, live: bridge.Live | None) -> datetime | 
     """When the waited seat's time runs out (None: no clock runs)."""
     if _running(t, tab, live) is None:
         return None
-    since = bridge.last_moved_at(tab)
+    since = tokens.last_moved_at(tab)
     if since is None or t.move_seconds is None:  # pragma: no cover - a deal has its time
         return None
     return since + timedelta(seconds=t.move_seconds)
@@ -56,7 +53,7 @@ def seconds_left(t: Tournament, tab: Table, live: bridge.Live | None) -> int | N
     end = deadline(t, tab, live)
     if end is None:
         return None
-    return max(0, math.ceil((end - bridge.now()).total_seconds()))
+    return max(0, math.ceil((end - tokens.now()).total_seconds()))
 
 
 def expired_seat(tab: Table) -> int | None:
@@ -87,10 +84,10 @@ def expire(tab: Table) -> int | None:
     if deal.phase == DRAW:
         entry = {"kind": bridge.CONTINUE, "seat": seat}
     else:
-        entry = perform(deal, bridge.bot_for(live, seat).act(deal, seat)).to_json()
+        entry = bridge.lent_bot_move(live, seat)
     entry[TIMEOUT] = True
     live.add(entry, f"clock, seat {seat}")
-    bridge.advance(t, tab, live)
+    advance.advance(t, tab, live)
     return seat
 
 

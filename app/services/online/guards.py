@@ -27,7 +27,7 @@ from ..tournaments import sheets
 from ..tournaments.audit import ONLINE_LOG, Actor, audit, place
 from ..tournaments.rows import deal_from_row
 from ..tournaments.sheets import may_edit
-from . import bridge, cache
+from . import cache, director
 from .seats import seats_of
 
 CHANCE = "chance"
@@ -215,7 +215,7 @@ def forfeit_online(
         db.session.flush()
         audit(t, actor, "forfeit", where, {"forfeit": before_side}, {"forfeit": None})
         if not _deals(tab):
-            bridge.start_game(t, tab)
+            director.start_game(t, tab)
         return
     game = game_of(tab)
     check(game, confirm, forfeit_warning(game) if game is not None else "")

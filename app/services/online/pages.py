@@ -18,7 +18,7 @@ from ...models import OnlineSeat, Table, Tournament
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
-from . import bridge, clock, takeback
+from . import between_deals, bridge, clock, deal_view, takeback, tokens
 from . import seats as seats_module
 from .cards import card_face, face_of, faces, hand_groups, sorted_cards
 from .seats import seats_of
@@ -112,9 +112,9 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         bots = set(got[2]) - got[1]
         live = bridge.load_row(*got)
     fixed = isinstance(derived, FixedMatch)
-    over = live is None or tab.finished or bridge.match_complete(t, tab, live)
+    over = live is None or tab.finished or between_deals.match_complete(t, tab, live)
     page: dict[str, Any] = {
-        "token": bridge.token_of(tab, None if live is None else live.row),
+        "token": tokens.token_of(tab, None if live is None else live.row),
         "seat": seat,
         "names": names,
         "sides": sides,
@@ -158,7 +158,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     groups = hand_groups(live.deal, seat)
     for g in groups:
         g["cards"] = [dict(c, playable=c["code"] in playable) for c in g["cards"]]
-    summary = bridge.deal_summary(live)
+    summary = between_deals.deal_summary(live)
     page.update(
         {
             "view_phase": view["phase"],
@@ -173,7 +173,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             "hand_size": len(view["hand"]),
             "actions": actions,
             "calls": [faces(deal, c) for c in calls],
-            "call_help": bridge.call_help(live, seat) if not seat_row.bot else None,
+            "call_help": deal_view.call_help(live, seat) if not seat_row.bot else None,
             "trump": view["trump"],
             "trump_known": view["trump_known"],
             "level": view["level"],
@@ -227,8 +227,8 @@ def board(
     friend = view["friend"]
     alone = view["friend_called"] and view["friend_card"] is None
     sides_known = dealer is not None and (fixed or friend is not None or alone)
-    trick = bridge.trick_plays(live)
-    previous = bridge.trick_plays(live, "previous")
+    trick = deal_view.trick_plays(live)
+    previous = deal_view.trick_plays(live, "previous")
     seats = []
     for s in range(n):
         marks: list[str] = []
@@ -291,7 +291,7 @@ def summary_page(
     row it became (levels before → after, or the 积分), and who still has to press Continue."""
     idx = live.row.sheet_index
     row = derived.rows[idx] if idx is not None and idx < len(derived.rows) else None
-    ready = bridge.ready_seats(live)
+    ready = between_deals.ready_seats(live)
     humans = sorted(live.humans)
     return dict(
         summary,
@@ -302,7 +302,7 @@ def summary_page(
         waiting_for=[s for s in humans if s not in ready],
         me_ready=seat is not None and seat in ready,
         me_human=seat is not None and seat in live.humans,
-        pause_left=0 if over else bridge.pause_left(t, live),
+        pause_left=0 if over else between_deals.pause_left(t, live),
         pause=t.online_pause,
     )
 
@@ -343,10 +343,10 @@ def director_page(tab: Table) -> dict[str, Any]:
     return {
         "seats": seats_of(tab),
         "names": names,
-        "token": bridge.state_token(tab),
+        "token": tokens.state_token(tab),
         "deal_number": None if live is None else live.row.number,
         "waiting": None if live is None or tab.finished else live.waiting_for(),
-        "over": live is None or tab.finished or bridge.match_complete(t, tab, live),
+        "over": live is None or tab.finished or between_deals.match_complete(t, tab, live),
         "timed": "minutes" in (t.match or {}),
     }
 
@@ -379,7 +379,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
     bots = {s.seat for s in seats_of(tab) if s.bot}
     live = bridge.load(tab)
     page: dict[str, Any] = {
-        "watch_token": bridge.watch_token(tab),
+        "watch_token": tokens.watch_token(tab),
         "names": names,
         "sides": sides,
         "bots": bots,
@@ -406,7 +406,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
     view = bridge.spectate(live)
     waiting = live.waiting_for()
     if waiting is not None and waiting not in bots:
-        waited = bridge.idle_for(tab)
+        waited = tokens.idle_for(tab)
         if waited is not None:
             page["idle"] = {"seat": waiting, "minutes": int(waited.total_seconds() // 60)}
     kitty = view["kitty"]

@@ -33,7 +33,7 @@ from .. import ServiceError, StaleError
 from ..duplicate.hosts import is_host
 from ..tournaments.audit import Actor, audit, place
 from ..tournaments.rows import rounds_of, variant_of
-from . import bridge, seats
+from . import director, seats
 
 
 @dataclass(frozen=True)
@@ -163,8 +163,8 @@ def send_round_online(
         sent.bound += sum(1 for row in rows if row.member_id is not None)
         for row, player in zip(rows, seats.seat_players(tab), strict=False):
             if player is not None and seats.player_key(player) in bots:
-                bridge.set_bot_level(t, tab, row.seat, bots[seats.player_key(player)], actor)
-                bridge.set_bot(t, tab, row.seat, True, actor)
+                director.set_bot_level(t, tab, row.seat, bots[seats.player_key(player)], actor)
+                director.set_bot(t, tab, row.seat, True, actor)
                 sent.bots += 1
         sent.tables.append(tab)
     return sent
@@ -174,7 +174,7 @@ def _open(t: Tournament, tab: Table, actor: Actor) -> None:
     """A paper table switched online; an online table without a game (imported from a file)
     given its missing seats and its first deal."""
     if tab.mode != "online":
-        bridge.switch_online(t, tab, actor)
+        director.switch_online(t, tab, actor)
         return
     have = {row.seat for row in seats.seats_of(tab)}
     for seat in range(variant_of(t).players):
@@ -184,7 +184,7 @@ def _open(t: Tournament, tab: Table, actor: Actor) -> None:
     t.bump()
     where = place(tab.round.number, tab.number)
     audit(t, actor, "online", where, None, {"mode": "online"})
-    bridge.start_game(t, tab)
+    director.start_game(t, tab)
 
 
 def start_unstarted(t: Tournament, tables: Sequence[Table], actor: Actor) -> list[Table]:

@@ -252,7 +252,8 @@ def _where(tab: Table, seat: int) -> str:
     return place(tab.round.number, tab.number, seat=seat + 1)
 
 
-def _seat_row(t: Tournament, tab: Table, seat: int, actor: Actor) -> OnlineSeat:
+def seat_to_change(t: Tournament, tab: Table, seat: int, actor: Actor) -> OnlineSeat:
+    """A seat of an online table the director may change now (else ``ServiceError``)."""
     if tab.mode != "online":
         raise ServiceError(_("This table is not played online."))
     if not may_edit(tab.round, actor):
@@ -280,7 +281,7 @@ def _member_name(member_id: int | None) -> str | None:
 def bind(t: Tournament, tab: Table, seat: int, member_id: int | None, actor: Actor) -> bool:
     """Bind a seat to a member of the tournament's club who has an account (``None``: the seat
     is a guest's, played through its link). Returns whether anything changed."""
-    row = _seat_row(t, tab, seat, actor)
+    row = seat_to_change(t, tab, seat, actor)
     if member_id is not None:
         member = db.session.get(Member, member_id)
         if member is None or member.club_id != t.club_id:
@@ -348,7 +349,7 @@ def bind_defaults(t: Tournament, tab: Table, club: Club, actor: Actor) -> None:
 
 def rotate(t: Tournament, tab: Table, seat: int, actor: Actor) -> None:
     """Give a seat a new secret link: the old one stops working at once."""
-    row = _seat_row(t, tab, seat, actor)
+    row = seat_to_change(t, tab, seat, actor)
     row.replaced_token = row.token  # a page still open on it is told, and nothing more
     row.token = new_token()
     seats_changed(tab)

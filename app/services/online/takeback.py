@@ -32,7 +32,7 @@ from ...competition import presets
 from ...models import OnlineSeat, Tournament
 from ..tournaments.rows import variant_of
 from ..tournaments.sheets import with_penalty
-from . import bridge, cache
+from . import advance, bridge, cache, moves
 from .cards import faces_of
 
 ASK, ACCEPTED, REFUSED = cache.TAKEBACK_ASK, cache.TAKEBACK, cache.TAKEBACK_REFUSED
@@ -72,7 +72,7 @@ def refused_by(live: bridge.Live, seat: int) -> int | None:
 
 def ask(seat_row: OnlineSeat, seen: str) -> None:
     """This seat asks to take back its last play (the next seat answers)."""
-    t, tab, live = bridge.seat_turn(seat_row, seen)
+    t, tab, live = moves.seat_turn(seat_row, seen)
     if not askable(live, seat_row.seat):
         raise bridge.IllegalMove(
             _(
@@ -81,13 +81,13 @@ def ask(seat_row: OnlineSeat, seen: str) -> None:
             )
         )
     live.add({"kind": ASK, "seat": seat_row.seat}, f"seat {seat_row.seat}")
-    bridge.advance(t, tab, live)
+    advance.advance(t, tab, live)
 
 
 def answer(seat_row: OnlineSeat, seen: str, accept: bool) -> None:
     """The next seat accepts the take-back asked (the deal is rebuilt without that play, the
     asker plays again) or refuses it."""
-    t, tab, live = bridge.seat_turn(seat_row, seen)
+    t, tab, live = moves.seat_turn(seat_row, seen)
     asked = pending(live)
     if asked is None or asked["answers"] != seat_row.seat:
         raise bridge.IllegalMove(_("There is no take-back for you to answer."))
@@ -99,7 +99,7 @@ def answer(seat_row: OnlineSeat, seen: str, accept: bool) -> None:
         live.deal = cache.replayed(live.row.setup, live.entries)
     else:
         live.add({"kind": REFUSED, "seat": me, "asker": asker}, f"seat {me}")
-    bridge.advance(t, tab, live)
+    advance.advance(t, tab, live)
 
 
 def accepted(entries: list[dict[str, Any]]) -> list[int]:
