@@ -20,8 +20,9 @@ from sqlalchemy import func, select
 from app.extensions import db
 from app.models import OnlineAction, OnlineDeal, Tournament
 from app.services.online.refusals import REFUSALS, refusal_text, refusal_words
+from engine import hundred_rules
 from engine.bots import HeuristicBot
-from engine.cards import cards_str
+from engine.cards import cards_str, parse_cards
 from engine.codes import CODES
 from engine.errors import EngineError, IllegalAction
 from tests.online.online_helpers import (
@@ -152,6 +153,23 @@ def test_a_shape_and_a_wrapped_cause_are_worded_too(app: Flask):
     assert (
         _say(app, outer, "zh")
         == "记录中的第 3 个动作（1 号座位的 pass）：发牌阶段没有可以“不叫”的。"
+    )
+
+
+def test_a_horizontal_throw_names_the_missing_suits_in_words(app: Flask):
+    # 打百分, hearts trump: to 7♠ 7♥ 7♦ 7♣ a hand holding spades and trumps plays neither
+    hand = parse_cards(["2S", "3H", "4D", "5D", "6C", "8C"])
+    play = parse_cards(["4D", "5D", "6C", "8C"])
+    lead = parse_cards(["7S", "7H", "7D", "7C"])
+    reason = hundred_rules.follow_reason(lead, hand, play, hundred_rules.check_trump("H"))
+    assert reason is not None and reason.code == "hundred.follow_horizontal"
+    err = IllegalAction(reason.code, **reason.params)
+    assert _say(app, err, "en") == (
+        "To a horizontal throw play one card of each suit you hold: 4♦ 5♦ 6♣ 8♣ has none of "
+        "your spades, trumps."
+    )
+    assert _say(app, err, "zh") == (
+        "跟横甩时，你手里有的每一门都要出一张：4♦ 5♦ 6♣ 8♣ 里没有你的黑桃、主牌。"
     )
 
 
