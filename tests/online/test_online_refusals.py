@@ -22,8 +22,9 @@ from app.extensions import db
 from app.models import OnlineAction, OnlineDeal, Tournament
 from app.services.online.cards import face_of
 from app.services.online.refusals import REFUSALS, refusal_text, refusal_words
+from engine import hundred_rules
 from engine.bots import HeuristicBot
-from engine.cards import card_str, cards_str
+from engine.cards import card_str, cards_str, parse_cards
 from engine.climbing import HIGH_JOKER, crank
 from engine.climbing_deal import ClimbingDeal, new_deal, plays_from
 from engine.codes import CODES
@@ -239,6 +240,23 @@ def test_a_tribute_below_a_joker_names_the_joker(app: Flask):
     one = EngineError("climb.one_card", kind="tribute", got=2)
     assert _say(app, one, "en") == "The tribute is exactly one card, not 2."
     assert _say(app, one, "zh") == "进贡的牌只能是一张牌，而不是 2 张。"
+
+
+def test_a_horizontal_throw_names_the_missing_suits_in_words(app: Flask):
+    # 打百分, hearts trump: to 7♠ 7♥ 7♦ 7♣ a hand holding spades and trumps plays neither
+    hand = parse_cards(["2S", "3H", "4D", "5D", "6C", "8C"])
+    play = parse_cards(["4D", "5D", "6C", "8C"])
+    lead = parse_cards(["7S", "7H", "7D", "7C"])
+    reason = hundred_rules.follow_reason(lead, hand, play, hundred_rules.check_trump("H"))
+    assert reason is not None and reason.code == "hundred.follow_horizontal"
+    err = IllegalAction(reason.code, **reason.params)
+    assert _say(app, err, "en") == (
+        "To a horizontal throw play one card of each suit you hold: 4♦ 5♦ 6♣ 8♣ has none of "
+        "your spades, trumps."
+    )
+    assert _say(app, err, "zh") == (
+        "跟横甩时，你手里有的每一门都要出一张：4♦ 5♦ 6♣ 8♣ 里没有你的黑桃、主牌。"
+    )
 
 
 # --- a real refusal on a seat page -------------------------------------------------------------

@@ -386,6 +386,54 @@ REFUSALS: dict[str, Any] = {
     "climb.unfinished": _l("The deal is not over yet."),
     "climb.one_card": _l("%(kind)s is exactly one card, not %(got)s."),
     "climb.shape": _l("The shape of a play, or nothing, is expected, not %(got)s."),
+    # 打百分
+    "hundred.trump": _l(
+        "Trump is a suit, S, H, D or C (this game always has a trump suit), not %(got)s."
+    ),
+    "hundred.lead": _l(
+        "A lead is one card, cards of one suit (all trumps count as one suit) or the four cards "
+        "of one rank; %(cards)s is none of these."
+    ),
+    "hundred.follow_horizontal": _l(
+        "To a horizontal throw play one card of each suit you hold: %(cards)s has none of "
+        "your %(suits)s."
+    ),
+    "auction.over": _l("The bidding is over."),
+    "auction.bid": _l("A bid is 60 to 100 in steps of 5, not %(got)s."),
+    "auction.higher": _l("A bid must be higher than the standing %(standing)s, not %(got)s."),
+    "hundred.bid": _l("The winning bid is 60 to 100 in steps of 5, not %(got)s."),
+    "hundred.no_bid": _l("%(variant)s has no bidding: a turned card names trump."),
+    "hundred.no_friend": _l("%(variant)s has no friend: the sides are fixed."),
+    "hundred.friend_is_declarer": _l(
+        "The friend cannot be the declarer (write null when the declarer plays alone)."
+    ),
+    "hundred.points": _l("The attackers' points are 0 to 100 in steps of 5, not %(got)s."),
+    "hundred.last_won_by": _l(
+        "Who won the last trick (last_won_by) is declarer or attackers, not %(got)s."
+    ),
+    "hundred.kitty_points": _l(
+        "Points %(points)s plus the kitty's %(kitty_points)s is more than the 100 in the deck."
+    ),
+    "hundred.kitty_needed": _l(
+        "The attackers won the last trick: give the buried cards (the kitty)."
+    ),
+    "hundred.act_value": _l("The value of an action is a bid or a suit, not %(got)s."),
+    "hundred.setup_declarer": _l(
+        "Only a later deal of forty-4p names its declarer in the setup, as a seat of this "
+        "table, not %(got)s."
+    ),
+    "hundred.friend_card": _l(
+        "The friend card is a card you neither hold nor have buried, not %(card)s."
+    ),
+    "hundred.friend_one": _l("Calling a friend names exactly one card."),
+    "case.bids": _l(
+        "The bids must be a list of a seat and a bid each (60 to 100, or null for a pass)."
+    ),
+    "case.bid_item": _l("Bid %(index)s must be an object with a seat and a bid."),
+    "case.bid_seat": _l("Bid %(index)s: the seat is a whole number, not %(got)s."),
+    "case.bid_value": _l(
+        "Bid %(index)s: a bid is a whole number, or null for a pass, not %(got)s."
+    ),
 }
 
 SUIT_WORDS: dict[str, Any] = {
@@ -499,6 +547,8 @@ def _value(name: str, value: Any) -> Any:
         return str(RANK_WORDS[value])
     if name == "suit" and value in SUIT_WORDS:
         return str(SUIT_WORDS[value])
+    if name == "suits" and isinstance(value, str):  # 打百分: "S, trumps", the suits missing
+        return _separator().join(str(SUIT_WORDS.get(s, s)) for s in value.split(", "))
     if name == "phase" and value in PHASE_WORDS:
         return str(PHASE_WORDS[value])
     if name == "side" and value in SIDE_WORDS:
