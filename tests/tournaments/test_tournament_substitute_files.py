@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from typing import Any
 
-from test_tournament_substitutes import _night, _substitute
+from test_tournament_substitutes import _into_season, _night, _substitute
 
 from app.extensions import db
 from app.models import Club, Substitution, Tournament
@@ -42,16 +41,7 @@ def _subs_of(t: Tournament) -> list[tuple[str, int, int, str, str | None]]:
 def test_substitutes_round_trip_through_the_file(app, client, runner, tmp_path) -> None:  # type: ignore[no-untyped-def]
     w, t, base, eid, _rounds = _night(client)
     club = w.club
-    r = client.post(
-        f"/clubs/{club.slug}/seasons",
-        data={"name": "Winter", "rule": "total", "best": 5, "min_nights": 1, "places": ""},
-    )
-    sid = int(re.search(r"/seasons/(\d+)", r.headers["Location"]).group(1))  # type: ignore[union-attr]
-    r = client.post(
-        f"/clubs/{club.slug}/seasons/{sid}/nights",
-        data={"tournament": t.id, "date": "2026-12-04", "venue": "", "division": 0},
-    )
-    assert r.status_code == 303
+    _into_season(client, club, t)
     r = _substitute(client, base, eid, reason="Olga left at the break")
     assert r.status_code == 303
     doc = json.loads(_export(runner, t.name))
