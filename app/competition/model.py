@@ -167,11 +167,12 @@ def seats_in_round(
 @dataclass(frozen=True)
 class Substitute:
     """From round ``from_round`` on, ``name`` plays seat ``seat`` (within the side) instead of
-    whoever played it before."""
+    whoever played it before; ``reason``: the director's words, if any."""
 
     seat: int
     from_round: int
     name: str
+    reason: str | None = None
 
 
 @dataclass(frozen=True)

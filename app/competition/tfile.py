@@ -35,6 +35,7 @@ from .model import (
     MatchSpec,
     PointsSpec,
     Round,
+    Substitute,
     Table,
     Tournament,
 )
@@ -63,7 +64,8 @@ TOP_KEYS = (
     "played",
 )
 POINTS_KEYS = ("win", "draw", "loss", "bye", "forfeit_level_diff")
-ENTRANT_KEYS = ("name", "players", "withdrawn_after")
+ENTRANT_KEYS = ("name", "players", "withdrawn_after", "substitutes")
+SUBSTITUTE_KEYS = ("seat", "from_round", "name", "reason")
 ROUND_KEYS = ("round", "tables")
 TABLE_KEYS = (
     "table",
@@ -140,7 +142,7 @@ def _text(v: object) -> bool:
 # Bounds no real tournament reaches: they keep hostile files from the database and the printer
 # (names as long as the columns that store them; numbers that fit any integer column).
 MAX_NUMBER = 10_000
-MAX_TEXT = {"club": 80, "players": 80}  # by the field's key; other texts at most 120
+MAX_TEXT = {"club": 80, "players": 80, "reason": 200}  # by the key; other texts at most 120
 MAX_TEXT_DEFAULT = 120
 MAX_DEPTH = 12
 
@@ -286,7 +288,7 @@ class _Loader:
             rounds = None
         match = self.match(d["match"], variant_id) if "match" in d else None
         points = self.points(d["points"]) if "points" in d else PointsSpec()
-        entrants = self.entrants(d["entrants"], variant_id) if "entrants" in d else None
+        entrants = self.entrants(d["entrants"], variant_id, rounds) if "entrants" in d else None
         played: list[Round] = []
         if "played" in d:
             arr = self.array(d["played"], "played", "the rounds played")
@@ -426,7 +428,7 @@ class _Loader:
             values[key] = p[key]
         return PointsSpec(**values)
 
-    def entrants(self, v: object, variant_id: object) -> list[Entrant] | None:
+    def entrants(self, v: object, variant_id: object, rounds: object) -> list[Entrant] | None:
         arr = self.array(v, "entrants", "the pairs, trios or players")
         if arr is None:
             return None
@@ -434,6 +436,7 @@ class _Loader:
         out: list[Entrant] = []
         names: set[str] = set()
         player_of: dict[str, str] = {}
+        sub_paths: dict[tuple[str, int, int], str] = {}
         for _i, path, e in self.records(
             arr, "entrants", "an entrant with name and players", ENTRANT_KEYS
         ):
@@ -462,11 +465,123 @@ class _Loader:
                     f"must be a round number (0 or more), not {_show(withdrawn)}",
                 )
                 withdrawn = None
+            subs: tuple[Substitute, ...] = ()
+            if "substitutes" in e and players is not None:
+                subs = self.substitutes(
+                    e["substitutes"], _join(path, "substitutes"), players, rounds, name, sub_paths
+                )
             if players is not None:
-                out.append(Entrant(name, players, withdrawn))
+                out.append(Entrant(name, players, withdrawn, subs))
             else:
                 self.flawed_entrants.add(name)
+        if _is_int(rounds):
+            self.substitutes_play_once(out, sub_paths, rounds)
         return out
+
+    def substitutes(
+        self,
+        v: object,
+        path: str,
+        players: tuple[str, ...],
+        rounds: object,
+        entrant: str,
+        paths: dict[tuple[str, int, int], str],
+    ) -> tuple[Substitute, ...]:
+        """``[{"seat", "from_round", "name", "reason"}]``: who took a seat of the entrant from a
+        round on (docs/TOURNAMENT_EXTENSIONS.md); the rounds they play are checked with the whole
+        field (``substitutes_play_once``)."""
+        arr = self.array(v, path, 'substitutes such as {"seat": 0, "from_round": 2, "name": …}')
+        if arr is None:
+            return ()
+        out: list[Substitute] = []
+        taken: set[tuple[int, int]] = set()
+        last = rounds if _is_int(rounds) and rounds >= 1 else None
+        for _i, ipath, o in self.records(
+            arr, path, "a substitute: seat, from_round and name", SUBSTITUTE_KEYS
+        ):
+            before = len(self.errors)
+            seat, from_round = o.get("seat"), o.get("from_round")
+            if "seat" not in o:
+                self.err(_join(ipath, "seat"), "is missing")
+            elif not _is_int(seat) or not 0 <= seat < len(players):
+                self.err(
+                    _join(ipath, "seat"),
+                    f"must be the index of one of the entrant's players, 0 … {len(players) - 1}, "
+                    f"not {_show(seat)}",
+                )
+            if "from_round" not in o:
+                self.err(_join(ipath, "from_round"), "is missing")
+            elif not _is_int(from_round) or from_round < 1 or (last and from_round > last):
+                upto = f" … {last}" if last else " or more"
+                self.err(
+                    _join(ipath, "from_round"),
+                    f"must be a round of the tournament, 1{upto}, not {_show(from_round)}",
+                )
+            name = None
+            if "name" not in o:
+                self.err(_join(ipath, "name"), "is missing")
+            else:
+                name = self.name(o["name"], _join(ipath, "name"), "name")
+                if name is not None and len(name) > MAX_TEXT["players"]:
+                    limit = MAX_TEXT["players"]
+                    self.err(
+                        _join(ipath, "name"), f"{len(name)} characters: at most {limit}, please"
+                    )
+            reason = o.get("reason")
+            if "reason" in o and not _text(reason):
+                self.err(_join(ipath, "reason"), f"must be a non-empty text, not {_show(reason)}")
+            if len(self.errors) > before:
+                continue
+            assert _is_int(seat) and _is_int(from_round) and name is not None
+            if (seat, from_round) in taken:
+                self.err(
+                    _join(ipath, "from_round"),
+                    f"seat {seat} already has a substitute from round {from_round}",
+                )
+                continue
+            taken.add((seat, from_round))
+            paths[(entrant, seat, from_round)] = ipath
+            before_sub = Entrant("", players, None, tuple(out)).players_in(from_round)[seat]
+            if name_match_key(before_sub) == name_match_key(name):
+                self.err(
+                    _join(ipath, "name"),
+                    f"{name!r} already plays seat {seat} in round {from_round}",
+                )
+                continue
+            why = " ".join(reason.split()) if isinstance(reason, str) else None
+            out.append(Substitute(seat, from_round, name, why))
+        return tuple(sorted(out, key=lambda s: (s.from_round, s.seat)))
+
+    def substitutes_play_once(
+        self, entrants: list[Entrant], paths: dict[tuple[str, int, int], str], rounds: int
+    ) -> None:
+        """No one plays twice in a round: a substitute is not also a player of the field (the
+        entrant's own or another's) in a round they substitute in."""
+        reported: set[str] = set()
+        for r in range(1, rounds + 1):
+            playing: dict[str, tuple[str, str | None]] = {}  # key: (entrant, substitute's path)
+            for e in entrants:
+                if not e.active_in(r):
+                    continue
+                for seat, p in enumerate(e.players_in(r)):
+                    latest = [s for s in e.substitutes if s.seat == seat and s.from_round <= r]
+                    here = paths[(e.name, seat, latest[-1].from_round)] if latest else None
+                    key = name_match_key(p)
+                    if key not in playing:
+                        playing[key] = (e.name, here)
+                        continue
+                    other, there = playing[key]
+                    at = here or there
+                    if at is None or at in reported:
+                        continue
+                    reported.add(at)
+                    where = "for the same entrant" if other == e.name else f"for {other!r}"
+                    if here is None:
+                        where = f"for {e.name!r}" if other != e.name else where
+                    self.err(
+                        _join(at, "name"),
+                        f"{p!r} would play twice in round {r}: as this substitute and {where}",
+                    )
 
     def players(
         self, v: object, path: str, size: int | None, player_of: dict[str, str], entrant: str
@@ -947,6 +1062,15 @@ def _dump_entrant(e: Entrant) -> dict[str, Any]:
     out: dict[str, Any] = {"name": e.name, "players": list(e.players)}
     if e.withdrawn_after is not None:
         out["withdrawn_after"] = e.withdrawn_after
+    if e.substitutes:
+        out["substitutes"] = [_dump_substitute(s) for s in e.substitutes]
+    return out
+
+
+def _dump_substitute(s: Substitute) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": s.seat, "from_round": s.from_round, "name": s.name}
+    if s.reason:
+        out["reason"] = s.reason
     return out
 
 

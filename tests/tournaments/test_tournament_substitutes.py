@@ -44,6 +44,21 @@ def _night(client, rounds_played: int = 2):  # type: ignore[no-untyped-def]
     return w, t, base, t.entrants[0].id, rounds
 
 
+def _into_season(client, club, t) -> int:  # type: ignore[no-untyped-def]
+    """Puts the night into a new season "Winter" (total of match points) on its pages."""
+    r = client.post(
+        f"/clubs/{club.slug}/seasons",
+        data={"name": "Winter", "rule": "total", "best": 5, "min_nights": 1, "places": ""},
+    )
+    sid = int(re.search(r"/seasons/(\d+)", r.headers["Location"]).group(1))  # type: ignore[union-attr]
+    r = client.post(
+        f"/clubs/{club.slug}/seasons/{sid}/nights",
+        data={"tournament": t.id, "date": "2026-12-04", "venue": "", "division": 0},
+    )
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    return sid
+
+
 def _substitute(client, base, eid, **changes):  # type: ignore[no-untyped-def]
     data = {"seat": "0", "from_round": "2", "name": "Pete Player", "reason": ""}
     data.update(changes)
@@ -108,16 +123,7 @@ def test_ratings_player_pages_and_season_lines_credit_whoever_played(app, client
     hers = client.get(f"/clubs/{club.slug}/members/{olga.id}/player").get_data(as_text=True)
     assert "Friday Night" in hers and "Round 1:" in hers and "Round 2:" not in hers
     # the season lines: each one gets the match points of the rounds they played
-    r = client.post(
-        f"/clubs/{club.slug}/seasons",
-        data={"name": "Winter", "rule": "total", "best": 5, "min_nights": 1, "places": ""},
-    )
-    sid = int(re.search(r"/seasons/(\d+)", r.headers["Location"]).group(1))  # type: ignore[union-attr]
-    r = client.post(
-        f"/clubs/{club.slug}/seasons/{sid}/nights",
-        data={"tournament": t.id, "date": "2026-12-04", "venue": "", "division": 0},
-    )
-    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    sid = _into_season(client, club, t)
     from app.competition.standings import entrant_history
     from app.services.seasons.standings import standings
 

@@ -14,13 +14,24 @@ from sqlalchemy import select
 from ...competition import model as cm
 from ...competition.tfile import dump
 from ...extensions import db
-from ...models import Club, Deal, Entrant, EntrantPlayer, Round, Table, TableSeat, Tournament, User
+from ...models import (
+    Club,
+    Deal,
+    Entrant,
+    EntrantPlayer,
+    Round,
+    Substitution,
+    Table,
+    TableSeat,
+    Tournament,
+    User,
+)
 from .. import ServiceError
 from ..seasons.manage import check_variant, ensure_division, ensure_season
 from .audit import Actor, audit
 from .rounds import kind_and_names, random_codes, unfinished_tables, unused_codes
 from .rows import deal_columns, insert_rows, load, points_json
-from .setup import find_by_name, member_ids, new_tournament_row
+from .setup import _member_of, find_by_name, member_ids, new_tournament_row
 
 
 @dataclass
@@ -32,6 +43,7 @@ class ImportPlan:
     comp: cm.Tournament
     entrants: list[dict[str, Any]]  # name, position, withdrawn_after
     players: list[tuple[str, dict[str, Any]]]  # (entrant name, seat and name)
+    substitutes: list[tuple[str, dict[str, Any]]]  # (entrant name, seat, from_round, name, reason)
     rounds: list[dict[str, Any]]  # number, status
     tables: list[tuple[int, dict[str, Any]]]  # (round number, the table's columns)
     seats: list[tuple[int, int, str, int]]  # (round, table, entrant name, position)
@@ -48,6 +60,11 @@ def plan_import(comp: cm.Tournament) -> ImportPlan:
         (e.name, {"seat": seat, "name": p})
         for e in comp.entrants
         for seat, p in enumerate(e.players)
+    ]
+    substitutes = [
+        (e.name, {"seat": s.seat, "from_round": s.from_round, "name": s.name, "reason": s.reason})
+        for e in comp.entrants
+        for s in e.substitutes
     ]
     rounds = [{"number": rnd.round, "status": _imported_status(comp, rnd)} for rnd in comp.played]
     codes = iter(random_codes(sum(1 for r in comp.played for tab in r.tables if tab.bye is None)))
@@ -78,7 +95,7 @@ def plan_import(comp: cm.Tournament) -> ImportPlan:
                 (rnd.round, tab.table, {"index": i, "source": source, **deal_columns(d)})
                 for i, d in enumerate(tab.deals)
             ]
-    return ImportPlan(comp, entrants, players, rounds, tables, seats, deals)
+    return ImportPlan(comp, entrants, players, substitutes, rounds, tables, seats, deals)
 
 
 def import_tournament(
@@ -129,6 +146,19 @@ def import_tournament(
         [
             {"entrant_id": entrant_ids[name], "member_id": members.get(row["name"]), **row}
             for name, row in plan.players
+        ],
+    )
+    # substitutes as the entrant page records them (``substitutes.record_substitute``)
+    insert_rows(
+        Substitution,
+        [
+            {
+                "entrant_id": entrant_ids[name],
+                "member_id": _member_of(members, row["name"]),
+                "created_by_id": user.id if user else None,
+                **row,
+            }
+            for name, row in plan.substitutes
         ],
     )
     insert_rows(Round, [{"tournament_id": t.id, **row} for row in plan.rounds])

@@ -209,7 +209,7 @@ def comp_entrant(e: Entrant, round_no: int | None = None) -> cm.Entrant:
         e.name,
         tuple(p.name for p in e.players),
         e.withdrawn_after,
-        tuple(cm.Substitute(s.seat, s.from_round, s.name) for s in e.substitutions),
+        tuple(cm.Substitute(s.seat, s.from_round, s.name, s.reason) for s in e.substitutions),
     )
     if round_no is None:
         return whole
@@ -325,15 +325,19 @@ def load_uncached(t: Tournament) -> Loaded:
     entrant_ids = {name: eid for eid, name, _w in ents}
     name_of = {eid: name for eid, name, _w in ents}
     subs: dict[int, list[cm.Substitute]] = {}
-    for eid, seat, from_round, sub_name in s.execute(
+    for eid, seat, from_round, sub_name, why in s.execute(
         select(
-            Substitution.entrant_id, Substitution.seat, Substitution.from_round, Substitution.name
+            Substitution.entrant_id,
+            Substitution.seat,
+            Substitution.from_round,
+            Substitution.name,
+            Substitution.reason,
         )
         .join(Entrant, Entrant.id == Substitution.entrant_id)
         .where(Entrant.tournament_id == t.id)
         .order_by(Substitution.entrant_id, Substitution.from_round, Substitution.seat)
     ).all():
-        subs.setdefault(eid, []).append(cm.Substitute(seat, from_round, sub_name))
+        subs.setdefault(eid, []).append(cm.Substitute(seat, from_round, sub_name, why))
     entrants = tuple(
         cm.Entrant(name, tuple(players.get(eid, ())), w, tuple(subs.get(eid, ())))
         for eid, name, w in ents
