@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from ..extensions import db
-from ..models import Club, Member
+from ..models import Club, Entrant, Member
 from ..permissions import club_route
 from ..services import ServiceError, StaleError, versions
 from ..services import clubs as club_svc
@@ -97,16 +97,28 @@ def remove_substitute(club: Club, me: Member, tid: int, eid: int, sid: int) -> R
         abort(400)
     t = tournament(club, tid)
     e = entrant(t, eid)
+    seen = versions.seen_of(request.form) or None
+    if not any(s.id == sid for s in e.substitutions) and not _stale(e, seen):
+        abort(404)  # no such substitute of this entrant (an older page is told what changed)
     ok, sub = attempt(
         lambda: subs.remove_substitute(
             t,
             e,
             sid,
             actor(me),
-            seen=versions.seen_of(request.form) or None,
+            seen=seen,
             reason=request.form.get("reason"),
         )
     )
     if ok and sub is not None:
         flash(_("Substitute %(player)s removed.", player=sub.name), "success")
     return redirect(_entrants_url(club, t.id), 303)
+
+
+def _stale(e: Entrant, seen: str | None) -> bool:
+    """Whether the page that posted was shown before the entrant last changed."""
+    try:
+        setup.check_entrant_seen(e, seen)
+    except StaleError:
+        return True
+    return False

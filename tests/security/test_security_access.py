@@ -149,6 +149,10 @@ EXPECT: dict[str, Expect] = {
     "tournaments.edit_entrant": Expect(
         "director", BOTH, lambda _o: {"player_0": "Mal", "player_1": "Icious"}
     ),
+    "tournaments.substitute": Expect(
+        "director", BOTH, lambda _o: {"seat": "0", "from_round": "1", "name": "Sub Stitute"}
+    ),
+    "tournaments.remove_substitute": Expect("director", POST),
     "tournaments.swap": Expect("director", POST, _swap),
     "tournaments.play_online": Expect("director", POST, lambda _o: {"tables": "1"}),
     "tournaments.forfeit_table": Expect("director", POST, lambda _o: {"side": "1"}),
