@@ -558,7 +558,13 @@ class _Loader:
         """No one plays twice in a round: a substitute is not also a player of the field (the
         entrant's own or another's) in a round they substitute in."""
         reported: set[str] = set()
-        for r in range(1, rounds + 1):
+        # who plays changes only where a substitute starts or an entrant has withdrawn: checking
+        # those rounds checks them all (and a file's huge round count costs nothing)
+        starts = {s.from_round for e in entrants for s in e.substitutes}
+        if not starts:
+            return
+        starts |= {e.withdrawn_after + 1 for e in entrants if e.withdrawn_after is not None}
+        for r in sorted(x for x in starts if 1 <= x <= rounds):
             playing: dict[str, tuple[str, str | None]] = {}  # key: (entrant, substitute's path)
             for e in entrants:
                 if not e.active_in(r):
