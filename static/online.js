@@ -20,6 +20,40 @@
     }
   });
 
+  // A seat's state token (app/services/online/tokens.py): "<deal>.<version>[.s<seats>][p]";
+  // the three numbers only grow, so they order two states of the table.
+  function parts(token) {
+    var m = /^(\d+)\.(\d+)(?:\.s(\d+))?(p?)$/.exec(token || "");
+    return m ? [+m[1], +m[2], +(m[3] || 0)] : null;
+  }
+  // < 0: ``a`` is older than ``b``; 0: the same numbers (or either unknown); > 0: newer
+  function order(a, b) {
+    var x = parts(a), y = parts(b);
+    if (!x || !y) return 0;
+    for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return 0;
+  }
+  function tokenIn(html) {
+    var m = /<section id="seat"[^>]*\sdata-token="([^"]*)"/.exec(html || "");
+    return m ? m[1] : null;
+  }
+  function shownToken() {
+    var seat = document.getElementById("seat");
+    return seat ? seat.dataset.token : null;
+  }
+  // A pushed seat that is not newer than the one shown is not swapped in. A move's answer and
+  // the stream both bring the state after the move, in either order; swapping the same state
+  // in a second time would clear the cards being picked for the next play, and a button
+  // pressed on the replaced copy would lose its answer (htmx drops an answer whose form is
+  // gone). An older push would put the table back in time.
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var data = event.detail && event.detail.data;
+    var incoming = tokenIn(data);
+    if (!incoming || !document.getElementById("seat")) return;
+    var shown = shownToken();
+    if (incoming === shown || order(incoming, shown) < 0) event.preventDefault();
+  });
+
   function soundOn() {
     try {
       return window.localStorage.getItem(SOUND_KEY) !== "0"; // on unless switched off

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 from flask import Flask
@@ -59,11 +60,24 @@ def _player(browser: Browser, locale: str = "en-GB", viewport: Any = PHONE) -> P
 
 
 def _submit(page: Page, button: str) -> None:
-    """Click a move's button and wait until htmx has swapped in the answer (a new #seat)."""
-    page.evaluate("document.querySelector('#seat').dataset.old = '1'")
-    page.locator(button).first.click()
+    """Click a move's button and wait until htmx has swapped in the answer: a new #seat with a
+    later state, or the same state with a refusal (a push of the state already shown, arriving
+    meanwhile, must not pass for the answer)."""
+    before = page.evaluate(
+        "(() => { const s = document.querySelector('#seat');"
+        " s.dataset.old = '1'; return s.dataset.token; })()"
+    )
+    target = page.locator(button).first
+    # the form's own address: a move posts to the seat's page, "Continue" to its ready_url
+    path = urlparse(target.evaluate("b => b.closest('form').action")).path
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and urlparse(r.url).path == path
+    ):
+        target.click()
     page.wait_for_function(
-        "() => { const s = document.querySelector('#seat'); return s && !s.dataset.old; }"
+        "before => { const s = document.querySelector('#seat'); return s && !s.dataset.old"
+        " && (s.dataset.token !== before || !!s.querySelector('[role=alert]')); }",
+        arg=before,
     )
 
 
@@ -97,21 +111,26 @@ def _deal(ow: OnlineWorld) -> Any:
     return replay_row(ow.deals()[-1])
 
 
-def _move(ow: OnlineWorld, page: Page, seat: int = 0) -> str:
-    """Make seat 0's move by tapping what a bot would choose; returns the kind of move."""
+def _choose(ow: OnlineWorld, page: Page, seat: int = 0) -> str:
+    """Prepare seat 0's move as a bot would choose it (cards tapped, a friend card picked);
+    returns the kind of move, whose button is then pressed."""
     seat_el = page.locator("#seat")
     for kind in ("continue", "pass"):
         if seat_el.locator(f'button[data-move="{kind}"]').count():
-            _submit(page, f'#seat button[data-move="{kind}"]')
             return kind
     if seat_el.locator('button[data-move="friend"]').count():
         page.locator("#seat select[name=card]").select_option("AS")
-        _submit(page, '#seat button[data-move="friend"]')
         return "friend"
     deal = _deal(ow)
     kind, _s, cards = HeuristicBot(5).act(deal, seat)
     assert kind in ("bury", "play"), kind
     _tap(page, cards_str(cards))
+    return kind
+
+
+def _move(ow: OnlineWorld, page: Page, seat: int = 0) -> str:
+    """Make seat 0's move by tapping what a bot would choose; returns the kind of move."""
+    kind = _choose(ow, page, seat)
     _submit(page, f'#seat button[data-move="{kind}"]')
     expect(page.locator("#seat [role=alert]")).to_have_count(0)
     return kind
@@ -619,3 +638,45 @@ def test_a_move_is_pushed_to_another_seats_page_without_polling(
     assert took < 2.0, took  # the tap, the bots' answers and the push
     assert polls == []  # it came by the stream: no poll was sent
     expect(other.locator("#connection")).to_be_hidden()
+
+
+def test_a_push_of_the_state_already_shown_keeps_the_picked_cards(
+    app: Flask, client: Any, served: str, browser: Browser
+) -> None:
+    """A move's answer and the stream's push bring the same state, in either order: the second
+    copy is not swapped in (it would clear the cards being picked, and a button pressed on
+    the replaced copy would lose its answer); a later state is; an older one is not."""
+    ow = online_world(client, "tractor-4p", deals=1)
+    ow.bots(1, 2, 3)
+    page = _player(browser, viewport=DESKTOP)
+    page.goto(f"{served}/play/{ow.seats()[0].token}", wait_until="domcontentloaded")
+    page.wait_for_function("() => document.querySelector('[sse-connect]')")
+    for _ in range(60):
+        _wait_for_me(page)
+        if page.locator('#seat button[data-move="play"]').count():
+            break
+        _move(ow, page)
+    code = page.locator("#hand label.card:not(.off) input").first.get_attribute("value") or ""
+    _tap(page, [code])
+    # what the stream's event handler does with a pushed copy of the seat whose token is
+    # ``token``: True when the page keeps what it shows
+    kept = """token => {
+        const seat = document.querySelector('#seat');
+        const html = seat.outerHTML.replace(/data-token="[^"]*"/, `data-token="${token}"`);
+        const e = new CustomEvent('htmx:sseBeforeMessage',
+                                  {bubbles: true, cancelable: true, detail: {data: html}});
+        seat.closest('[sse-connect]').dispatchEvent(e);
+        return e.defaultPrevented;
+    }"""
+    shown = page.locator("#seat").get_attribute("data-token") or ""
+    deal, version = (int(x) for x in shown.split(".")[:2])
+    rest = shown.split(".", 2)[2] if shown.count(".") > 1 else ""
+    later = f"{deal}.{version + 1}" + (f".{rest}" if rest else "")
+    older = f"{deal}.{version - 1}" + (f".{rest}" if rest else "")
+    assert page.evaluate(kept, shown) is True
+    assert page.evaluate(kept, older) is True
+    assert page.evaluate(kept, later) is False
+    assert page.evaluate(kept, f"{deal + 1}.0") is False
+    assert page.evaluate(kept, shown + "p") is False  # the director paused: shown
+    # nothing was swapped: the picked card is still picked
+    expect(page.locator(f'#hand input[value="{code}"]:checked')).to_have_count(1)
