@@ -128,6 +128,7 @@ class Browser:
         self.cookies: dict[str, str] = {}
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.headers: dict[str, str] = {}  # the last answer's headers (lower-case names)
 
     async def _connect(self) -> None:
         self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
@@ -189,7 +190,7 @@ class Browser:
         try:
             for attempt in (1, 2):  # a keep-alive connection the server closed meanwhile
                 try:
-                    status, _h, data = await asyncio.wait_for(
+                    status, self.headers, data = await asyncio.wait_for(
                         self._exchange(method, path, body, headers or {}), TIMEOUT_S
                     )
                     break

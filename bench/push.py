@@ -105,10 +105,12 @@ async def stream(
             opened += 1
             if opened > 1:
                 counts.reconnects += 1
+            seat.streaming = True  # type: ignore[attr-defined]
             await _events(reader, chunked, seat, n, table, stats, counts, wake)
         except (OSError, asyncio.IncompleteReadError, ValueError):
             pass
         finally:
+            seat.streaming = False  # type: ignore[attr-defined]
             writer.close()
         if not stats.done():
             await asyncio.sleep(0.3)
@@ -189,7 +191,7 @@ async def seat_client(
         )
         try:
             while not stats.done():
-                want = seat.wants_to_act()
+                want = wants_to_act(seat)
                 if want is None:
                     wake.clear()
                     with contextlib.suppress(TimeoutError):
@@ -197,7 +199,7 @@ async def seat_client(
                     continue
                 if not await load._sleep_until(stats, time.monotonic() + rng.uniform(*play.think)):
                     break
-                if seat.wants_to_act() is None:
+                if wants_to_act(seat) is None:
                     continue
                 await _act(b, stats, seat, url, rng, play, table)
         finally:
@@ -217,9 +219,14 @@ async def _act(
 ) -> None:
     want = seat.wants_to_act()
     sent = time.monotonic()  # the move is decided: from here on the clock runs
+    # as static/live.js does: a page whose stream is open says so, and the server answers its
+    # move empty (204, naming the state it made), the stream bringing that state
+    headers = dict(load.HTMX)
+    if getattr(seat, "streaming", False):
+        headers["X-Live-Stream"] = "open"
     if want == "ready":
         got = await b.request(
-            "ready", f"{url}/ready", {"csrf_token": seat.csrf, "v": seat.v}, load.HTMX
+            "ready", f"{url}/ready", {"csrf_token": seat.csrf, "v": seat.v}, headers
         )
     else:
         state = load.page_state(seat.html, play.variant, play.options)
@@ -228,11 +235,16 @@ async def _act(
             return
         form = {"csrf_token": seat.csrf, "v": state["token"], **move}
         sent = time.monotonic()
-        got = await b.request("move", url, form, load.HTMX)
+        got = await b.request("move", url, form, headers)
     if got is None:
         return
     status, html = got
-    if status in (200, 409):
+    if status == 204:
+        made = state_key(b.headers.get("x-live-state", ""))
+        seat.expect = made  # type: ignore[attr-defined]
+        if want == "move":
+            table.moves.append((sent, seat_index(seat), made))
+    elif status in (200, 409):
         if status == 409:
             stats.stale += 1
         seat.read(html)
@@ -240,6 +252,14 @@ async def _act(
             table.moves.append((sent, seat_index(seat), state_key(seat.v)))
     else:
         stats.error(want or "move", f"{status} {html[:200]!r}")
+
+
+def wants_to_act(seat: load.Seat) -> str | None:
+    """What the seat would do now, once its page shows the state its last move made (a move
+    answered empty waits for its stream)."""
+    if state_key(seat.v) < getattr(seat, "expect", (0, 0)):
+        return None
+    return seat.wants_to_act()
 
 
 def seat_index(seat: load.Seat) -> int:

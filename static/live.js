@@ -10,6 +10,18 @@
     return elt && elt.closest ? elt.closest("[sse-connect]") : null;
   }
 
+  // state tokens "<deal>.<version>[.s<seats>][p]" (app/services/online/tokens.py) only grow
+  function numbers(token) {
+    var m = /^(\d+)\.(\d+)(?:\.s(\d+))?p?$/.exec(token || "");
+    return m ? [+m[1], +m[2], +(m[3] || 0)] : null;
+  }
+  function newer(a, b) {
+    var x = numbers(a), y = numbers(b);
+    if (!x || !y) return false;
+    for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
+    return false;
+  }
+
   function connection(up) {
     var note = document.getElementById("connection");
     if (!note) return;
@@ -44,6 +56,36 @@
     if (w && w.dataset.streaming && trigger.indexOf("every ") === 0) {
       event.preventDefault(); // the stream brings the change the poll would ask for
     }
+  });
+
+  // A request made from inside a part whose stream is open says so: the server may then answer
+  // it empty (204) and let the stream bring the change, which it pushes to this page anyway.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var w = wrapper(event.detail && event.detail.elt);
+    if (w && w.dataset.streaming && event.detail.verb !== "get") {
+      event.detail.headers["X-Live-Stream"] = "open";
+    }
+  });
+  // …and if the stream does not bring it within 2 s (a connection that died unnoticed), the
+  // part is asked for once, as its poll would.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var d = event.detail;
+    if (!d || !d.xhr || d.xhr.status !== 204 || !d.requestConfig) return;
+    if (d.requestConfig.verb === "get") return;
+    var w = wrapper(d.elt) || wrapper(d.target);
+    var part = w && w.querySelector("[hx-trigger^='every ']");
+    if (!part) return;
+    var made = d.xhr.getResponseHeader("X-Live-State"); // the state the request made
+    if (!made) return;
+    window.setTimeout(function () {
+      var now = w.querySelector("[hx-trigger^='every ']");
+      // the stream has brought that state, or a later one (tokens only grow)
+      if (!now || !now.isConnected || !window.htmx) return;
+      var at = now.getAttribute("data-token") || "";
+      if (at !== made && !newer(at, made)) {
+        window.htmx.ajax("GET", now.getAttribute("hx-get"), { target: now, swap: "outerHTML" });
+      }
+    }, 2000);
   });
 
   // requests that fail (no network) say so; the first answer that arrives hides it again

@@ -636,9 +636,29 @@ def _play(s: OnlineSeat, here: str, club: Club | None = None) -> ResponseReturnV
         db.session.rollback()
         return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
     db.session.commit()
+    if htmx and _streamed():
+        # the seat's open stream brings the state this move made, as it brings every other
+        # seat's: rendering it here as well would draw each move's state twice for this seat
+        return _streamed_answer(s)
     if htmx:
         return _render_seat(s, partial=True, club=club)
     return redirect(here, 303)
+
+
+def _streamed_answer(s: OnlineSeat) -> ResponseReturnValue:
+    """An empty answer naming the state the request made (``X-Live-State``): the page waits
+    for its stream to bring it (static/live.js asks for it once if the stream does not)."""
+    tab = db.session.get(Table, s.table_id)
+    token = tokens.state_token(tab) if tab is not None else ""
+    return "", 204, {"X-Live-State": token}
+
+
+def _streamed() -> bool:
+    """Whether the page that moved has its live stream open (static/live.js says so in a
+    header); its stream then pushes the new state, and the move's answer is empty (204)."""
+    return bool(current_app.config.get("LIVE_STREAMS")) and (
+        request.headers.get(live_streams.OPEN_HEADER) == "open"
+    )
 
 
 def _poll(s: OnlineSeat, club: Club | None = None) -> ResponseReturnValue:
@@ -837,6 +857,10 @@ def _between_deals(
             db.session.rollback()
             return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
     db.session.commit()
+    if htmx and _streamed():
+        # the seat's open stream brings the state this move made, as it brings every other
+        # seat's: rendering it here as well would draw each move's state twice for this seat
+        return _streamed_answer(s)
     if htmx:
         return _render_seat(s, partial=True, club=club)
     return redirect(here, 303)

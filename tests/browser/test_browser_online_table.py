@@ -680,3 +680,62 @@ def test_a_push_of_the_state_already_shown_keeps_the_picked_cards(
     assert page.evaluate(kept, shown + "p") is False  # the director paused: shown
     # nothing was swapped: the picked card is still picked
     expect(page.locator(f'#hand input[value="{code}"]:checked')).to_have_count(1)
+
+
+# Wraps EventSource so a test can silence a stream that stays open: the page still believes it
+# is connected (no error, no close), as with a connection that died unnoticed.
+_MUTE_STREAMS = """
+(() => {
+  const Real = window.EventSource;
+  window.__muted = false;
+  window.EventSource = function (url, opts) {
+    const es = new Real(url, opts);
+    const add = es.addEventListener.bind(es);
+    es.addEventListener = (type, fn, o) =>
+      add(type, (e) => { if (type === 'open' || type === 'error' || !window.__muted) fn(e); }, o);
+    return es;
+  };
+  window.EventSource.prototype = Real.prototype;
+})();
+"""
+
+
+def test_a_move_made_with_the_stream_open_is_drawn_by_the_stream_and_never_lost(
+    app: Flask, client: Any, served: str, browser: Browser
+) -> None:
+    """With its stream open the page sends its move with ``X-Live-Stream: open`` and the server
+    answers it empty (204, naming the state made): the stream draws the new state. If the
+    stream goes silent without closing, the page asks for the state itself after 2 s."""
+    ow = online_world(client, "tractor-4p", deals=1)
+    ow.bots(1, 2, 3)
+    page = _player(browser, viewport=DESKTOP)
+    page.add_init_script(_MUTE_STREAMS)
+    page.goto(f"{served}/play/{ow.seats()[0].token}", wait_until="domcontentloaded")
+    page.wait_for_function("() => document.querySelector('[sse-connect][data-streaming]')")
+    answers: list[tuple[int, str, str]] = []
+
+    def record(r: Any) -> None:
+        if r.request.method == "POST":
+            answers.append((r.status, r.request.headers.get("x-live-stream", ""), r.text()))
+
+    page.on("response", record)
+    for _ in range(60):  # moves until one is answered by the stream
+        _wait_for_me(page)
+        _move(ow, page)
+        if answers and answers[-1][0] == 204:
+            break
+    status, header, body = answers[-1]
+    assert (status, header, body) == (204, "open", "")
+    # the stream goes silent: the next move's state still arrives, asked for after 2 s
+    polls: list[str] = []
+    page.on("request", lambda r: polls.append(r.url) if r.url.find("/poll?") > 0 else None)
+    page.evaluate("() => { window.__muted = true; }")
+    assert _wait_for_me(page) == "turn"  # the first move of 25 tricks: far from the end
+    before = page.locator("#seat").get_attribute("data-token")
+    kind = _choose(ow, page)
+    page.locator(f'#seat button[data-move="{kind}"]').first.click()
+    page.wait_for_function(
+        "before => document.querySelector('#seat').dataset.token !== before", arg=before
+    )
+    assert answers[-1][0] == 204 and polls, (answers[-1][:2], polls)
+    expect(page.locator("#seat [role=alert]")).to_have_count(0)

@@ -263,3 +263,39 @@ def test_the_projector_standings_are_pushed_when_a_result_is_recorded(
     assert r.status_code in (200, 303), r.get_data(as_text=True)[:1000]
     got = reader.next_event(timeout=3)
     assert got.startswith("event: standings\n") and 'id="standings-live"' in got
+
+
+def test_a_move_from_a_page_with_its_stream_open_is_answered_by_the_stream(
+    app: Flask, client: FlaskClient, db_backend: str, no_recheck: None
+) -> None:
+    """The page says its stream is open (static/live.js): the move's answer is empty and names
+    the state it made, and the seat's own stream brings that state — drawn once, not twice.
+    Without the header, or with streams off, the answer is the seat's partial as before."""
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    player = app.test_client()
+    url = f"/play/{ow.seats()[0].token}"
+    html = _to_seat_zero(ow, player, url)
+    reader = _open(app, f"{url}/stream?v={page_token(html)}")
+    _listening(db_backend)
+    live = {"HX-Request": "true", streams.OPEN_HEADER: "open"}
+    answer = player.post(url, data=_choose(ow, html), headers=live)
+    assert answer.status_code == 204 and answer.get_data() == b""
+    made = answer.headers["X-Live-State"]
+    assert made and made != page_token(html)
+    seen: list[str] = []
+    while made not in seen:  # the stream brings the state the move made
+        got = reader.next_event(timeout=5)
+        assert got.startswith("event: seat\n"), got[:200]
+        pushed = "\n".join(line.removeprefix("data: ") for line in got.splitlines()[1:])
+        seen.append(page_token(pushed))
+    assert 'id="hand"' in pushed
+    # a page without its stream open (polling, or the header absent) gets the partial
+    html = _to_seat_zero(ow, player, url)
+    plain = player.post(url, data=_choose(ow, html), headers={"HX-Request": "true"})
+    assert plain.status_code == 200 and 'id="seat"' in plain.get_data(as_text=True)
+    # streams off: the header is not believed (no stream could bring the state)
+    app.config["LIVE_STREAMS"] = False
+    html = _to_seat_zero(ow, player, url)
+    off = player.post(url, data=_choose(ow, html), headers=live)
+    assert off.status_code == 200 and 'id="seat"' in off.get_data(as_text=True)

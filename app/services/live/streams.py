@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 RECHECK_LOCAL_S = 2.0  # SQLite, or no LISTEN in force: read the token as often as a poll
 RECHECK_LISTENING_S = 15.0  # PostgreSQL listening: the bus says when; this is a safety net
 LIFETIME_S = 300.0
+# sent by static/live.js with a request made from inside a live part whose stream is open: the
+# stream will bring the change the request makes, so an answer may leave the part as it is
+OPEN_HEADER = "X-Live-Stream"
 
 
 def event(name: str, data: str) -> str:
