@@ -5,8 +5,10 @@ Sets up N online tables of four human seats (bench/load.py's set-up), starts two
 masters with the gevent worker (``WEB_WORKER_CLASS=gevent``, as the README documents) on one
 PostgreSQL, and HAProxy in front of them (tests/app/balancer.py). Every seat opens its page and
 its stream through the balancer; when its turn comes it thinks 1–3 s and posts a legal move
-decided from its page (bench/load.py's ``choose``); M viewers poll the night's projector
-standings as bench/load.py's do. Per move: the time from the moment the move is sent until
+decided from its page (bench/load.py's ``choose``), and a page whose stream is open says so
+(static/live.js): its move is answered empty and the stream draws it. M viewers open the
+night's projector standings and their stream, as a browser does with live streams (no poll), and
+reload them every 30 s. Per move: the time from the moment the move is sent until
 every other seat of its table has received a state at least as new (the move's answer names
 the state it made). Loopback only; bounded by ``--seconds``.
 
@@ -28,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,6 +66,70 @@ class Table:
 class Counts:
     reconnects: int = 0
     events: int = 0
+    viewer_events: int = 0
+
+
+async def open_stream(
+    port: int, path: str, stats: load.Stats, kind: str
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, bool] | None:
+    """A server-sent event stream opened as a browser's EventSource does: (reader, writer,
+    whether the body is chunked), or None after an error (counted under ``kind``)."""
+    try:
+        reader, writer = await asyncio.open_connection(HOST, port)
+    except OSError as e:
+        stats.error(kind, f"connect: {e}")
+        return None
+    try:
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
+        await writer.drain()
+        status = await reader.readline()
+        if not status or b" 200 " not in status:
+            stats.error(kind, f"{path}: {status!r}")
+            writer.close()
+            return None
+        chunked = False
+        while True:
+            line = await reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
+                chunked = True
+    except (OSError, asyncio.IncompleteReadError, ValueError) as e:
+        stats.error(kind, f"{path}: {type(e).__name__}")
+        writer.close()
+        return None
+    return reader, writer, chunked
+
+
+async def stream_events(reader: asyncio.StreamReader, chunked: bool) -> AsyncIterator[str]:
+    """The stream's events, each as its text block (``event: …`` then ``data: …`` lines)."""
+    buffer = b""
+
+    async def more() -> bytes:
+        if not chunked:
+            return await reader.read(65536)
+        size = await reader.readline()
+        length = int(size.strip() or b"0", 16)
+        if length == 0:
+            return b""
+        data = await reader.readexactly(length)
+        await reader.readline()
+        return data
+
+    while True:
+        got = await asyncio.wait_for(more(), timeout=60)
+        if not got:
+            return
+        buffer += got
+        while b"\n\n" in buffer:
+            block, buffer = buffer.split(b"\n\n", 1)
+            yield block.decode("utf-8", "replace")
+
+
+def event_data(text: str) -> str:
+    return "\n".join(line.removeprefix("data: ") for line in text.splitlines()[1:])
 
 
 async def stream(
@@ -78,83 +145,33 @@ async def stream(
     """The seat's stream, reopened when it ends or breaks (as EventSource does)."""
     opened = 0
     while not stats.done():
-        try:
-            reader, writer = await asyncio.open_connection(HOST, port)
-        except OSError as e:
-            stats.error("stream", f"connect: {e}")
+        got = await open_stream(port, f"{path}?v={seat.v}", stats, "stream")
+        if got is None:
             await asyncio.sleep(0.5)
             continue
+        reader, writer, chunked = got
+        opened += 1
+        if opened > 1:
+            counts.reconnects += 1
+        seat.streaming = True  # type: ignore[attr-defined]
         try:
-            writer.write(
-                f"GET {path}?v={seat.v} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream"
-                "\r\n\r\n".encode()
-            )
-            await writer.drain()
-            status = await reader.readline()
-            if not status or b" 200 " not in status:
-                stats.error("stream", f"stream: {status!r}")
-                await asyncio.sleep(0.5)
-                continue
-            chunked = False
-            while True:
-                line = await reader.readline()
-                if line in (b"\r\n", b"\n", b""):
+            async for text in stream_events(reader, chunked):
+                if stats.done():
                     break
-                if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
-                    chunked = True
-            opened += 1
-            if opened > 1:
-                counts.reconnects += 1
-            seat.streaming = True  # type: ignore[attr-defined]
-            await _events(reader, chunked, seat, n, table, stats, counts, wake)
-        except (OSError, asyncio.IncompleteReadError, ValueError):
+                if not text.startswith("event: seat"):
+                    continue
+                at = time.monotonic()
+                seat.read(event_data(text))
+                counts.events += 1
+                table.arrived(n, state_key(seat.v), at)
+                wake.set()
+        except (OSError, asyncio.IncompleteReadError, ValueError, TimeoutError):
             pass
         finally:
             seat.streaming = False  # type: ignore[attr-defined]
             writer.close()
         if not stats.done():
             await asyncio.sleep(0.3)
-
-
-async def _events(
-    reader: asyncio.StreamReader,
-    chunked: bool,
-    seat: load.Seat,
-    n: int,
-    table: Table,
-    stats: load.Stats,
-    counts: Counts,
-    wake: asyncio.Event,
-) -> None:
-    buffer = b""
-
-    async def more() -> bytes:
-        if not chunked:
-            return await reader.read(65536)
-        size = await reader.readline()
-        length = int(size.strip() or b"0", 16)
-        if length == 0:
-            return b""
-        data = await reader.readexactly(length)
-        await reader.readline()
-        return data
-
-    while not stats.done():
-        got = await asyncio.wait_for(more(), timeout=60)
-        if not got:
-            return
-        buffer += got
-        while b"\n\n" in buffer:
-            block, buffer = buffer.split(b"\n\n", 1)
-            text = block.decode("utf-8", "replace")
-            if not text.startswith("event: seat"):
-                continue
-            html = "\n".join(line.removeprefix("data: ") for line in text.splitlines()[1:])
-            at = time.monotonic()
-            seat.read(html)
-            counts.events += 1
-            table.arrived(n, state_key(seat.v), at)
-            wake.set()
 
 
 async def seat_client(
@@ -254,6 +271,57 @@ async def _act(
         stats.error(want or "move", f"{status} {html[:200]!r}")
 
 
+async def viewer_client(
+    port: int,
+    stats: load.Stats,
+    standings: str,
+    counts: Counts,
+    start: float,
+    reload_s: float,
+    seed: int,
+) -> None:
+    """A projector as the browser runs it with live streams: it opens the night's projector
+    standings, then their stream (templates/_live.html), which pushes each new version; no
+    poll is sent while the stream is open. Reopened every ``reload_s`` (± 20 %), as
+    bench/load.py's viewers are, for the page loads people make."""
+    rng = random.Random(seed)
+    b = load.Browser(port, stats)
+    page = f"{standings}?projector=1"
+    try:
+        if not await load._sleep_until(stats, start):
+            return
+        while not stats.done():
+            got = await b.request("projector", page)
+            if got is None or got[0] != 200:
+                if got is not None:
+                    stats.error("projector", f"GET {page}: {got[0]}")
+                return
+            m = load.VERSION_RE.search(got[1])
+            version = m.group(1) if m else ""
+            until = time.monotonic() + reload_s * rng.uniform(0.8, 1.2)
+            opened = await open_stream(port, f"{standings}/stream?v={version}", stats, "stream")
+            if opened is None:
+                await load._sleep_until(stats, until)
+                continue
+            reader, writer, chunked = opened
+
+            async def read(reader: asyncio.StreamReader = reader, chunked: bool = chunked) -> None:
+                async for text in stream_events(reader, chunked):
+                    if text.startswith("event: standings"):
+                        counts.viewer_events += 1
+
+            try:
+                left = min(until, stats.deadline) - time.monotonic()
+                with contextlib.suppress(
+                    TimeoutError, OSError, asyncio.IncompleteReadError, ValueError
+                ):
+                    await asyncio.wait_for(read(), timeout=max(0.0, left))
+            finally:
+                writer.close()
+    finally:
+        b.close()
+
+
 def wants_to_act(seat: load.Seat) -> str | None:
     """What the seat would do now, once its page shows the state its last move made (a move
     answered empty waits for its stream)."""
@@ -312,7 +380,7 @@ async def drive(
         jobs.append(seat_client(port, seat, i % 4, tables[i // 4], stats, counts, play, start, i))
     for j in range(viewers):
         start = stats.started + (j / max(1, viewers)) * 10
-        jobs.append(load.viewer_client(port, stats, standings, True, start, 30.0, 10_000 + j))
+        jobs.append(viewer_client(port, stats, standings, counts, start, 30.0, 10_000 + j))
     await asyncio.gather(*jobs)
 
 
@@ -372,7 +440,8 @@ def main() -> None:
         f"push latency ms: p50 {p50:.0f}  p95 {p95:.0f}  p99 {p99:.0f}  max {max(ms, default=0):.0f}"
     )
     print(
-        f"stream events {counts.events}, reconnections {counts.reconnects}, stale moves {stats.stale}"
+        f"stream events {counts.events} at the seats, {counts.viewer_events} at the projectors; "
+        f"reconnections {counts.reconnects}, stale moves {stats.stale}"
     )
     for kind, values in sorted(stats.times.items()):
         if values:
