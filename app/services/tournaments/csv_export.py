@@ -9,6 +9,7 @@ import csv
 import io
 
 from ...competition import model as cm
+from ...competition.climbing import ClimbingRow
 from ...competition.matches import FixedMatch, FixedRow
 from ...competition.standings import FixedStanding, RedFiveStanding, derive_table
 from ...models import Tournament
@@ -126,10 +127,13 @@ def deals_csv(t: Tournament) -> str:
                 total = winner = after = ended = ""
                 if i < len(derived.rows):
                     row = derived.rows[i]
-                    total = "" if row.total is None else str(row.total)
+                    if isinstance(row, ClimbingRow):  # 争上游: the seat out first, no total
+                        winner = str(row.winner)
+                    else:
+                        total = "" if row.total is None else str(row.total)
+                        winner = row.winner
                     if isinstance(row, FixedRow):
                         ended = row.result.ended_by or ""
-                    winner = row.winner
                     if isinstance(derived, FixedMatch):
                         after = "/".join(derived.rows[i].levels_after)
                     else:

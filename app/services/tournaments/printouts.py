@@ -108,6 +108,7 @@ def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = Tru
     if isinstance(derived, FixedMatch):
         rows = _fixed_deals(derived, deals)
     else:
+        assert isinstance(derived, RedFiveTable)  # 争上游 tournaments are not in the app yet
         rows = _red_five_deals(derived, deals)
     return pr.ScoreSheet(
         tournament=t.name,

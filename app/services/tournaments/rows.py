@@ -16,8 +16,13 @@ from sqlalchemy import String, cast, insert, select
 from engine.variants import Variant, make_variant
 
 from ...competition import model as cm
-from ...competition.matches import FixedMatch, RedFiveTable
-from ...competition.standings import FixedStanding, RedFiveStanding, derive_table, standings
+from ...competition.standings import (
+    FixedStanding,
+    RedFiveStanding,
+    SheetTable,
+    derive_table,
+    standings,
+)
 from ...competition.tfile import SIDE_SIZE
 from ...db import reads_only
 from ...extensions import db
@@ -241,10 +246,8 @@ def comp_table(tab: Table, deals: list[cm.Deal] | None = None) -> cm.Table:
     )
 
 
-def derive_row_table(
-    t: Tournament, tab: Table, deals: list[cm.Deal] | None = None
-) -> FixedMatch | RedFiveTable:
-    """A table's match (or red five table) derived from its rows, or from ``deals`` instead."""
+def derive_row_table(t: Tournament, tab: Table, deals: list[cm.Deal] | None = None) -> SheetTable:
+    """A table's match (or red five / 争上游 table) derived from its rows, or from ``deals`` instead."""
     return derive_table(variant_of(t), match_spec(t.match), comp_table(tab, deals))
 
 

@@ -9,8 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...competition import model as cm
-from ...competition.matches import FixedMatch, RedFiveTable
-from ...competition.standings import FixedStanding, RedFiveStanding, derive_table, entrant_history
+from ...competition.standings import (
+    FixedStanding,
+    RedFiveStanding,
+    SheetTable,
+    derive_table,
+    entrant_history,
+)
 from ...models import Tournament
 from .rows import Loaded, load
 
@@ -47,7 +52,7 @@ class HistoryMatch:
     round: int
     table: cm.Table
     bye: bool = False
-    derived: FixedMatch | RedFiveTable | None = None
+    derived: SheetTable | None = None
     deals: tuple[cm.Deal, ...] = ()
     # fixed sides (``outcome`` None while the match does not count yet)
     side: int | None = None
