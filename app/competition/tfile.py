@@ -21,7 +21,8 @@ repeats it:
   ``place_points``); ``pairing`` must be ``reseat`` (individuals re-seated as in red five);
   ``match`` is ``deals`` or ``minutes`` (no ``to_a``, no ``tie_break``: there are no levels);
   entrants are single players (``players`` may be omitted, as in red five).
-* A table lists its ``players`` by seat, as many as the ``players`` option says.
+* A table lists its ``players`` by seat, as many as the ``players`` option says; its ``mode``
+  is ``paper`` (the app plays no 争上游 online).
 * A deal is ``{"places": [2, 1, 4, 3], "tribute": {"from": 2, "to": 1, "card": "2S"}}``:
   ``places`` each seat's place by seat (1 = 上游, first out … n = 下游, last), required;
   ``tribute`` optional: the 进贡 paid before this deal, from the seat that came last in the deal
@@ -806,6 +807,9 @@ class _Loader:
         mode = t.get("mode", "paper")
         if mode not in MODES:
             self.err(_join(path, "mode"), f"{_show(mode)} is not one of {', '.join(MODES)}")
+            ok = False
+        elif climbing and mode != "paper":
+            self.err(_join(path, "mode"), "争上游 tables are played on paper")
             ok = False
         finished = t.get("finished", False)
         if not isinstance(finished, bool):

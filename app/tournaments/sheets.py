@@ -11,6 +11,8 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from engine.variants import CLIMBING
+
 from ..competition.matches import FixedMatch, RedFiveTable
 from ..competition.standings import SheetTable
 from ..extensions import db, htmx
@@ -93,6 +95,7 @@ def _sheet_context(
         "clock_round": tab.round.number,
         "derived": derived,
         "fixed": isinstance(derived, FixedMatch),
+        "climbing": t.variant == CLIMBING,
         "deals": deals,
         "form": form,
         "edit_index": edit_index,
@@ -163,6 +166,8 @@ def _show_errors(form: DealForm, t: Tournament, error: sheets.DealErrors) -> str
             target = "misplays_0"
         elif name == "penalties":
             target = "pen_kind_0"
+        elif name == "places":
+            target = "place_0"
         elif name == "warnings" and form.with_warnings:
             target = "warn_seat_0"
         else:

@@ -208,6 +208,10 @@ P = "played[0].tables[0]"
             f"{P}: must hold exactly one of",
         ),
         (_edit(["pairing"], "swiss"), "pairing: 争上游 re-seats individuals: use reseat"),
+        (
+            _edit(["played", 0, "tables", 0, "mode"], "online"),
+            f"{P}.mode: 争上游 tables are played on paper",
+        ),
         (_edit(["match"], {"to_a": True}), "match.to_a: 争上游 has no levels"),
         (_edit(["match", "tie_break"], "on_stage"), "match.tie_break: 争上游 has no tie-break"),
         (_edit(["options", "players"], 7), "options.players:"),

@@ -111,11 +111,6 @@ def import_tournament(
     """
     plan = comp if isinstance(comp, ImportPlan) else plan_import(comp)
     comp = plan.comp
-    if comp.climbing:  # the database keeps no places or tributes yet
-        raise ServiceError(
-            _("争上游 tournaments cannot be imported into the app yet: nothing was imported."),
-            "file",
-        )
     if find_by_name(comp.name) is not None:
         raise ServiceError(_("A tournament named %(name)s already exists.", name=comp.name), "name")
     if club is None:

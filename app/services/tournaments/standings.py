@@ -29,6 +29,7 @@ def standings_page(t: Tournament) -> dict[str, Any]:
         "loaded": loaded,
         "rows": loaded.standings,
         "fixed": loaded.tournament.fixed_sides,
+        "climbing": loaded.tournament.climbing,
         "rounds_status": sorted(loaded.round_status.items()),
         **current_clock(t),
     }
@@ -101,6 +102,7 @@ def history_page(t: Tournament, name: str) -> dict[str, Any]:
         "row": row,
         "matches": entrant_matches(loaded, name),
         "fixed": loaded.tournament.fixed_sides,
+        "climbing": loaded.tournament.climbing,
         "club_name": loaded.tournament.club,
     }
 
