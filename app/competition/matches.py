@@ -35,7 +35,7 @@ from engine.scoring import (
     red_five_units,
     tractor_table,
 )
-from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant
+from engine.variants import CLIMBING, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
 from .model import TRUMPS, Deal, FailedThrows, MatchSpec, PointsSpec, Table
 
@@ -108,6 +108,21 @@ MESSAGES: dict[str, str] = {
     "level_mismatch": "the sheet says {written} but side {side} is at {level}",
     "no_such_deal": "there is no deal {number} at this table",
     "forfeited": "this table was forfeited: it has no deals",
+    # 争上游 (climbing)
+    "not_climbing": "is not used in 争上游: a row has each seat's place and the tribute",
+    "climbing_only": "belongs to 争上游 rows only",
+    "places_missing": "are missing: each of the {players} seats' place 1 … {players}",
+    "places_count": "list {got} places: the table has {players} seats",
+    "place_missing": "seat {seat} has no place",
+    "place_out_of_range": "{value!r} is not a place 1 … {players}",
+    "place_twice": "seat {seat} has place {place}, as seat {other} has: each place once",
+    "tribute_off": "these rules pay no tribute (tribute: false)",
+    "tribute_same_seat": "the tribute goes from the last to the first: two seats",
+    "tribute_not_card": "{value!r} is not a card (write e.g. 2S, 10H, AD, HJ)",
+    "tribute_first_deal": "a first deal has no tribute",
+    "tribute_not_loser": "seat {value} did not come last in the deal before (seat {seat} did)",
+    "tribute_not_winner": ("seat {value} did not come first in the deal before (seat {seat} did)"),
+    "climbing_penalty": "{value!r}: in 争上游 only a take-back (悔牌) is recorded",
 }
 
 Params = tuple[tuple[str, object], ...]
@@ -233,6 +248,18 @@ def deal_issues(variant: Variant, deal: Deal) -> list[Issue]:
             )
     if deal.trump is not None and deal.trump not in ("S", "H", "D", "C"):
         errors.add("trump", "trump_not_suit", value=deal.trump)
+    if variant.id == CLIMBING:
+        from .climbing import place_issues  # climbing builds on this module
+
+        for field, code, params in place_issues(variant, deal):
+            errors.default(field, code, **params)
+        if deal.warnings:
+            _check_warnings(variant, deal, errors)
+        return list(errors.by_field.values())
+    if deal.places is not None:
+        errors.add("places", "climbing_only")
+    if deal.tribute is not None:
+        errors.add("tribute_from", "climbing_only")
     if variant.id == RED_FIVE:
         _check_red_five_deal(variant, deal, errors)
     else:
@@ -1190,11 +1217,14 @@ def check_entry(
     )
     if table.forfeit is not None:
         return {"": MESSAGES["forfeited"]}
-    issues = (
-        derive_red_five(variant, spec, probe).errors
-        if variant.id == RED_FIVE
-        else derive_fixed(variant, spec, probe).errors
-    )
+    if variant.id == CLIMBING:
+        from .climbing import derive_climbing
+
+        issues: tuple[DealIssue, ...] = derive_climbing(variant, spec, probe).errors
+    elif variant.id == RED_FIVE:
+        issues = derive_red_five(variant, spec, probe).errors
+    else:
+        issues = derive_fixed(variant, spec, probe).errors
     out: dict[str, str] = {}
     for issue in issues:
         if issue.index == index:

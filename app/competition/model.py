@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
-from engine.variants import RED_FIVE, Variant, make_variant
+from engine.variants import CLIMBING, RED_FIVE, Variant, make_variant
 
 FORMAT_ID = "shengji-tournament/1"
 PAIRINGS = ("round-robin", "swiss", "reseat")
@@ -53,6 +53,19 @@ class FailedThrows:
 
 
 @dataclass(frozen=True)
+class Tribute:
+    """争上游's 进贡 before a deal: the previous deal's loser (``giver``, a seat) gave ``card``
+    (a card code such as ``"2S"`` or ``"HJ"``) to its winner (``receiver``)."""
+
+    giver: int
+    receiver: int
+    card: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"from": self.giver, "to": self.receiver, "card": self.card}
+
+
+@dataclass(frozen=True)
 class Deal:
     """One row of the paper score sheet (记分表), typed or recorded by the engine online.
 
@@ -80,6 +93,10 @@ class Deal:
     level: str | None = None
     penalties: tuple[tuple[str, str | int], ...] = ()
     warnings: tuple[tuple[int, str], ...] = ()
+    # 争上游 (climbing): each seat's place 1 … n (seat 0 first), and the tribute (进贡) paid
+    # before this deal; the trick fields stay at their defaults (points and kitty 0)
+    places: tuple[int | None, ...] | None = None
+    tribute: Tribute | None = None
 
     def warnings_json(self) -> list[dict[str, Any]]:
         """The warnings as stored beside the penalties and written in the tournament file."""
@@ -276,7 +293,12 @@ class Tournament:
 
     @property
     def fixed_sides(self) -> bool:
-        return self.variant != RED_FIVE
+        return self.variant not in (RED_FIVE, CLIMBING)
+
+    @property
+    def climbing(self) -> bool:
+        """争上游: individuals re-seated each round as red five's, scored by place."""
+        return self.variant == CLIMBING
 
     @cached_property
     def entrant_map(self) -> dict[str, Entrant]:

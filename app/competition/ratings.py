@@ -6,6 +6,8 @@
   higher final level wins, equal levels draw.
 * A red five deal is one game of the dealer's side (dealer and friend, or the dealer alone)
   against the attackers (the other seats): the side that won the deal wins.
+* 争上游 (climbing) tables are not rated: a deal of individuals by place is no game of two
+  teams; they earn no award either.
 
 Games are applied in time order; games with the same time keep the order they were given in
 (their recorded order), so the result is stable. The rating shown is OpenSkill's conservative
@@ -23,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from openskill.models import PlackettLuce
+
+from engine.variants import CLIMBING
 
 from .matches import derive_fixed, derive_red_five
 from .model import Tournament
@@ -152,7 +156,7 @@ def games_of(t: Tournament, when: str, player_names: Mapping[str, str] | None = 
                 winner = None if diff == 0 else (0 if diff > 0 else 1)
                 teams = (players(tab.sides[0], rnd.round), players(tab.sides[1], rnd.round))
                 out.append(Game(stamp, teams, winner, label, "match"))
-            elif tab.players is not None:
+            elif tab.players is not None and variant.id != CLIMBING:
                 seats = [players(p, rnd.round)[0] for p in tab.players]
                 red = derive_red_five(variant, t.match, tab)
                 for row in red.rows:

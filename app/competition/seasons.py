@@ -2,7 +2,8 @@
 "Seasons"). Pure: no Flask, no database.
 
 Each night gives every player of every entrant one line: the entrant's number that night (match
-points for fixed sides, 积分 for red five), its 级差 (0 for red five) and its finishing place. A
+points for fixed sides, 积分 for red five, points by place for 争上游), its 级差 (0 for red five
+and 争上游) and its finishing place. A
 pair's or trio's result is credited to each of its players, so a player who changes partner keeps
 one season line. The season's rule turns those lines into a score:
 
@@ -94,7 +95,7 @@ class NightLine:
 
     night: str  # the tournament's name
     player: str
-    number: int  # match points (fixed sides) or 积分 (red five)
+    number: int  # match points (fixed sides), 积分 (red five) or points by place (争上游)
     level_diff: int
     place: int  # the entrant's rank that night (1 = first)
     entrant: str

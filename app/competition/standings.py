@@ -4,7 +4,8 @@ Fixed sides: match points (a bye scores ``points.bye`` with 级差 0; a forfeit 
 side ``forfeit_level_diff`` and loses the absent one as much; a match lost by strikes,
 ``strikes_lose_match``, counts as a forfeit loss), total 级差, opponents' points
 (Buchholz over counted matches, forfeits included), then the name by code point.
-Red five: total 积分, deals won on the dealer's side, then the name.
+Red five: total 积分, deals won on the dealer's side, then the name. 争上游 (climbing): the
+same rows, points by place, deals won (上游), then the name.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.variants import Variant
+from engine.variants import CLIMBING, Variant
 
+from .climbing import ClimbingTable, derive_climbing
 from .matches import (
     FixedMatch,
     RedFiveTable,
@@ -78,9 +80,14 @@ class RedFiveStanding:
         }
 
 
-def derive_table(variant: Variant, spec: MatchSpec, table: Table) -> FixedMatch | RedFiveTable:
+SheetTable = FixedMatch | RedFiveTable | ClimbingTable
+
+
+def derive_table(variant: Variant, spec: MatchSpec, table: Table) -> SheetTable:
     if variant.fixed_sides:
         return derive_fixed(variant, spec, table)
+    if variant.id == CLIMBING:
+        return derive_climbing(variant, spec, table)
     return derive_red_five(variant, spec, table)
 
 
@@ -188,7 +195,10 @@ def _add_outcome(
 
 
 def red_five_standings(t: Tournament, through_round: int | None = None) -> list[RedFiveStanding]:
-    tables = red_five_tables(t.rules)
+    """Red five's by 积分, then deals won on the dealer's side; 争上游's (the same rows) by points
+    by place, then deals won (上游), then the name (CLIMBING.md §4)."""
+    variant = t.rules
+    tables = red_five_tables(variant) if variant.id != CLIMBING else None
     spec = t.match
     rows: dict[str, RedFiveStanding] = {e.name: RedFiveStanding(e.name) for e in t.entrants}
 
@@ -204,7 +214,11 @@ def red_five_standings(t: Tournament, through_round: int | None = None) -> list[
                 continue
             if table.players is None:
                 continue
-            final = _red_five_final(tables, spec, table)
+            if tables is None:
+                tab = derive_climbing(variant, spec, table)
+                final = (tab.totals, tab.wins, tab.deals) if tab.counts else None
+            else:
+                final = _red_five_final(tables, spec, table)
             if final is None:
                 for name in table.players:
                     row(name).in_progress += 1
@@ -232,8 +246,12 @@ def standings(
 
 
 def standings_json(t: Tournament, through_round: int | None = None) -> list[dict[str, Any]]:
-    """What ``flask tournament standings NAME --json`` prints: a list, best first."""
-    return [r.as_json() for r in standings(t, through_round)]
+    """What ``flask tournament standings NAME --json`` prints: a list, best first. 争上游's
+    rows name their tie-break ``wins`` (deals won, 上游), not red five's ``dealer_wins``."""
+    rows = [r.as_json() for r in standings(t, through_round)]
+    if t.climbing:
+        rows = [{("wins" if k == "dealer_wins" else k): v for k, v in r.items()} for r in rows]
+    return rows
 
 
 @dataclass(frozen=True)
@@ -303,7 +321,8 @@ def entrant_history(t: Tournament, name: str) -> list[HistoryEntry]:
                 out.append(entry)
             elif table.players and name in table.players:
                 seat = table.players.index(name)
-                tab = derive_red_five(variant, t.match, table)
+                tab = derive_table(variant, t.match, table)
+                assert not isinstance(tab, FixedMatch)
                 out.append(
                     HistoryEntry(
                         rnd.round,

@@ -11,6 +11,29 @@ and so is ``friend`` in red five (null = alone); ``options`` is kept as written 
 options given); ``points`` may be omitted on import (2/1/0) but is always written; a red five
 entrant's ``players`` may be omitted on import (it is then the entrant's name alone) and is
 always written.
+
+争上游 (``climbing``, ``shared/rules/CLIMBING.md``): ``shared/formats/TOURNAMENT.md`` is silent
+on it (its variants are the three trick games), so this module decides, in the format's style
+(seats 0 … n − 1, a deal one row of the paper sheet), and ``docs/TOURNAMENT_EXTENSIONS.md``
+repeats it:
+
+* ``variant: "climbing"`` with its options (``players`` 3 … 6, ``decks``, ``tribute``,
+  ``place_points``); ``pairing`` must be ``reseat`` (individuals re-seated as in red five);
+  ``match`` is ``deals`` or ``minutes`` (no ``to_a``, no ``tie_break``: there are no levels);
+  entrants are single players (``players`` may be omitted, as in red five).
+* A table lists its ``players`` by seat, as many as the ``players`` option says; its ``mode``
+  is ``paper`` (the app plays no 争上游 online).
+* A deal is ``{"places": [2, 1, 4, 3], "tribute": {"from": 2, "to": 1, "card": "2S"}}``:
+  ``places`` each seat's place by seat (1 = 上游, first out … n = 下游, last), required;
+  ``tribute`` optional: the 进贡 paid before this deal, from the seat that came last in the deal
+  before to the seat that came first, ``card`` a card code (``2S``, ``10H``, ``AD``, ``LJ``,
+  ``HJ``; written back in that form). It is absent in a first deal, with ``tribute: false`` and
+  on 抗贡. ``penalties`` (only ``takeback``, by ``seat``) and ``warnings`` as in red five. The
+  trick fields (``declarer``, ``dealer``, ``friend``, ``trump``, ``points``, ``kitty``,
+  ``multiplier``, ``failed_throws``, ``friend_grabbed``, ``misplays``, ``level``) are refused.
+  Errors name ``…deals[3].places[2]`` and ``…deals[3].tribute.from`` / ``.to`` / ``.card``.
+* Standings (``standings_json``) are red five's objects with ``score`` the points by place and
+  ``wins`` (deals won, 上游) in place of ``dealer_wins``.
 """
 
 from __future__ import annotations
@@ -21,8 +44,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from engine.errors import EngineError
-from engine.variants import RED_FIVE, TRACTOR, VARIANT_IDS, Variant, make_variant
+from engine.variants import CLIMBING, RED_FIVE, TRACTOR, VARIANT_IDS, Variant, make_variant
 
+from .climbing import TRIBUTE_CARD, TRIBUTE_FROM, TRIBUTE_TO, derive_climbing, normal_tribute
 from .matches import DealIssue, deal_issues, derive_fixed, derive_red_five
 from .model import (
     FORMAT_ID,
@@ -38,6 +62,7 @@ from .model import (
     Substitute,
     Table,
     Tournament,
+    Tribute,
 )
 from .names import has_invisible, name_match_key, normalize_name
 from .presets import PRESETS
@@ -93,12 +118,20 @@ DEAL_KEYS = (
     "friend_grabbed",
     "misplays",
     "level",
+    "places",
+    "tribute",
     "penalties",
     "warnings",
 )
+# a 争上游 row: places and tribute; the trick fields are refused
+CLIMBING_KEYS = ("places", "tribute", "penalties", "warnings")
+TRIBUTE_KEYS = ("from", "to", "card")
 PENALTY_KINDS = ("revoke", "miscount", "wrong_kitty", "takeback")
-SIDE_SIZE = {TRACTOR: 2, "one-twenty-6p": 3, RED_FIVE: 1}
+SIDE_SIZE = {TRACTOR: 2, "one-twenty-6p": 3, RED_FIVE: 1, CLIMBING: 1}
 TABLE_SIZE = {TRACTOR: 2, "one-twenty-6p": 2, RED_FIVE: 5}
+# the variants a file may hold, and those of individuals re-seated each round
+FILE_VARIANTS = (*VARIANT_IDS, CLIMBING)
+INDIVIDUALS = (RED_FIVE, CLIMBING)
 
 
 @dataclass(frozen=True)
@@ -264,8 +297,8 @@ class _Loader:
         names = {key: self.name(d[key], key) for key in ("club", "name") if key in d}
         variant_id = d.get("variant")
         variant: Variant | None = None
-        if "variant" in d and variant_id not in VARIANT_IDS:
-            self.err("variant", f"{_show(variant_id)} is not one of {', '.join(VARIANT_IDS)}")
+        if "variant" in d and variant_id not in FILE_VARIANTS:
+            self.err("variant", f"{_show(variant_id)} is not one of {', '.join(FILE_VARIANTS)}")
             variant_id = None
         options: dict[str, Any] = {}
         if "options" in d:
@@ -280,7 +313,9 @@ class _Loader:
                 self.err("pairing", f"{_show(pairing)} is not one of {', '.join(PAIRINGS)}")
             elif variant_id == RED_FIVE and pairing != "reseat":
                 self.err("pairing", "red five re-seats individuals: use reseat")
-            elif variant_id is not None and variant_id != RED_FIVE and pairing == "reseat":
+            elif variant_id == CLIMBING and pairing != "reseat":
+                self.err("pairing", "争上游 re-seats individuals: use reseat")
+            elif variant_id is not None and variant_id not in INDIVIDUALS and pairing == "reseat":
                 self.err("pairing", "reseat is for red five; fixed sides use round-robin or swiss")
         rounds = d.get("rounds")
         if "rounds" in d and (not _is_int(rounds) or rounds < 1):
@@ -386,6 +421,9 @@ class _Loader:
         if tie != "draw" and variant_id == RED_FIVE:
             self.err("match.tie_break", "red five has no tie-break: its seats score 积分 alone")
             return None
+        if tie != "draw" and variant_id == CLIMBING:
+            self.err("match.tie_break", "争上游 has no tie-break: its seats score points by place")
+            return None
         if "target" in m and key != "to_a":
             self.err("match.target", "belongs to a match to a level (to_a)")
             return None
@@ -395,6 +433,9 @@ class _Loader:
                 return None
             if variant_id == RED_FIVE:
                 self.err("match.to_a", "red five stays at level 2: use deals or minutes")
+                return None
+            if variant_id == CLIMBING:
+                self.err("match.to_a", "争上游 has no levels: use deals or minutes")
                 return None
             target = m.get("target", "A")
             if target not in TARGET_LEVELS:
@@ -452,7 +493,7 @@ class _Loader:
             names.add(name_match_key(name))
             players: tuple[str, ...] | None = None
             if "players" not in e:
-                if variant_id == RED_FIVE:
+                if variant_id in INDIVIDUALS:
                     players = (name,)
                 else:
                     self.err(_join(path, "players"), "is missing")
@@ -726,14 +767,20 @@ class _Loader:
             name = self.seat_entrant(t["bye"], _join(path, "bye"), round_no, by_name, seated)
             return Table(number, bye=name) if name is not None else None
         fixed = variant is None or variant.fixed_sides
+        climbing = variant is not None and variant.id == CLIMBING
         if variant is not None:
+            if kind == "sides" and climbing:
+                self.err(
+                    _join(path, "sides"), f"争上游 tables list their {variant.players} players"
+                )
+                return None
             if kind == "sides" and not fixed:
                 self.err(_join(path, "sides"), "red five tables list their five players")
                 return None
             if kind == "players" and fixed:
                 self.err(_join(path, "players"), "fixed-side tables list their two sides")
                 return None
-        want = 2 if kind == "sides" else 5
+        want = 2 if kind == "sides" else variant.players if variant is not None else 5
         arr = self.array(t[kind], _join(path, kind), f"{want} entrant names")
         names: list[str] = []
         ok = arr is not None
@@ -760,6 +807,9 @@ class _Loader:
         mode = t.get("mode", "paper")
         if mode not in MODES:
             self.err(_join(path, "mode"), f"{_show(mode)} is not one of {', '.join(MODES)}")
+            ok = False
+        elif climbing and mode != "paper":
+            self.err(_join(path, "mode"), "争上游 tables are played on paper")
             ok = False
         finished = t.get("finished", False)
         if not isinstance(finished, bool):
@@ -810,6 +860,8 @@ class _Loader:
         if forfeit is None or not ok:  # a valid forfeit has no deals to derive
             if fixed:
                 issues = list(derive_fixed(variant, match, probe).errors)
+            elif climbing:
+                issues = list(derive_climbing(variant, match, probe).errors)
             else:
                 issues = list(derive_red_five(variant, match, probe).errors)
         for i in range(first_bad + 1, len(parsed)):
@@ -818,7 +870,8 @@ class _Loader:
                 issues += [DealIssue.of(i, x) for x in deal_issues(variant, d)]
         for issue in sorted(issues, key=lambda x: x.index):
             dpath = f"{path}.deals[{issue.index}]"
-            self.err(_join(dpath, issue.field) if issue.field else dpath, issue.message)
+            field = _file_field(issue.field)
+            self.err(_join(dpath, field) if field else dpath, issue.message)
         if not ok or issues or first_bad < len(parsed):
             return None
         return Table(
@@ -837,7 +890,12 @@ class _Loader:
         d = self.record(v, path, "a deal", DEAL_KEYS)
         if d is None:
             return None
+        if variant is not None and variant.id == CLIMBING:
+            return self.climbing_deal(d, path, variant)
         before = len(self.errors)
+        for key in ("places", "tribute"):
+            if key in d:
+                self.err(_join(path, key), "belongs to 争上游 deals only")
         red = variant is not None and variant.id == RED_FIVE
         required = ["trump", "points", "kitty"]
         if variant is not None:
@@ -902,6 +960,61 @@ class _Loader:
             warnings=warnings,
         )
 
+    def climbing_deal(self, d: Mapping[str, Any], path: str, variant: Variant) -> Deal | None:
+        """A 争上游 row: ``places`` by seat and the optional ``tribute`` (see the module's
+        docstring); the values are checked with the deal (``climbing.place_issues``)."""
+        before = len(self.errors)
+        for key in d:
+            if key in DEAL_KEYS and key not in CLIMBING_KEYS:
+                self.err(
+                    _join(path, key),
+                    "is not used in 争上游: a row has each seat's places and the tribute",
+                )
+        places: tuple[int | None, ...] = ()
+        if "places" not in d:
+            self.err(_join(path, "places"), "is missing")
+        else:
+            arr = self.array(d["places"], _join(path, "places"), "each seat's place, by seat")
+            if arr is not None:
+                for j, x in enumerate(arr):
+                    if x is not None and not _is_int(x):
+                        self.err(f"{path}.places[{j}]", f"must be a place number, not {_show(x)}")
+                places = tuple(arr)
+        tribute: Tribute | None = None
+        if "tribute" in d:
+            tpath = _join(path, "tribute")
+            o = self.record(d["tribute"], tpath, 'a tribute {"from", "to", "card"}', TRIBUTE_KEYS)
+            if o is not None:
+                for key in TRIBUTE_KEYS:
+                    if key not in o:
+                        self.err(_join(tpath, key), "is missing")
+                for key in ("from", "to"):
+                    if key in o and not _is_int(o[key]):
+                        self.err(_join(tpath, key), f"must be a seat number, not {_show(o[key])}")
+                if "card" in o and not isinstance(o["card"], str):
+                    self.err(
+                        _join(tpath, "card"),
+                        f"must be a card written as text, not {_show(o['card'])}",
+                    )
+                if len(self.errors) == before:
+                    tribute = normal_tribute(Tribute(o["from"], o["to"], o["card"]))
+        penalties: tuple[tuple[str, str | int], ...] = ()
+        if "penalties" in d:
+            penalties = self.penalties(d["penalties"], _join(path, "penalties"), variant)
+        warnings: tuple[tuple[int, str], ...] = ()
+        if "warnings" in d:
+            warnings = self.warnings(d["warnings"], _join(path, "warnings"))
+        if len(self.errors) > before:
+            return None
+        return Deal(
+            points=0,
+            kitty=0,
+            places=places,
+            tribute=tribute,
+            penalties=penalties,
+            warnings=warnings,
+        )
+
     def warnings(self, v: object, path: str) -> tuple[tuple[int, str], ...]:
         """``[{"seat", "reason"}]``: the director's conduct warnings (警告), which count for
         nothing; the seat is checked with the deal (``matches.deal_issues``)."""
@@ -929,7 +1042,7 @@ class _Loader:
         arr = self.array(v, path, 'penalties such as {"kind": "revoke", "side": "declarer"}')
         if arr is None:
             return ()
-        red = variant is not None and variant.id == RED_FIVE
+        red = variant is not None and variant.id in INDIVIDUALS
         who_key = "seat" if red else "side"
         out: list[tuple[str, str | int]] = []
         for _i, ipath, o in self.records(
@@ -1005,7 +1118,23 @@ class _Loader:
         return None
 
 
+# a 争上游 issue's field as the file names it
+_FILE_FIELDS = {
+    TRIBUTE_FROM: "tribute.from",
+    TRIBUTE_TO: "tribute.to",
+    TRIBUTE_CARD: "tribute.card",
+}
+
+
+def _file_field(field: str) -> str:
+    """``place_2`` is ``places[2]`` in the file, ``tribute_from`` ``tribute.from``…"""
+    if field.startswith("place_") and field[6:].isdigit():
+        return f"places[{field[6:]}]"
+    return _FILE_FIELDS.get(field, field)
+
+
 def _join(path: str, key: str) -> str:
+
     return f"{path}.{key}" if path else key
 
 
@@ -1106,6 +1235,15 @@ def _dump_table(tab: Table) -> dict[str, Any]:
 
 def dump_deal(d: Deal) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    if d.places is not None:  # 争上游: places, the tribute, and take-backs or warnings
+        out["places"] = list(d.places)
+        if d.tribute is not None:
+            out["tribute"] = d.tribute.as_json()
+        if d.penalties:
+            out["penalties"] = d.engine_penalties()
+        if d.warnings:
+            out["warnings"] = [{"seat": seat, "reason": reason} for seat, reason in d.warnings]
+        return out
     if d.dealer is not None:
         out["dealer"] = d.dealer
         out["friend"] = d.friend

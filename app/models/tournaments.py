@@ -279,6 +279,9 @@ class Deal(Base):
     level: Mapped[str | None] = mapped_column(String(3))
     # competition penalties (RULES §7), in order: [{"kind", "side"}] or red five [{"kind", "seat"}]
     penalties: Mapped[list[Any] | None] = mapped_column(JSON)
+    # 争上游: each seat's place 1 … n by seat, and the tribute (进贡) {"from", "to", "card"}
+    places: Mapped[list[int] | None] = mapped_column(JSON)
+    tribute: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime | None] = mapped_column()
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.variants import RED_FIVE
+from engine.variants import CLIMBING, RED_FIVE
 
 from .checks import _Table
 from .frame import _footer, _Frame
@@ -139,10 +139,12 @@ _STANDING_COLS: dict[str, _ListCol] = {
     "deals": _ListCol("局数", "Deals", 0.9, "right"),
     "score": _ListCol("积分", "Score", 1.1, "right"),
     "dealer_wins": _ListCol("庄胜", "Dealer wins", 1.2, "right"),
+    "wins": _ListCol("上游", "Deals won", 1.2, "right"),
 }
 _DEFAULT_STANDING_COLS = {
     "fixed": ("rank", "entrant", "played", "match_points", "level_diff", "opponents_points"),
     RED_FIVE: ("rank", "entrant", "deals", "score", "dealer_wins"),
+    CLIMBING: ("rank", "entrant", "deals", "score", "wins"),
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.variants import RED_FIVE
+from engine.variants import CLIMBING, RED_FIVE
 
 from .frame import _Frame, _new_canvas
 from .layout import _clean, _page_size, _Pen
@@ -17,8 +17,8 @@ def standings(doc: Standings, page_size: str = "A4") -> bytes:
     """Standings with the tie-break columns (see ``Standings``)."""
     if not isinstance(doc, Standings):
         raise PrintError(f"expected Standings, not {doc!r}")
-    variant = _check_variant(doc.variant)
-    default = _DEFAULT_STANDING_COLS[RED_FIVE if variant == RED_FIVE else "fixed"]
+    variant = _check_variant(doc.variant, (CLIMBING,))
+    default = _DEFAULT_STANDING_COLS[variant if variant in (RED_FIVE, CLIMBING) else "fixed"]
     keys = tuple(doc.columns) if doc.columns is not None else default
     for key in keys:
         if key not in default:

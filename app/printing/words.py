@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR, VARIANT_IDS
+from engine.variants import CLIMBING, ONE_TWENTY, RED_FIVE, TRACTOR, VARIANT_IDS
 
 from .model import PrintError
 
@@ -17,6 +17,7 @@ _VARIANT_NAMES = {
     TRACTOR: ("升级（拖拉机）", "Tractor, 4 players"),
     RED_FIVE: ("红五", "Red five, 5 players"),
     ONE_TWENTY: ("120分", "One-twenty, 6 players"),
+    CLIMBING: ("争上游", "Climbing, 3 to 6 players"),
 }
 _SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SIDE = ("甲A", "乙B")
@@ -28,9 +29,11 @@ def _variant_label(variant: str) -> str:
     return f"{zh} {en}"
 
 
-def _check_variant(variant: object) -> str:
-    if variant not in VARIANT_IDS:
-        raise PrintError(f"unknown variant {variant!r}; the variants are {', '.join(VARIANT_IDS)}")
+def _check_variant(variant: object, also: tuple[str, ...] = ()) -> str:
+    """A trick game's id; ``also``: other games the caller prints (争上游's standings)."""
+    known = (*VARIANT_IDS, *also)
+    if variant not in known:
+        raise PrintError(f"unknown variant {variant!r}; the variants are {', '.join(known)}")
     return str(variant)
 
 

@@ -16,7 +16,9 @@ import click
 from flask import current_app
 
 from .. import printing as pr
-from ..competition.matches import FixedMatch, RedFiveTable
+from ..competition.climbing import ClimbingTable
+from ..competition.matches import FixedMatch
+from ..competition.standings import SheetTable
 from ..competition.tfile import TournamentFileError, load
 from ..db import write_transaction
 from ..extensions import db
@@ -191,6 +193,11 @@ def _run_lines(t: Tournament, run: autoplay.Run) -> list[str]:
                     f"  deal {row.number}: declarer {'AB'[row.declarer]} "
                     f"({sides[row.declarer]}), total {row.total}, levels A {a} : B {b}"
                 )
+        elif isinstance(derived, ClimbingTable):
+            for cr in derived.rows[one.first :]:
+                scores = " ".join(f"{s:+d}" for s in cr.scores)
+                places = " ".join(str(p) for p in cr.places)
+                lines.append(f"  deal {cr.number}: places {places}, scores {scores}")
         else:
             for red in derived.rows[one.first :]:
                 scores = " ".join(f"{s:+d}" for s in red.scores)
@@ -204,7 +211,7 @@ def _run_lines(t: Tournament, run: autoplay.Run) -> list[str]:
     return lines
 
 
-def _result_words(derived: FixedMatch | RedFiveTable, sides: list[str], seats: list[str]) -> str:
+def _result_words(derived: SheetTable, sides: list[str], seats: list[str]) -> str:
     if isinstance(derived, FixedMatch):
         if derived.forfeit is not None:
             return f"forfeit by {'AB'[derived.forfeit]} ({sides[derived.forfeit]})"

@@ -22,12 +22,13 @@ from engine.scoring import (
     ATTACKERS,
     DECLARER,
     PENALTY_KINDS,
+    TAKEBACK,
     WRONG_KITTY,
     allowed_multiplier_set,
     ending_penalty,
     max_kitty_points,
 )
-from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
+from engine.variants import CLIMBING, LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
 from ..competition.presets import PRESETS
 from ..forms_common import REQUIRED, TOO_LONG, choices
@@ -37,11 +38,12 @@ VARIANT_LABELS = {
     TRACTOR: _l("升级 Tractor (4 players, pairs)"),
     RED_FIVE: _l("红五 Red five (5 players, individuals)"),
     ONE_TWENTY: _l("120分 (6 players, trios)"),
+    CLIMBING: _l("争上游 Climbing (3 to 6 players a table, individuals, on paper)"),
 }
 PAIRING_LABELS = {
     "swiss": _l("Swiss (by match points, no repeat opponents)"),
     "round-robin": _l("Round robin (Berger tables)"),
-    "reseat": _l("Red five re-seating (new tablemates each round)"),
+    "reseat": _l("Re-seating of individuals (red five, 争上游: new tablemates each round)"),
 }
 MATCH_LABELS = {
     "deals": _l("A number of deals"),
@@ -73,6 +75,7 @@ PENALTY_LABELS = {
     "takeback": _l("Take-back (悔牌)"),
 }
 ROLE_LABELS = {DECLARER: _l("the declarer side (庄家方)"), ATTACKERS: _l("the attackers (闲家)")}
+PLACE_SLOTS = 6  # 争上游: at most 6 players a table
 PEN_SLOTS = 4  # penalties one deal's form can hold, in the order they happened
 WARN_SLOTS = 2  # conduct warnings (警告) per deal
 WARNING_REASON_MAX = 200
@@ -316,6 +319,22 @@ class DealForm(FlaskForm):
     warn_reason_0 = StringField(_l("Reason"))
     warn_seat_1 = SelectField(_l("Warning (警告) to"), default="", validate_choice=False)
     warn_reason_1 = StringField(_l("Reason"))
+    # 争上游: each seat's place (1 … n) and the tribute (进贡) paid before the deal
+    place_0 = SelectField(coerce=_int_or_none, validate_choice=False)
+    place_1 = SelectField(coerce=_int_or_none, validate_choice=False)
+    place_2 = SelectField(coerce=_int_or_none, validate_choice=False)
+    place_3 = SelectField(coerce=_int_or_none, validate_choice=False)
+    place_4 = SelectField(coerce=_int_or_none, validate_choice=False)
+    place_5 = SelectField(coerce=_int_or_none, validate_choice=False)
+    tribute_from = SelectField(
+        _l("Tribute (进贡) paid by"), coerce=_int_or_none, validate_choice=False
+    )
+    tribute_to = SelectField(_l("to"), coerce=_int_or_none, validate_choice=False)
+    tribute_card = StringField(
+        _l("Card given"),
+        validators=[Length(max=3, message=TOO_LONG)],
+        description=_l("E.g. 2S, 10H, AD, HJ. Leave the tribute empty in a first deal or on 抗贡."),
+    )
     seen = HiddenField()  # deals on the sheet when the form was shown: a resubmission is refused
     seen_version = HiddenField()  # the sheet's version then (any correction since is refused)
 
@@ -361,9 +380,20 @@ class DealForm(FlaskForm):
         warned = [("", _l("nobody"))] + [(str(i), label) for i, label in seats]
         for i in range(WARN_SLOTS):
             self[f"warn_seat_{i}"].choices = choices(warned)  # type: ignore[attr-defined]
+        if variant.id == CLIMBING:
+            places = [("", "—")] + [(k, str(k)) for k in range(1, variant.players + 1)]
+            for i in range(PLACE_SLOTS):
+                self[f"place_{i}"].choices = choices(places)  # type: ignore[attr-defined]
+                if i < len(seat_names):
+                    self[f"place_{i}"].label.text = f"{i + 1} · {seat_names[i]}"
+            self.tribute_from.choices = choices([("", _l("no tribute")), *seats])
+            self.tribute_to.choices = choices([("", "—"), *seats])
 
     def penalty_kinds(self) -> list[str]:
-        """The penalties this game has: no wrong kitty without a kitty (4 decks)."""
+        """The penalties this game has: no wrong kitty without a kitty (4 decks); 争上游 records
+        a take-back only (CLIMBING.md §4)."""
+        if self.variant.id == CLIMBING:
+            return [TAKEBACK]
         return [k for k in PENALTY_KINDS if not (k == WRONG_KITTY and self.variant.kitty == 0)]
 
     def penalties(self) -> tuple[tuple[str, str | int], ...]:
@@ -603,6 +633,9 @@ class DealForm(FlaskForm):
         pens = [f"pen_{part}_{i}" for i in range(PEN_SLOTS) for part in ("kind", "who")]
         if self.with_warnings:
             pens += [f"warn_{part}_{i}" for i in range(WARN_SLOTS) for part in ("seat", "reason")]
+        if v == CLIMBING:
+            places = [f"place_{i}" for i in range(self.variant.players)]
+            return [*places, "tribute_from", "tribute_to", "tribute_card", *pens]
         if v == RED_FIVE:
             return [
                 "dealer",
@@ -640,10 +673,68 @@ class DealForm(FlaskForm):
     def seen_sheet(self) -> str | None:
         return (self.seen_version.data or "").strip()[:32] or None
 
+    def _tribute_given(self) -> bool:
+        """A tribute is its payer, its receiver and the card, or nothing at all."""
+        card = (self.tribute_card.data or "").strip()
+        return self.tribute_from.data is not None or self.tribute_to.data is not None or bool(card)
+
+    def validate_tribute_from(self, field: SelectField) -> None:
+        if self._tribute_given() and field.data is None:
+            raise ValidationError(_l("Please choose who paid the tribute."))
+
+    def validate_tribute_to(self, field: SelectField) -> None:
+        if self._tribute_given() and field.data is None:
+            raise ValidationError(_l("Please choose who received the tribute."))
+
+    def validate_tribute_card(self, field: StringField) -> None:
+        if self._tribute_given() and not (field.data or "").strip():
+            raise ValidationError(_l("Please write the card given (e.g. 2S, HJ)."))
+
+    def validate_place_0(self, field: SelectField) -> None:
+        self._check_place(field)
+
+    def validate_place_1(self, field: SelectField) -> None:
+        self._check_place(field)
+
+    def validate_place_2(self, field: SelectField) -> None:
+        self._check_place(field)
+
+    def validate_place_3(self, field: SelectField) -> None:
+        self._check_place(field)
+
+    def validate_place_4(self, field: SelectField) -> None:
+        self._check_place(field)
+
+    def validate_place_5(self, field: SelectField) -> None:
+        self._check_place(field)
+
+    def _check_place(self, field: SelectField) -> None:
+        if field.data is None:
+            raise ValidationError(_l("Please choose this player's place."))
+
     def to_deal(self) -> Any:
-        from ..competition.model import Deal, FailedThrows
+        from ..competition.climbing import normal_tribute
+        from ..competition.model import Deal, FailedThrows, Tribute
 
         v = self.variant.id
+        if v == CLIMBING:
+            tribute = None
+            if self.tribute_from.data is not None:
+                tribute = normal_tribute(
+                    Tribute(
+                        self.tribute_from.data,
+                        self.tribute_to.data,  # type: ignore[arg-type]
+                        (self.tribute_card.data or "").strip(),
+                    )
+                )
+            return Deal(
+                points=0,
+                kitty=0,
+                places=tuple(self[f"place_{i}"].data for i in range(self.variant.players)),
+                tribute=tribute,
+                penalties=self.penalties(),
+                warnings=self.warnings() if self.with_warnings else (),
+            )
         trump = self.trump.data
         ft: Any = None
         if v == TRACTOR and self.per_card:
@@ -680,6 +771,13 @@ class DealForm(FlaskForm):
 
     def fill_from(self, deal: Any) -> None:
         """Show a recorded deal in the form (for a correction)."""
+        if deal.places is not None:
+            for i, place in enumerate(deal.places[:PLACE_SLOTS]):
+                self[f"place_{i}"].data = place
+        tr = deal.tribute
+        self.tribute_from.data = tr.giver if tr is not None else None
+        self.tribute_to.data = tr.receiver if tr is not None else None
+        self.tribute_card.data = tr.card if tr is not None else ""
         self.declarer.data = deal.declarer
         self.dealer.data = deal.dealer
         self.friend.data = deal.friend

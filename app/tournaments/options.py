@@ -27,9 +27,18 @@ OPTION_LABELS: dict[str, Any] = {
     "strikes_lose_match": _l(
         "Penalties (revoke, miscount, wrong kitty, take-back) that lose a match"
     ),
+    # 争上游
+    "players": _l("Players at a table"),
+    "tribute": _l(
+        "Tribute (进贡): from the second deal the last gives his highest card to the first"
+    ),
+    "place_points": _l("Points by place, first place first"),
 }
 CHOICE_LABELS: dict[tuple[str, Any], Any] = {
+    ("decks", 1): _l("1 deck"),
     ("decks", 2): _l("2 decks"),
+    ("tribute", True): _l("yes"),
+    ("tribute", False): _l("no: the turned card decides every first lead"),
     ("decks", 4): _l("4 decks"),
     ("kitty_multiplier", "by_shape"): _l("2 × the cards of the last trick's largest part"),
     ("kitty_multiplier", "power"): _l("2 to the power of that count"),
@@ -59,9 +68,11 @@ def option_choice_label(name: str, value: Any) -> str:
     return str(label) if label is not None else str(value)
 
 
-def option_value_text(name: str, value: Any) -> str:
+def option_value_text(name: str, value: Any, variant: str | None = None) -> str:
     """One option's value in words: a choice's label, yes/no, points, levels."""
-    kind = option_spec(name).kind
+    kind = option_spec(name, variant).kind
+    if kind == "place_points":
+        return _("players − 1 for the first down to 0") if value is None else _points_text(value)
     if kind == "points_or_null":
         return _("none") if value is None else _("%(n)d points", n=value)
     if kind == "levels":
@@ -81,8 +92,8 @@ def option_summary(variant: str, options: dict[str, Any]) -> list[dict[str, Any]
         out.append(
             {
                 "option": name,
-                "label": str(OPTION_LABELS.get(name, option_spec(name).help)),
-                "value": option_value_text(name, value),
+                "label": str(OPTION_LABELS.get(name, option_spec(name, variant).help)),
+                "value": option_value_text(name, value, variant),
                 "changed": name in options and value != defaults.get(name),
             }
         )
@@ -93,11 +104,13 @@ def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> lis
     """The option inputs of a variant (name, label, kind, choices, current value as text)."""
     out = []
     for name in option_names(variant):
-        spec = option_spec(name)
+        spec = option_spec(name, variant)
         key = f"opt_{name}"
         current = defaults.get(name)
         if spec.kind == "levels":
             shown = ", ".join(current or ["A"])
+        elif spec.kind == "place_points":
+            shown = "" if current is None else _points_text(current)
         elif current is None:
             shown = ""
         else:
@@ -120,6 +133,10 @@ def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> lis
     return out
 
 
+def _points_text(values: Any) -> str:
+    return ", ".join(str(v) for v in values)
+
+
 def _as_text(value: Any) -> str:
     if value is True:
         return "true"
@@ -134,7 +151,7 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
     given: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for name in option_names(variant):
-        spec = option_spec(name)
+        spec = option_spec(name, variant)
         if spec.kind != "bool" and f"opt_{name}" not in form:
             continue  # not on the posted form (one from before the option existed): the default
         raw = (form.get(f"opt_{name}") or "").strip()
@@ -164,12 +181,24 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
             else:
                 errors[name] = _("A whole number, 1 or more, or empty for none.")
                 continue
+        elif spec.kind == "place_points":
+            parts = [x.strip() for x in raw.replace("，", ",").split(",") if x.strip()]
+            if not all(x.lstrip("-").isdigit() and len(x) < 6 for x in parts):
+                errors[name] = _("Whole numbers separated by commas, e.g. 3, 2, 1, 0.")
+                continue
+            value = [int(x) for x in parts] or None
         else:  # levels
             value = [x.strip().upper() for x in raw.replace("，", ",").split(",") if x.strip()]
         try:
-            checked = make_variant(variant, {name: value}).options[name]
+            checked = make_variant(variant, {**given, name: value}).options[name]
         except EngineError:
-            errors[name] = _("Levels such as 5, 10, K, A separated by commas.")
+            if spec.kind == "place_points":
+                errors[name] = _(
+                    "One number per place, as many as players at a table, from the first "
+                    "down, each at most the one before."
+                )
+            else:
+                errors[name] = _("Levels such as 5, 10, K, A separated by commas.")
             continue
         if checked != defaults.get(name):
             given[name] = checked

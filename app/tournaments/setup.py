@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
-from engine.variants import RED_FIVE, default_options
+from engine.variants import CLIMBING, RED_FIVE, default_options
 
 from ..competition import model as cm
 from ..competition import presets
@@ -146,7 +146,7 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
         if chosen is not None and chosen.variant is not None:
             variant = chosen.variant
         form.variant.data = variant
-        if variant == RED_FIVE:
+        if variant in (RED_FIVE, CLIMBING):
             form.pairing.data = "reseat"
         option_defaults = default_options(variant)
         if chosen is not None:
@@ -240,9 +240,9 @@ def new_options(club: Club, me: Member) -> ResponseReturnValue:
 
 
 def fitting_pairing(variant: str, pairing: str) -> str:
-    """The pairing the form should show for ``variant``: red five always re-seats; fixed sides
+    """The pairing the form should show for ``variant``: red five and 争上游 always re-seat; fixed sides
     keep a round robin or Swiss chosen, and take Swiss instead of re-seating."""
-    if variant == RED_FIVE:
+    if variant in (RED_FIVE, CLIMBING):
         return "reseat"
     return pairing if pairing in ("round-robin", "swiss") else "swiss"
 

@@ -11,7 +11,10 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from engine.variants import CLIMBING
+
 from ..competition.matches import FixedMatch, RedFiveTable
+from ..competition.standings import SheetTable
 from ..extensions import db, htmx
 from ..models import Club, Member, Table, Tournament
 from ..permissions import check_code_guessing, club_route, record_code_failure
@@ -48,10 +51,10 @@ def _deal_form(t: Tournament, tab: Table, formdata: bool, director: bool) -> Dea
     return form
 
 
-def _defaults_for_next(form: DealForm, derived: FixedMatch | RedFiveTable) -> None:
+def _defaults_for_next(form: DealForm, derived: SheetTable) -> None:
     if isinstance(derived, FixedMatch):
         form.declarer.data = derived.next_declarer if derived.next_declarer is not None else 0
-    else:
+    elif isinstance(derived, RedFiveTable):
         form.dealer.data = derived.rows[-1].next_dealer if derived.rows else 0
         form.friend.data = None
     form.trump.data = "S"
@@ -92,6 +95,7 @@ def _sheet_context(
         "clock_round": tab.round.number,
         "derived": derived,
         "fixed": isinstance(derived, FixedMatch),
+        "climbing": t.variant == CLIMBING,
         "deals": deals,
         "form": form,
         "edit_index": edit_index,
@@ -132,7 +136,7 @@ def _online_game(tab: Table) -> dict[str, Any] | None:
     return {"game": game, "forfeit_warning": guards.forfeit_warning(game)}
 
 
-def _finish_label(t: Tournament, tab: Table, derived: FixedMatch | RedFiveTable) -> str | None:
+def _finish_label(t: Tournament, tab: Table, derived: SheetTable) -> str | None:
     """The director's button that ends (or reopens) a match, when a match needs one: a time
     limit ends when time is up; a match to A ends by itself when a side passes A, so the director
     ends it only when play stops before that (the evening is over). A match of a number of deals
@@ -162,6 +166,8 @@ def _show_errors(form: DealForm, t: Tournament, error: sheets.DealErrors) -> str
             target = "misplays_0"
         elif name == "penalties":
             target = "pen_kind_0"
+        elif name == "places":
+            target = "place_0"
         elif name == "warnings" and form.with_warnings:
             target = "warn_seat_0"
         else:

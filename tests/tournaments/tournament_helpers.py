@@ -64,6 +64,12 @@ SETUP_OPTIONS: dict[str, dict[str, str]] = {
         "opt_refuse_below": "20",
         "opt_must_play_levels": "A",
     },
+    "climbing": {
+        "opt_players": "4",
+        "opt_decks": "1",
+        "opt_tribute": "true",
+        "opt_place_points": "",
+    },
 }
 
 

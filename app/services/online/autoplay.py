@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
 
-from ...competition.matches import FixedMatch, RedFiveTable
+from ...competition.standings import SheetTable
 from ...extensions import db
 from ...models import Round, Table, Tournament
 from .. import ServiceError
@@ -41,7 +41,7 @@ class TableRun:
 
     table: Table
     first: int  # the number of deals already on the sheet before the run
-    derived: FixedMatch | RedFiveTable | None = None
+    derived: SheetTable | None = None
     calls: int = 0
 
 

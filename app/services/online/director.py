@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from engine.variants import CLIMBING
+
 from ...extensions import db
 from ...models import OnlineSeat, Table, Tournament
 from .. import ServiceError
@@ -24,6 +26,8 @@ def switch_online(t: Tournament, tab: Table, actor: Actor) -> None:
     """Make a table online before its first deal: a secret link per seat, the first deal dealt."""
     if tab.mode == "online":
         raise ServiceError(_("This table is already played online."))
+    if t.variant == CLIMBING:
+        raise ServiceError(_("争上游 tables are played on paper: their sheets are typed."))
     if tab.kind == "bye":
         raise ServiceError(_("A bye has no deals."))
     if tab.forfeit is not None:

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import inspect
 
-from ...competition.matches import FixedMatch, RedFiveTable
+from ...competition.matches import FixedMatch
+from ...competition.standings import SheetTable
 from ...db import reads_only
 from ...extensions import db
 from ...models import OnlineSeat, Table, Tournament
@@ -59,9 +60,9 @@ def _seat_table(seat_row: OnlineSeat) -> Table:
 
 # the names at a table and its score sheet, by table, while its tournament's version stands
 # (every change bumps it: ``Tournament.version``), as ``rows.load`` caches the tournament
-_SHEETS: OrderedDict[
-    tuple[Any, ...], tuple[list[str], list[str], FixedMatch | RedFiveTable, int | None]
-] = OrderedDict()
+_SHEETS: OrderedDict[tuple[Any, ...], tuple[list[str], list[str], SheetTable, int | None]] = (
+    OrderedDict()
+)
 _SHEETS_SIZE = 256
 _SHEETS_LOCK = threading.Lock()
 
@@ -283,7 +284,7 @@ def summary_page(
     tab: Table,
     live: bridge.Live,
     summary: dict[str, Any],
-    derived: FixedMatch | RedFiveTable,
+    derived: SheetTable,
     seat: int | None,
     over: bool,
 ) -> dict[str, Any]:
@@ -307,9 +308,7 @@ def summary_page(
     )
 
 
-def match_result(
-    derived: FixedMatch | RedFiveTable, names: list[str], sides: list[str]
-) -> dict[str, Any]:
+def match_result(derived: SheetTable, names: list[str], sides: list[str]) -> dict[str, Any]:
     """The match as it ended: fixed sides, the winner, the final levels and the 级差; red five,
     the 积分 totals, best first."""
     if isinstance(derived, FixedMatch):

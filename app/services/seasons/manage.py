@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import ColumnElement, func, or_, select
 
-from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
+from engine.variants import CLIMBING, ONE_TWENTY, RED_FIVE, TRACTOR
 
 from ...competition.names import name_match_key
 from ...competition.seasons import (
@@ -33,6 +33,7 @@ VARIANT_WORDS = {
     TRACTOR: _l("升级 (tractor, 4 players)"),
     RED_FIVE: _l("红五 (red five, 5 players)"),
     ONE_TWENTY: _l("120分 (6 players)"),
+    CLIMBING: _l("争上游 (climbing, 3 to 6 players)"),
 }
 
 

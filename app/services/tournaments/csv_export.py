@@ -9,6 +9,7 @@ import csv
 import io
 
 from ...competition import model as cm
+from ...competition.climbing import ClimbingRow, derive_climbing
 from ...competition.matches import FixedMatch, FixedRow
 from ...competition.standings import FixedStanding, RedFiveStanding, derive_table
 from ...models import Tournament
@@ -83,6 +84,8 @@ def deals_csv(t: Tournament) -> str:
     loaded = load(t)
     comp = loaded.tournament
     variant = comp.rules
+    if comp.climbing:
+        return _climbing_deals_csv(comp)
     rows: list[list[object]] = [
         [
             "round",
@@ -126,10 +129,12 @@ def deals_csv(t: Tournament) -> str:
                 total = winner = after = ended = ""
                 if i < len(derived.rows):
                     row = derived.rows[i]
+                    if isinstance(row, ClimbingRow):  # 争上游 has its own file (above)
+                        continue
                     total = "" if row.total is None else str(row.total)
+                    winner = row.winner
                     if isinstance(row, FixedRow):
                         ended = row.result.ended_by or ""
-                    winner = row.winner
                     if isinstance(derived, FixedMatch):
                         after = "/".join(derived.rows[i].levels_after)
                     else:
@@ -159,6 +164,51 @@ def deals_csv(t: Tournament) -> str:
                         "; ".join(f"{kind} {who}" for kind, who in d.penalties),
                         "; ".join(f"{seat}: {reason}" for seat, reason in d.warnings),
                         ended,
+                    ]
+                )
+    return _csv(rows)
+
+
+def _climbing_deals_csv(comp: cm.Tournament) -> str:
+    """争上游's rows: each seat's place and the tribute as typed, then each seat's points for
+    the deal and the running totals (seats 0 … n − 1, in the order of ``players``)."""
+    rows: list[list[object]] = [
+        [
+            "round",
+            "table",
+            "deal",
+            "players",
+            "places",
+            "tribute",
+            "scores",
+            "totals_after",
+            "penalties",
+            "warnings",
+        ]
+    ]
+    for rnd in comp.played:
+        for tab in rnd.tables:
+            if tab.bye is not None:
+                continue
+            derived = derive_climbing(comp.rules, comp.match, tab)
+            for i, d in enumerate(tab.deals):
+                scores = after = ""
+                if i < len(derived.rows):
+                    scores = " ".join(str(x) for x in derived.rows[i].scores)
+                    after = " ".join(str(x) for x in derived.rows[i].totals)
+                tr = d.tribute
+                rows.append(
+                    [
+                        rnd.round,
+                        tab.table,
+                        i + 1,
+                        " / ".join(tab.players or ()),
+                        " ".join(str(p) for p in d.places or ()),
+                        f"{tr.giver}>{tr.receiver} {tr.card}" if tr is not None else "",
+                        scores,
+                        after,
+                        "; ".join(f"{kind} {who}" for kind, who in d.penalties),
+                        "; ".join(f"{seat}: {reason}" for seat, reason in d.warnings),
                     ]
                 )
     return _csv(rows)

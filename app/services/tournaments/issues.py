@@ -86,6 +86,21 @@ TEXTS = {
     ),
     "level_mismatch": _l("The sheet says %(written)s, but this side is at level %(level)s."),
     "no_such_deal": _l("There is no deal %(number)s at this table."),
+    # 争上游 (climbing)
+    "not_climbing": _l("A 争上游 row has each player's place and the tribute (进贡) only."),
+    "climbing_only": _l("Only 争上游 rows have this."),
+    "places_missing": _l("Please write each player's place, 1 to %(players)s."),
+    "places_count": _l("Please write one place for each of the %(players)s players."),
+    "place_missing": _l("Please write this player's place."),
+    "place_out_of_range": _l("A place is 1 to %(players)s."),
+    "place_twice": _l("Place %(place)s is written twice: each place once."),
+    "tribute_off": _l("These rules pay no tribute (进贡)."),
+    "tribute_same_seat": _l("The tribute goes from one player to another."),
+    "tribute_not_card": _l("%(value)s is not a card: write e.g. 2S, 10H, AD, HJ."),
+    "tribute_first_deal": _l("A first deal has no tribute (进贡)."),
+    "tribute_not_loser": _l("The tribute is paid by the player who came last in the deal before."),
+    "tribute_not_winner": _l("The tribute goes to the player who came first in the deal before."),
+    "climbing_penalty": _l("In 争上游 only a take-back (悔牌) is recorded."),
 }
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import current_app, has_request_context, url_for
 
+from engine.variants import CLIMBING
+
 from ... import printing as pr
 from ...competition import model as cm
 from ...competition import presets
@@ -108,6 +110,7 @@ def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = Tru
     if isinstance(derived, FixedMatch):
         rows = _fixed_deals(derived, deals)
     else:
+        assert isinstance(derived, RedFiveTable)  # 争上游 sheets are not printed (files._printable)
         rows = _red_five_deals(derived, deals)
     return pr.ScoreSheet(
         tournament=t.name,
@@ -145,6 +148,8 @@ def standings_doc(t: Tournament, club_name: str) -> pr.Standings:
     rows = []
     for r in loaded.standings:
         row: dict[str, Any] = r.as_json()
+        if t.variant == CLIMBING:  # 争上游's tie-break: deals won (上游)
+            row["wins"] = row.pop("dealer_wins")
         if r.in_progress:
             row["note"] = "进行中 in progress"
         rows.append(row)

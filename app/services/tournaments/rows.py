@@ -16,8 +16,13 @@ from sqlalchemy import String, cast, insert, select
 from engine.variants import Variant, make_variant
 
 from ...competition import model as cm
-from ...competition.matches import FixedMatch, RedFiveTable
-from ...competition.standings import FixedStanding, RedFiveStanding, derive_table, standings
+from ...competition.standings import (
+    FixedStanding,
+    RedFiveStanding,
+    SheetTable,
+    derive_table,
+    standings,
+)
 from ...competition.tfile import SIDE_SIZE
 from ...db import reads_only
 from ...extensions import db
@@ -142,7 +147,15 @@ def deal_from_row(row: Deal) -> cm.Deal:
         level=row.level,
         penalties=pens,
         warnings=warnings,
+        places=tuple(row.places) if row.places is not None else None,
+        tribute=_tribute_from_json(row.tribute),
     )
+
+
+def _tribute_from_json(raw: Any) -> cm.Tribute | None:
+    if not isinstance(raw, dict):
+        return None
+    return cm.Tribute(raw.get("from"), raw.get("to"), raw.get("card"))  # type: ignore[arg-type]
 
 
 def deal_columns(d: cm.Deal) -> dict[str, Any]:
@@ -160,6 +173,8 @@ def deal_columns(d: cm.Deal) -> dict[str, Any]:
         "misplays": list(d.misplays) or None,
         "level": d.level,
         "penalties": _penalties_json(d),
+        "places": list(d.places) if d.places is not None else None,
+        "tribute": d.tribute.as_json() if d.tribute is not None else None,
     }
 
 
@@ -241,10 +256,8 @@ def comp_table(tab: Table, deals: list[cm.Deal] | None = None) -> cm.Table:
     )
 
 
-def derive_row_table(
-    t: Tournament, tab: Table, deals: list[cm.Deal] | None = None
-) -> FixedMatch | RedFiveTable:
-    """A table's match (or red five table) derived from its rows, or from ``deals`` instead."""
+def derive_row_table(t: Tournament, tab: Table, deals: list[cm.Deal] | None = None) -> SheetTable:
+    """A table's match (or red five / 争上游 table) derived from its rows, or from ``deals`` instead."""
     return derive_table(variant_of(t), match_spec(t.match), comp_table(tab, deals))
 
 
@@ -384,6 +397,11 @@ def load_uncached(t: Tournament) -> Loaded:
     ft_text = cast(Deal.failed_throws, String)
     mis_text = cast(Deal.misplays, String)
     pen_text = cast(Deal.penalties, String)
+    places_text = cast(Deal.places, String)
+    tribute_text = cast(Deal.tribute, String)
+    # 争上游's places and tribute (null in the trick games' deals)
+    places_of: dict[str | None, tuple[int, ...] | None] = {None: None, "": None, "null": None}
+    tributes: dict[str | None, cm.Tribute | None] = {None: None, "": None, "null": None}
     pens: dict[str | None, tuple[Penalties, Warnings]] = {
         None: ((), ()),
         "": ((), ()),
@@ -410,6 +428,8 @@ def load_uncached(t: Tournament) -> Loaded:
         mis_raw,
         level,
         pen_raw,
+        places_raw,
+        tribute_raw,
     ) in s.execute(
         select(
             Deal.table_id,
@@ -425,6 +445,8 @@ def load_uncached(t: Tournament) -> Loaded:
             mis_text,
             Deal.level,
             pen_text,
+            places_text,
+            tribute_text,
         )
         .where(Deal.table_id.in_(table_ids_of))
         .order_by(Deal.table_id, Deal.index)
@@ -435,6 +457,10 @@ def load_uncached(t: Tournament) -> Loaded:
             miss[mis_raw] = tuple(json.loads(mis_raw))
         if pen_raw not in pens:
             pens[pen_raw] = _penalties_from_json(json.loads(pen_raw))
+        if places_raw not in places_of:
+            places_of[places_raw] = tuple(json.loads(places_raw))
+        if tribute_raw not in tributes:
+            tributes[tribute_raw] = _tribute_from_json(json.loads(tribute_raw))
         deal = make(
             points,
             kitty,
@@ -448,6 +474,8 @@ def load_uncached(t: Tournament) -> Loaded:
             miss[mis_raw],
             level,
             *pens[pen_raw],
+            places_of[places_raw],
+            tributes[tribute_raw],
         )
         lst = deals.get(table_id)
         if lst is None:

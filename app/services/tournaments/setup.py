@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
-from engine.variants import RED_FIVE, make_variant
+from engine.variants import CLIMBING, RED_FIVE, make_variant
 
 from ...competition.model import TIE_BREAKS
 from ...competition.names import name_match_key
@@ -96,11 +96,17 @@ def create_tournament(
         raise ServiceError(_("Please choose a variant."), "variant")
     if variant == RED_FIVE and pairing != "reseat":
         raise ServiceError(_("Red five re-seats individuals: choose re-seating."), "pairing")
-    if variant != RED_FIVE and pairing not in ("round-robin", "swiss"):
+    if variant == CLIMBING and pairing != "reseat":
+        raise ServiceError(_("争上游 re-seats individuals: choose re-seating."), "pairing")
+    if variant not in (RED_FIVE, CLIMBING) and pairing not in ("round-robin", "swiss"):
         raise ServiceError(_("Fixed sides play round robin or Swiss."), "pairing")
     if variant == RED_FIVE and match.get("to_a"):
         raise ServiceError(
             _("Red five stays at level 2: play a number of deals or minutes."), "match_kind"
+        )
+    if variant == CLIMBING and match.get("to_a"):
+        raise ServiceError(
+            _("争上游 has no levels: play a number of deals or minutes."), "match_kind"
         )
     tie = match.get("tie_break", "draw")
     if tie not in TIE_BREAKS:
@@ -108,6 +114,11 @@ def create_tournament(
     if variant == RED_FIVE and tie != "draw":
         raise ServiceError(
             _("Red five has no tie-break: each seat scores its own 积分. Choose a draw."),
+            "tie_break",
+        )
+    if variant == CLIMBING and tie != "draw":
+        raise ServiceError(
+            _("争上游 has no tie-break: each player scores points by place. Choose a draw."),
             "tie_break",
         )
     if "target" in match and not match.get("to_a"):

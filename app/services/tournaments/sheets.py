@@ -17,7 +17,8 @@ from flask_babel import ngettext
 from engine.scoring import ATTACKERS, DECLARER, TAKEBACK
 
 from ...competition import model as cm
-from ...competition.matches import FixedMatch, RedFiveTable, deal_issues
+from ...competition.matches import FixedMatch, deal_issues
+from ...competition.standings import SheetTable
 from ...competition.tfile import dump_deal
 from ...db import lock_for_update
 from ...extensions import db
@@ -70,7 +71,7 @@ def _online_tables() -> OnlineTables:
     return _listener[0]
 
 
-def sheet(t: Tournament, tab: Table) -> FixedMatch | RedFiveTable:
+def sheet(t: Tournament, tab: Table) -> SheetTable:
     """The table's sheet as derived from its recorded deals."""
     return derive_row_table(t, tab)
 
@@ -349,7 +350,7 @@ def delete_last_deal(
     audit(t, actor, "delete_deal", _where(tab, row.index), before, None)
 
 
-def _deal_issue_fields(derived: FixedMatch | RedFiveTable, pos: int) -> dict[str, str]:
+def _deal_issue_fields(derived: SheetTable, pos: int) -> dict[str, str]:
     """The derivation's issues of deal ``pos`` on their fields; an issue it causes in a later
     deal on the deal as a whole."""
     out: dict[str, str] = {}

@@ -9,8 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...competition import model as cm
-from ...competition.matches import FixedMatch, RedFiveTable
-from ...competition.standings import FixedStanding, RedFiveStanding, derive_table, entrant_history
+from ...competition.standings import (
+    FixedStanding,
+    RedFiveStanding,
+    SheetTable,
+    derive_table,
+    entrant_history,
+)
 from ...models import Tournament
 from .rows import Loaded, load
 
@@ -24,6 +29,7 @@ def standings_page(t: Tournament) -> dict[str, Any]:
         "loaded": loaded,
         "rows": loaded.standings,
         "fixed": loaded.tournament.fixed_sides,
+        "climbing": loaded.tournament.climbing,
         "rounds_status": sorted(loaded.round_status.items()),
         **current_clock(t),
     }
@@ -47,7 +53,7 @@ class HistoryMatch:
     round: int
     table: cm.Table
     bye: bool = False
-    derived: FixedMatch | RedFiveTable | None = None
+    derived: SheetTable | None = None
     deals: tuple[cm.Deal, ...] = ()
     # fixed sides (``outcome`` None while the match does not count yet)
     side: int | None = None
@@ -96,6 +102,7 @@ def history_page(t: Tournament, name: str) -> dict[str, Any]:
         "row": row,
         "matches": entrant_matches(loaded, name),
         "fixed": loaded.tournament.fixed_sides,
+        "climbing": loaded.tournament.climbing,
         "club_name": loaded.tournament.club,
     }
 
