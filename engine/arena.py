@@ -428,7 +428,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.games:
             p.error("climbing is played deal by deal: --games is for the trick games")
         if "mc" in (args.a, args.b):
-            p.error("climbing's bots are random and heuristic (mc plays the trick games)")
+            p.error(
+                "climbing's bots are random and heuristic (mc plays the trick games and 打百分)"
+            )
     if args.games and any(v in FAMILY_IDS for v in variants):
         p.error("打百分 is played deal by deal: --games is for the trick games")
     try:
