@@ -24,6 +24,10 @@ counted), and last the line
 and B at the others instead (``engine.climbing_arena``), with the same last line: ``diff`` is
 A's advantage in places (B's mean place minus A's).
 
+``--variant hundred-4p``, ``forty-4p`` or ``hundred-3p`` (打百分, ``engine.hundred_arena``) plays
+duplicate pairs of that family (``--options '{"friend": "fixed"}'`` and so on), A's advantage in
+积分 per seat (fixed pairs: units), with the same last line; ``mc`` is ``HundredMCBot`` there.
+
 ``--games`` plays games instead (to A; red five: ``--game-deals`` deals, default 10) in
 duplicate pairs on the same game seed and prints the games won by A with a Wilson interval.
 Everything is deterministic by ``--seed`` except the ``mc`` bot's time box; ``--samples K``
@@ -46,6 +50,7 @@ from .bots import HeuristicBot, RandomBot, perform
 from .deal import DRAW, PLAY, Deal, DealSetup
 from .errors import EngineError
 from .game import Game
+from .hundred_rules import FAMILY_IDS
 from .mcbot import MCBot
 from .variants import ALL_VARIANT_IDS, CLIMBING, RED_FIVE, VARIANT_IDS, make_variant
 
@@ -285,6 +290,19 @@ def run_variant(args: argparse.Namespace, variant: str, options: dict[str, Any])
         from .climbing_arena import run as run_climbing
 
         return run_climbing(args.a, args.b, args.deals, args.seed, options)
+    if variant in FAMILY_IDS:  # 打百分: duplicate pairs of its own deals (engine.hundred_arena)
+        from .hundred_arena import run as run_hundred
+
+        return run_hundred(
+            variant,
+            args.a,
+            args.b,
+            args.deals,
+            args.seed,
+            options,
+            args.time_per_move,
+            args.samples,
+        )
     n = make_variant(variant, options).players
     tally = Tally()
 
@@ -369,8 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--variant",
         action="append",
-        choices=ALL_VARIANT_IDS,
-        help="repeat for several; default: the three trick games (climbing: only by name)",
+        choices=(*ALL_VARIANT_IDS, *FAMILY_IDS),
+        help="repeat for several; default: the three trick games (climbing and 打百分's "
+        "hundred-4p, forty-4p, hundred-3p: only by name)",
     )
     p.add_argument("--a", required=True, choices=BOT_NAMES)
     p.add_argument("--b", required=True, choices=BOT_NAMES)
@@ -409,7 +428,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.games:
             p.error("climbing is played deal by deal: --games is for the trick games")
         if "mc" in (args.a, args.b):
-            p.error("climbing's bots are random and heuristic (mc plays the trick games)")
+            p.error(
+                "climbing's bots are random and heuristic (mc plays the trick games and 打百分)"
+            )
+    if args.games and any(v in FAMILY_IDS for v in variants):
+        p.error("打百分 is played deal by deal: --games is for the trick games")
     try:
         for v in variants:
             for line in run_variant(args, v, options):

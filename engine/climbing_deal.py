@@ -39,6 +39,7 @@ from . import draws
 from .cards import HJ, card_str, cards_str, full_pack, parse_card
 from .deal import Record
 from .errors import EngineError, IllegalAction
+from .records import entry_fields, parse_entry_cards
 from .variants import CLIMBING, Variant, make_variant
 
 DRAW: Final = "draw"
@@ -627,18 +628,8 @@ def next_setup(deal: ClimbingDeal, seed: int) -> ClimbingSetup:
 
 def record_from_json(d: Any) -> Record:
     """A climbing log entry from its JSON form (``{"kind", "seat", "cards"}``)."""
-    if not isinstance(d, dict) or "kind" not in d or "seat" not in d:
-        raise EngineError("record.type", got=repr(d))
-    kind = d["kind"]
-    if kind not in ACTION_KINDS:
-        raise EngineError("record.kind", got=repr(kind), kinds=", ".join(ACTION_KINDS))
-    seat = d["seat"]
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise EngineError("record.seat", got=repr(seat))
-    cards = d.get("cards", [])
-    if not isinstance(cards, list):
-        raise EngineError("record.cards", got=repr(cards))
-    return Record(kind, seat, tuple(parse_card(c) for c in cards))
+    kind, seat, cards = entry_fields(d, ACTION_KINDS)
+    return Record(kind, seat, parse_entry_cards(cards))
 
 
 def apply(deal: ClimbingDeal, rec: Any) -> Record:
@@ -649,16 +640,9 @@ def apply(deal: ClimbingDeal, rec: Any) -> Record:
         rec = record_from_json(rec)
     k = rec.kind
     if k == "draw":
-        seat = deal.next_drawer
-        if seat is None:
-            raise IllegalAction("log.draw_after")
-        if rec.seat != seat or (rec.cards and rec.cards != (deal.pack[deal.drawn],)):
-            raise EngineError(
-                "log.seed_mismatch",
-                action=len(deal.log) + 1,
-                cards=cards_str(rec.cards),
-                seat=rec.seat,
-            )
+        draws.check_logged_draw(
+            deal.next_drawer, deal.pack, deal.drawn, rec.seat, rec.cards, len(deal.log) + 1
+        )
         return deal.draw()
     if k == "play":
         return deal.play(rec.seat, rec.cards)

@@ -51,6 +51,7 @@ from .cards import (
 )
 from .errors import EngineError, IllegalAction, Reason
 from .order import TrumpContext
+from .records import entry_fields, parse_entry_cards
 from .scoring import DealResult, deal_result, kitty_multiplier
 from .variants import ONE_TWENTY, RED_FIVE, TRACTOR, Variant, make_variant
 
@@ -108,25 +109,15 @@ class Record:
 
     @staticmethod
     def from_json(d: Any) -> Record:
-        if not isinstance(d, dict) or "kind" not in d or "seat" not in d:
-            raise EngineError("record.type", got=repr(d))
-        kind = d["kind"]
-        if kind not in ACTION_KINDS:
-            raise EngineError("record.kind", got=repr(kind), kinds=", ".join(ACTION_KINDS))
-        seat = d["seat"]
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise EngineError("record.seat", got=repr(seat))
-        cards = d.get("cards", [])
-        if not isinstance(cards, list):
-            raise EngineError("record.cards", got=repr(cards))
+        kind, seat, cards = entry_fields(d, ACTION_KINDS)
         played = d.get("played")
         if played is not None and not isinstance(played, list):
             raise EngineError("record.played", got=repr(played))
         return Record(
             kind,
             seat,
-            tuple(parse_card(c) for c in cards),
-            None if played is None else tuple(parse_card(c) for c in played),
+            parse_entry_cards(cards),
+            None if played is None else parse_entry_cards(played),
         )
 
 
@@ -1304,16 +1295,9 @@ def apply(deal: Deal, rec: Record) -> Record:
         rec = Record.from_json(rec)
     k = rec.kind
     if k == "draw":
-        seat = deal.next_drawer
-        if seat is None:
-            raise IllegalAction("log.draw_after")
-        if rec.seat != seat or (rec.cards and rec.cards != (deal.pack[deal.drawn],)):
-            raise EngineError(
-                "log.seed_mismatch",
-                action=len(deal.log) + 1,
-                cards=cards_str(rec.cards),
-                seat=rec.seat,
-            )
+        draws.check_logged_draw(
+            deal.next_drawer, deal.pack, deal.drawn, rec.seat, rec.cards, len(deal.log) + 1
+        )
         return deal.draw()
     if k == "call":
         return deal.call(rec.seat, rec.cards)

@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from math import ceil, log
 from typing import TypeVar
 
+from .cards import cards_str
+from .errors import EngineError, IllegalAction
+
 T = TypeVar("T")
 
 
@@ -79,3 +82,21 @@ def sample(rng: random.Random, population: Sequence[T], k: int) -> list[T]:
             selected.add(j)
             result.append(population[j])
     return result
+
+
+def check_logged_draw(
+    next_drawer: int | None,
+    pack: Sequence[int],
+    drawn: int,
+    seat: int,
+    cards: tuple[int, ...],
+    action: int,
+) -> None:
+    """Refuse a logged draw that does not replay as recorded: none is left to draw
+    (``log.draw_after``), or the log's seat or card is not the one the seeded shuffle gives next
+    (``log.seed_mismatch``; ``action`` is the draw's 1-based place in the log). A logged draw
+    without its card (a seat's view hides it) only has to name the right seat."""
+    if next_drawer is None:
+        raise IllegalAction("log.draw_after")
+    if seat != next_drawer or (cards and cards != (pack[drawn],)):
+        raise EngineError("log.seed_mismatch", action=action, cards=cards_str(cards), seat=seat)

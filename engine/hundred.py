@@ -33,6 +33,7 @@ from . import draws
 from . import hundred_rules as hr
 from .cards import LJ, SUITS, card_str, cards_str, parse_card, points_of
 from .errors import EngineError, IllegalAction
+from .records import entry_fields, parse_entry_cards
 
 AUCTION: Final = "auction"
 TRUMP_PHASE: Final = "trump"
@@ -67,21 +68,11 @@ class Act:
 
     @staticmethod
     def from_json(d: Any) -> Act:
-        if not isinstance(d, dict) or "kind" not in d or "seat" not in d:
-            raise EngineError("record.type", got=repr(d))
-        kind = d["kind"]
-        if kind not in ACT_KINDS:
-            raise EngineError("record.kind", got=repr(kind), kinds=", ".join(ACT_KINDS))
-        seat = d["seat"]
-        if type(seat) is not int:
-            raise EngineError("record.seat", got=repr(seat))
-        cards = d.get("cards", [])
-        if not isinstance(cards, list):
-            raise EngineError("record.cards", got=repr(cards))
+        kind, seat, cards = entry_fields(d, ACT_KINDS)
         value = d.get("value")
         if value is not None and type(value) not in (int, str):
             raise EngineError("hundred.act_value", got=repr(value))
-        return Act(kind, seat, tuple(parse_card(c) for c in cards), value)
+        return Act(kind, seat, parse_entry_cards(cards), value)
 
 
 @dataclass(frozen=True)

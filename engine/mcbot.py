@@ -28,7 +28,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from . import combos
 from .bots import HeuristicBot, RandomBot, _complete, _follow_base
@@ -40,6 +40,8 @@ from .views import seat_view
 
 Clock = Callable[[], float]
 DEFAULT_SAMPLES = 20  # worlds per move when no clock is given
+V = TypeVar("V")  # a sampled world
+W = TypeVar("W")  # a candidate play
 
 
 @dataclass
@@ -431,6 +433,94 @@ class SearchStats:
     means: dict[tuple[int, ...], float] = field(default_factory=dict)
 
 
+def check_search_options(time_per_move: object, samples: object, rollout: object) -> None:
+    """Refuse a search bot's options: the time box not a number of seconds, ``samples`` not
+    ``None`` nor a whole number 1 or more, a rollout policy other than heuristic or random."""
+    if isinstance(time_per_move, bool) or not isinstance(time_per_move, int | float):
+        raise EngineError(
+            "bots.option",
+            name="time_per_move",
+            what="a number of seconds",
+            got=repr(time_per_move),
+        )
+    if samples is not None and (
+        isinstance(samples, bool) or not isinstance(samples, int) or samples < 1
+    ):
+        raise EngineError(
+            "bots.option", name="samples", what="a whole number, 1 or more", got=repr(samples)
+        )
+    if rollout not in ("heuristic", "random"):
+        raise EngineError("bots.kind", got=repr(rollout))
+
+
+class Searcher(Protocol):
+    """What ``run_search`` reads of a search bot: its budget, clock and prior, and ``last``."""
+
+    samples: int | None
+    max_samples: int
+    time_per_move: float
+    prior: float
+    last: SearchStats
+
+    def _now(self) -> float: ...
+
+
+def run_search(
+    cands: Sequence[W],
+    world: V,
+    draw_world: Callable[[], V],
+    rollout: Callable[[V, W, list[int]], float],
+    players: int,
+    rng: random.Random,
+    bot: Searcher,
+    start: float,
+) -> int:
+    """The index of the candidate to play (at least two): each candidate played out in the
+    same worlds with the same rollout seeds (``world`` the first, ``draw_world`` the next
+    ones), for ``bot.samples`` worlds, or while ``bot``'s time box allows; a world counts only
+    when every candidate was played out in it. The heuristic's play (candidate 0) stands
+    unless another does clearly better, or when no world was complete. ``bot.last`` gets the
+    search's figures."""
+    totals = [0.0] * len(cands)
+    worlds = 0
+    limit = bot.samples if bot.samples is not None else bot.max_samples
+    while worlds < limit:
+        if worlds:
+            world = draw_world()
+        seeds = [rng.getrandbits(32) for _ in range(players)]
+        round_totals = []
+        for cand in cands:
+            round_totals.append(rollout(world, cand, seeds))
+            if bot.samples is None and bot._now() - start >= bot.time_per_move:
+                break  # out of time: this round is incomplete, so it does not count
+        if len(round_totals) < len(cands):
+            break
+        for i, u in enumerate(round_totals):
+            totals[i] += u
+        worlds += 1
+        if bot.samples is None:
+            spent = bot._now() - start
+            # stop before a round that would overrun the time box
+            if spent + spent / worlds > bot.time_per_move:
+                break
+    if worlds == 0:  # not even one world in the time box: the heuristic's play
+        bot.last.seconds = bot._now() - start
+        return 0
+    # the heuristic's play (candidate 0) stands unless another does clearly better on
+    # these worlds: with few worlds a lucky rollout is not evidence
+    margin = bot.prior / worlds**0.5
+    best = max(range(len(cands)), key=lambda i: totals[i] + (margin * worlds if i == 0 else 0))
+    bot.last.worlds = worlds
+    bot.last.rollouts = worlds * len(cands)
+    bot.last.seconds = bot._now() - start
+    bot.last.means = {_key(c): totals[i] / worlds for i, c in enumerate(cands)}
+    return best
+
+
+def _key(cand: Any) -> tuple[int, ...]:
+    return tuple(sorted(cand))
+
+
 class MCBot(HeuristicBot):
     """Determinized Monte Carlo search for the play (see the module text)."""
 
@@ -447,21 +537,7 @@ class MCBot(HeuristicBot):
         prior: float = 0.3,
     ) -> None:
         super().__init__(seed)
-        if isinstance(time_per_move, bool) or not isinstance(time_per_move, int | float):
-            raise EngineError(
-                "bots.option",
-                name="time_per_move",
-                what="a number of seconds",
-                got=repr(time_per_move),
-            )
-        if samples is not None and (
-            isinstance(samples, bool) or not isinstance(samples, int) or samples < 1
-        ):
-            raise EngineError(
-                "bots.option", name="samples", what="a whole number, 1 or more", got=repr(samples)
-            )
-        if rollout not in ("heuristic", "random"):
-            raise EngineError("bots.kind", got=repr(rollout))
+        check_search_options(time_per_move, samples, rollout)
         self.time_per_move = float(time_per_move)
         self.samples = samples
         self.rollout = rollout
@@ -493,40 +569,16 @@ class MCBot(HeuristicBot):
         if len(cands) <= 1 or len(k.hand) == 1:
             self.last.seconds = self._now() - start
             return cands[0] if cands else heur
-        totals = [0.0] * len(cands)
-        worlds = 0
-        limit = self.samples if self.samples is not None else self.max_samples
-        while worlds < limit:
-            if worlds:
-                hands, kitty = sample_world(k, rng)
-                world = build_world(k, hands, kitty)
-            seeds = [rng.getrandbits(32) for _ in range(k.n)]
-            round_totals = []
-            for cand in cands:
-                round_totals.append(self._rollout(world, seat, cand, seeds))
-                if self.samples is None and self._now() - start >= self.time_per_move:
-                    break  # out of time: this round is incomplete, so it does not count
-            if len(round_totals) < len(cands):
-                break
-            for i, u in enumerate(round_totals):
-                totals[i] += u
-            worlds += 1
-            if self.samples is None:
-                spent = self._now() - start
-                # stop before a round that would overrun the time box
-                if spent + spent / worlds > self.time_per_move:
-                    break
-        if worlds == 0:  # not even one world in the time box: the heuristic's play
-            self.last.seconds = self._now() - start
-            return cands[0]
-        # the heuristic's play (candidate 0) stands unless another does clearly better on
-        # these worlds: with few worlds a lucky rollout is not evidence
-        margin = self.prior / worlds**0.5
-        best = max(range(len(cands)), key=lambda i: totals[i] + (margin * worlds if i == 0 else 0))
-        self.last.worlds = worlds
-        self.last.rollouts = worlds * len(cands)
-        self.last.seconds = self._now() - start
-        self.last.means = {tuple(sorted(c)): totals[i] / worlds for i, c in enumerate(cands)}
+        best = run_search(
+            cands,
+            world,
+            lambda: build_world(k, *sample_world(k, rng)),
+            lambda w, cand, seeds: self._rollout(w, seat, cand, seeds),
+            k.n,
+            rng,
+            self,
+            start,
+        )
         return cands[best]
 
     def _rollout(self, world: Deal, seat: int, cand: list[int], seeds: list[int]) -> float:

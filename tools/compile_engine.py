@@ -46,6 +46,7 @@ OUT = ROOT / "build" / "mypyc"
 COMPILED = (
     "cards",
     "draws",
+    "records",
     "variants",
     "order",
     "combos",

@@ -5,7 +5,6 @@ points of a deal sum to the place points' total."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from collections import Counter
@@ -23,34 +22,11 @@ from engine.climbing_bots import (
     play_deal,
     units,
 )
-from engine.climbing_deal import ClimbingDeal, ClimbingSetup, apply, next_setup, replay
+from engine.climbing_deal import ClimbingDeal, ClimbingSetup, apply, replay
+from engine.climbing_selfplay import LEGALITY_OPTIONS, legality
 from engine.errors import EngineError
 
-OPTIONS = [
-    {"players": 3},
-    {"players": 4},
-    {"players": 5},
-    {"players": 6},
-    {"players": 4, "decks": 2},
-    {"players": 5, "decks": 2},
-    {"players": 6, "decks": 2},
-    {"players": 4, "tribute": False},
-    {"players": 4, "place_points": [5, 2, 1, 0]},
-]
-
-
-def _verify(deal: ClimbingDeal, action: tuple) -> None:
-    kind, seat = action[0], action[1]
-    if kind == "play":
-        deal.verify_play(seat, list(action[2]))
-    elif kind == "pass":
-        deal.verify_pass(seat)
-    elif kind == "tribute":
-        deal.verify_tribute(seat, action[2])
-    elif kind == "return":
-        deal.verify_give_back(seat, action[2])
-    else:  # pragma: no cover
-        raise AssertionError(kind)
+OPTIONS = LEGALITY_OPTIONS
 
 
 def _check_finished(deal: ClimbingDeal) -> None:
@@ -67,37 +43,10 @@ def _check_finished(deal: ClimbingDeal) -> None:
 
 
 def test_the_bots_make_no_illegal_move_in_300_deals():
-    deals = moves = tributes = refused = 0
-    kinds = ("random", "heuristic", "mixed")
-    for i, (options, kind) in enumerate(itertools.product(OPTIONS, kinds)):
-        setup = ClimbingSetup("climbing", options, 1000 + i)
-        for k in range(12):  # a match of 12 deals at one table: tribute from the second on
-            deal = ClimbingDeal(setup)
-            n = deal.n
-            if kind == "mixed":
-                bots = [
-                    (ClimbingHeuristicBot if s % 2 else ClimbingRandomBot)(i * 100 + k * 10 + s)
-                    for s in range(n)
-                ]
-            else:
-                bots = make_bots(kind, n, i * 100 + k)
-            while deal.outcome is None:
-                if deal.phase == "draw":
-                    deal.draw()
-                    continue
-                seat = deal.to_act
-                assert seat is not None
-                action = bots[seat].act(deal, seat)
-                _verify(deal, action)  # raises on an illegal move
-                perform(deal, action)
-                moves += 1
-            tributes += deal.tribute_card is not None
-            refused += deal.refused
-            _check_finished(deal)
-            deals += 1
-            setup = next_setup(deal, setup.seed + 7)
-    assert deals == 324 and moves > 20_000
-    assert tributes > 200 and refused > 0
+    # 27 matches of 12 deals at one table (every option set × bot mix; tribute from the second)
+    tally = legality(324, match=12, seed=1000, each=_check_finished)
+    assert tally.deals == 324 and tally.moves > 20_000
+    assert tally.tributes > 200 and tally.refused > 0
 
 
 @settings(max_examples=40, deadline=None)
