@@ -9,6 +9,7 @@ import io
 import json
 import re
 
+import pypdf
 import pytest
 from sqlalchemy import func, select
 from tournament_helpers import add_entrants, create, login, seat, sheet_url, world
@@ -50,6 +51,13 @@ def _state(t_id: int, tab_id: int) -> tuple[int, int, int]:
     version = db.session.get(Tournament, t_id).version  # type: ignore[union-attr]
     audits = db.session.scalar(select(func.count(AuditEntry.id))) or 0
     return deals, version, audits
+
+
+def _pdf_text(r) -> str:  # type: ignore[no-untyped-def]
+    assert r.status_code == 200, r.get_data(as_text=True)[:2000]
+    assert r.mimetype == "application/pdf"
+    reader = pypdf.PdfReader(io.BytesIO(r.data))
+    return "\n".join(page.extract_text() for page in reader.pages)
 
 
 def _field_errors(html: str, field: str) -> str:
@@ -242,9 +250,19 @@ def test_the_tournaments_pages_and_files_show_a_climbing_night(client):
     assert "points by place" in history
     deals_csv = client.get(f"{base}/deals.csv").get_data(as_text=True)
     assert ",1 3 2 4,2>1 HJ,3 1 2 0,5 4 2 1," in deals_csv  # places, tribute, scores, totals
-    # no printed sheet yet: refused with a sentence, not an error page
-    r = client.get(f"{base}/rounds/1/tables/{tab.number}/sheet.pdf")
-    assert r.status_code == 422 and "not printed yet" in r.get_data(as_text=True)
+    # the printed sheet: blank for the table, filled with the places, the tribute, the points
+    sheet_pdf = f"{base}/rounds/1/tables/{tab.number}/sheet.pdf"
+    blank = _pdf_text(client.get(sheet_pdf))
+    names = [s.entrant.name for s in db.session.get(Table, tab.id).seats]  # type: ignore[union-attr]
+    assert "争上游 Climbing" in blank and "座4 名次" in blank and names[3] in blank
+    assert "大王 HJ" not in blank
+    filled = _pdf_text(client.get(sheet_pdf + "?filled=1"))
+    # deal 2: places 1 3 2 4, tribute seat 3 → seat 2, HJ; points 3 1 2 0
+    assert "\n1\n3\n2\n4\n3\n2\n大王 HJ\n3\n1\n2\n0\n" in filled
+    assert "\n5\n4\n2\n1\n得分合计 Points total" in filled  # the totals after two deals
+    for kind in ("cards", "pairings", "sheets", "pack"):
+        text = _pdf_text(client.get(f"{base}/rounds/1/{kind}.pdf"))
+        assert names[0] in text, kind
     # a climbing table is played on paper only
     r = client.post(f"{base}/rounds/1/tables/{tab.number}/online")
     assert r.status_code in (303, 422)
