@@ -318,3 +318,46 @@ def test_a_climbing_season_takes_climbing_nights_only(client, runner):  # type: 
     assert result.exit_code == 0, result.output
     got = {row["player"]: (row["nights"], row["score"]) for row in json.loads(result.stdout)}
     assert got == {"Wang": (2, 12), "Zhao": (2, 10), "Li": (2, 5), "Liu": (2, 5), "Chen": (2, 2)}
+
+
+@pytest.mark.parametrize(
+    ("lang", "words", "red_five_words"),
+    [
+        ("en", ("Points by place", "Deals won (上游)"), ("积分", "Dealer side wins")),
+        ("zh", ("名次分", "上游次数"), ("积分", "坐庄胜局")),
+    ],
+)
+def test_the_player_page_and_the_standings_picture_say_climbings_words(
+    client, monkeypatch, lang, words, red_five_words
+):
+    from app.models import EntrantPlayer, Member
+    from app.services.tournaments import images
+
+    w, t, rnd, tab, url = _climbing_table(client)
+    for row in (
+        _places(2, 1, 4, 3),
+        _places(1, 3, 2, 4, tribute_from=2, tribute_to=1, tribute_card="HJ"),
+        _places(3, 2, 1, 4),  # the match of three deals is over
+    ):
+        assert client.post(url, data=row).status_code == 303
+    client.post("/lang", data={"lang": lang})
+    # the group-chat picture: its column heads, then the points by place and the deals won
+    drawn = []
+    monkeypatch.setattr(images, "standings_png", lambda img: drawn.append(img) or b"\x89PNG")
+    r = client.get(f"/clubs/{w.club.slug}/tournaments/{t.id}/standings.png")
+    assert r.status_code == 200
+    (img,) = drawn
+    assert img.head[2:] == words and not set(img.head) & set(red_five_words)
+    seat0 = db.session.get(Table, tab.id).seats[0].entrant.name  # type: ignore[union-attr]
+    row = next(x for x in img.rows if x.name == seat0)
+    assert (row.value, row.extra) == ("6", "1")  # seat 0: 2 + 3 + 1 points, won deal 2
+    # the player page of the member who played seat 0
+    pete = db.session.query(Member).filter_by(club_id=w.club.id, display_name="Pete Player").one()
+    db.session.query(EntrantPlayer).filter_by(name=seat0).one().member_id = pete.id
+    db.session.commit()
+    page = client.get(f"/clubs/{w.club.slug}/members/{pete.id}/player").get_data(as_text=True)
+    said = {
+        "en": "6 points by place, 1 deal won (上游)",
+        "zh": "名次分 6，上游 1 次",
+    }[lang]
+    assert said in page and "积分" not in page
