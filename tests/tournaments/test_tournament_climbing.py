@@ -361,3 +361,46 @@ def test_the_player_page_and_the_standings_picture_say_climbings_words(
         "zh": "名次分 6，上游 1 次",
     }[lang]
     assert said in page and "积分" not in page
+
+
+def _selected(html: str, name: str) -> str | None:
+    """The value of the option chosen in the select ``name`` (None: none chosen)."""
+    m = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', html, re.S)
+    assert m, name
+    chosen = re.search(r'<option selected value="([^"]*)"', m.group(1))
+    return chosen.group(1) if chosen else None
+
+
+@pytest.mark.parametrize(
+    ("lang", "hint"),
+    [
+        ("en", "Filled in from deal 1: its last pays its first."),
+        ("zh", "按第 1 副牌填写：下游向上游进贡。"),
+    ],
+)
+def test_the_next_deals_tribute_is_filled_in_from_the_places_before(client, lang, hint):
+    w, t, rnd, tab, url = _climbing_table(client)
+    client.post("/lang", data={"lang": lang})
+    first = client.get(url).get_data(as_text=True)  # a first deal: no tribute
+    assert _selected(first, "tribute_from") in (None, "") and hint not in first
+    assert client.post(url, data=_places(2, 1, 4, 3)).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    # deal 1: seat 2 (counted from 0) came last, seat 1 first; the card is left to write
+    assert (_selected(page, "tribute_from"), _selected(page, "tribute_to")) == ("2", "1")
+    assert re.search(r'<input[^>]*name="tribute_card"[^>]*value=""', page)
+    assert hint in page
+    # a correction form keeps the row's own tribute (none), not the next deal's
+    edit = client.get(f"{url}/deals/1").get_data(as_text=True)
+    assert _selected(edit, "tribute_from") in (None, "")
+    # the filled-in tribute with its card is taken as it stands
+    r = client.post(url, data=_places(1, 3, 2, 4, tribute_from=2, tribute_to=1, tribute_card="2S"))
+    assert r.status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert (_selected(page, "tribute_from"), _selected(page, "tribute_to")) == ("3", "0")
+
+
+def test_no_tribute_filled_in_when_the_rules_pay_none(client):
+    w, t, rnd, tab, url = _climbing_table(client, opt_tribute="false")
+    assert client.post(url, data=_places(2, 1, 4, 3)).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert _selected(page, "tribute_from") in (None, "") and "Filled in from deal" not in page
