@@ -32,6 +32,7 @@ from .hand_records import (
 )
 from .layout import FONT
 from .model import (
+    ClimbingDeal,
     FixedDeal,
     PrintError,
     RedFiveDeal,
@@ -62,6 +63,7 @@ __all__ = [
     "team_scorecards",
     "QR_BORDER",
     "QR_ERROR",
+    "ClimbingDeal",
     "FixedDeal",
     "PrintError",
     "RedFiveDeal",

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.variants import LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR
+from engine.variants import CLIMBING, LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR
 
 from .layout import _clean
-from .model import SUITS, FixedDeal, PrintError, RedFiveDeal, ScoreSheet, SeatLink, TableCard
+from .model import (
+    SUITS,
+    ClimbingDeal,
+    FixedDeal,
+    PrintError,
+    RedFiveDeal,
+    ScoreSheet,
+    SeatLink,
+    TableCard,
+)
 from .words import PENALTY_KINDS, _check_variant
 
 # --------------------------------------------------------------------------------------------
@@ -15,6 +25,7 @@ from .words import PENALTY_KINDS, _check_variant
 # --------------------------------------------------------------------------------------------
 
 _PLAYERS = {TRACTOR: 4, RED_FIVE: 5, ONE_TWENTY: 6}
+CLIMBING_PLAYERS = (3, 4, 5, 6)  # 争上游: the ``players`` option
 
 
 def _check_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
@@ -54,25 +65,26 @@ class _Table:
 
     @property
     def fixed(self) -> bool:
-        return self.variant != RED_FIVE
+        return self.variant not in (RED_FIVE, CLIMBING)
 
 
 def _check_table(src: TableCard | ScoreSheet, where: str) -> _Table:
-    variant = _check_variant(src.variant)
-    n = _PLAYERS[variant]
+    variant = _check_variant(src.variant, (CLIMBING,))
+    n = _players(src, variant, where)
     rnd = _check_int(src.round, f"{where}: round", 1)
     table = _check_int(src.table, f"{where}: table", 1)
     if not isinstance(src.seats, (tuple, list)) or len(src.seats) != n:
         raise PrintError(f"{where}: {variant} needs {n} seat names, got {src.seats!r}")
     seats = tuple(_clean(s, f"{where}: seat {i + 1}") for i, s in enumerate(src.seats))
-    if variant == RED_FIVE:
-        if src.sides:
-            raise PrintError(f"{where}: red five has no fixed sides; leave sides empty")
-        sides: tuple[str, ...] = ()
-    else:
+    if variant not in (RED_FIVE, CLIMBING):  # fixed sides: two entrants
         if not isinstance(src.sides, (tuple, list)) or len(src.sides) != 2:
             raise PrintError(f"{where}: {variant} needs the two sides' entrant names")
         sides = tuple(_clean(s, f"{where}: side {i}") for i, s in enumerate(src.sides))
+    else:
+        if src.sides:
+            game = "red five" if variant == RED_FIVE else "争上游 (climbing)"
+            raise PrintError(f"{where}: {game} has no fixed sides; leave sides empty")
+        sides = ()
     return _Table(
         _clean(src.tournament, f"{where}: tournament"),
         _clean(src.club, f"{where}: club"),
@@ -85,6 +97,21 @@ def _check_table(src: TableCard | ScoreSheet, where: str) -> _Table:
         _check_links(src.links, n, where),
         _check_url(getattr(src, "entry_url", ""), f"{where}: score-entry page"),
     )
+
+
+def _players(src: TableCard | ScoreSheet, variant: str, where: str) -> int:
+    """The seats a table of the variant has: fixed, or 争上游's ``players`` option (a table card,
+    which has no options, takes its number of names when it is one 争上游 plays with)."""
+    if variant != CLIMBING:
+        return _PLAYERS[variant]
+    options = getattr(src, "options", None)
+    if options is not None:
+        n = options.get("players", 4) if isinstance(options, Mapping) else 4
+    else:
+        n = len(src.seats) if isinstance(src.seats, (tuple, list)) else 0
+    if n not in CLIMBING_PLAYERS:
+        raise PrintError(f"{where}: 争上游 is played by 3 to 6 players, not {n!r}")
+    return int(n)
 
 
 def _check_url(url: object, what: str) -> str:
@@ -117,8 +144,34 @@ def _check_trump(value: object, what: str, allow_none: bool) -> None:
         raise PrintError(f"{what} must be one of {allowed}, not {value!r}")
 
 
-def _check_deal(deal: object, variant: str, i: int, where: str) -> None:
+def _check_climbing_deal(deal: object, players: int, what: str) -> None:
+    if not isinstance(deal, ClimbingDeal):
+        raise PrintError(f"{what}: a 争上游 sheet takes ClimbingDeal rows, not {deal!r}")
+    if sorted(deal.places) != list(range(1, players + 1)):
+        raise PrintError(f"{what}: places must be 1 … {players}, each once, not {deal.places!r}")
+    if deal.tribute is not None:
+        if not isinstance(deal.tribute, tuple) or len(deal.tribute) != 3:
+            raise PrintError(f"{what}: the tribute is (from seat, to seat, card)")
+        _check_int(deal.tribute[0], f"{what}: tribute from seat", 0, players - 1)
+        _check_int(deal.tribute[1], f"{what}: tribute to seat", 0, players - 1)
+        _clean(deal.tribute[2], f"{what}: tribute card")
+    if deal.scores is not None and (
+        len(deal.scores) != players or not all(isinstance(v, int) for v in deal.scores)
+    ):
+        raise PrintError(f"{what}: scores must be {players} whole numbers, not {deal.scores!r}")
+    for item in deal.penalties:
+        if not isinstance(item, tuple) or len(item) != 2 or item[0] != "takeback":
+            raise PrintError(f'{what}: a 争上游 penalty is ("takeback", seat)')
+        _check_int(item[1], f"{what}: penalty seat", 0, players - 1)
+    for s in deal.warnings:
+        _check_int(s, f"{what}: warned seat", 0, players - 1)
+
+
+def _check_deal(deal: object, variant: str, i: int, where: str, players: int = 0) -> None:
     what = f"{where}: deal {i + 1}"
+    if variant == CLIMBING:
+        _check_climbing_deal(deal, players, what)
+        return
     if variant == RED_FIVE:
         if not isinstance(deal, RedFiveDeal):
             raise PrintError(f"{what}: a red five sheet takes RedFiveDeal rows, not {deal!r}")

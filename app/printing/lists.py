@@ -122,10 +122,12 @@ def _pairings_rows(tables: Sequence[_Table]) -> tuple[list[_ListCol], list[list[
                 row.append((t.sides[side], players))
             rows.append(row)
     else:
-        for i in range(5):
+        most = max(t.players for t in tables)  # 争上游: 3 to 6 a table
+        for i in range(most):
             cols.append(_ListCol(f"座{i + 1}", f"Seat {i + 1}", 2.0))
         for t in tables:
-            rows.append([(str(t.table), "")] + [(name, "") for name in t.seats])
+            names = list(t.seats) + [""] * (most - t.players)
+            rows.append([(str(t.table), "")] + [(name, "") for name in names])
     return cols, rows
 
 

@@ -66,7 +66,19 @@ class RedFiveDeal:
     warnings: tuple[int, ...] = ()  # the seats warned for conduct (警告)
 
 
-Deal = FixedDeal | RedFiveDeal
+@dataclass(frozen=True)
+class ClimbingDeal:
+    """One recorded deal of a 争上游 (climbing) table; seats 0..n-1. ``scores`` as given by the
+    caller (points by place, less a point per take-back)."""
+
+    places: tuple[int, ...]  # each seat's place, 1 (上游, first out) … n (下游, last)
+    tribute: tuple[int, int, str] | None = None  # (from seat, to seat, card code) when paid
+    scores: tuple[int, ...] | None = None  # this deal's points per seat
+    penalties: tuple[tuple[str, int], ...] = ()  # ("takeback", seat at fault), in order
+    warnings: tuple[int, ...] = ()  # the seats warned for conduct (警告)
+
+
+Deal = FixedDeal | RedFiveDeal | ClimbingDeal
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError
-from engine.variants import RED_FIVE, TRACTOR, make_variant
+from engine.variants import CLIMBING, RED_FIVE, TRACTOR, make_variant
 
 from .checks import _check_deal, _check_level, _check_table, _Table
 from .frame import _footer, _Frame, _new_canvas, _seat_diagram
 from .layout import GREY, LIGHT, ROW_SHADE, SHADE, _clean, _page_size, _Pen, _width, _wrap_items
-from .model import Deal, FixedDeal, PrintError, RedFiveDeal, ScoreSheet
+from .model import ClimbingDeal, Deal, FixedDeal, PrintError, RedFiveDeal, ScoreSheet
 from .words import (
     _SIDE,
     _SIDE_LONG,
@@ -44,7 +44,27 @@ class _Col:
     hint: str = ""  # light text in an empty cell, to circle or fill in
 
 
+def _climbing_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
+    """争上游: each seat's place, the tribute paid before the deal (when the rules pay one),
+    take-backs, then each seat's points by place (printed on a filled sheet, worked out by hand
+    on a blank one)."""
+    n = t.players
+    cols = [_Col("no", "局", "No.", 0.5)]
+    cols += [_Col(f"place{i}", f"座{i + 1} 名次", t.seats[i], 1.0) for i in range(n)]
+    if options.get("tribute", True):
+        cols += [
+            _Col("tr_from", "进贡 从座", "Tribute from", 0.8, "座"),
+            _Col("tr_to", "给座", "to seat", 0.65, "座"),
+            _Col("tr_card", "贡牌", "Card", 0.85),
+        ]
+    cols.append(_Col("pen", "罚则", "Penalties", 0.9, "悔牌 座"))
+    cols += [_Col(f"p{i}", f"座{i + 1} 得分", "Points", 0.75) for i in range(n)]
+    return cols
+
+
 def _sheet_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
+    if t.variant == CLIMBING:
+        return _climbing_columns(t, options)
     if t.variant == RED_FIVE:
         cols = [
             _Col("no", "局", "No.", 0.55),
@@ -131,6 +151,30 @@ def _red_five_cells(d: RedFiveDeal) -> dict[str, str]:
         for i, v in enumerate(d.scores):
             cells[f"s{i}"] = _signed(v)
     return cells
+
+
+def _climbing_cells(d: ClimbingDeal) -> dict[str, str]:
+    cells = {f"place{i}": str(p) for i, p in enumerate(d.places)}
+    if d.tribute is not None:
+        giver, receiver, card = d.tribute
+        cells["tr_from"] = str(giver + 1)
+        cells["tr_to"] = str(receiver + 1)
+        cells["tr_card"] = _card_text(card)
+    else:
+        cells["tr_from"] = cells["tr_to"] = cells["tr_card"] = "—"
+    cells["pen"] = _penalty_cell(d.penalties, d.warnings, fixed=False)
+    if d.scores is not None:
+        for i, v in enumerate(d.scores):
+            cells[f"p{i}"] = str(v)
+    return cells
+
+
+def _deal_cells(d: Deal) -> dict[str, str]:
+    if isinstance(d, ClimbingDeal):
+        return _climbing_cells(d)
+    if isinstance(d, RedFiveDeal):
+        return _red_five_cells(d)
+    return _fixed_cells(d)
 
 
 def _rules_line(variant: str, options: Mapping[str, Any]) -> list[str]:
@@ -253,7 +297,7 @@ def _check_sheet(sheet: ScoreSheet, filled: bool) -> _Sheet:
         _check_level(sheet.start_levels[1], f"{where}: start level"),
     )
     for i, deal in enumerate(sheet.deals):
-        _check_deal(deal, t.variant, i, where)
+        _check_deal(deal, t.variant, i, where, t.players)
     return _Sheet(
         t,
         options,
@@ -281,7 +325,7 @@ def _draw_sheet(pen: _Pen, fr: _Frame, s: _Sheet) -> int:
     else:
         plan = layout.plan(rows)
         row_h = ROW_H
-    cells = [_red_five_cells(d) if isinstance(d, RedFiveDeal) else _fixed_cells(d) for d in s.deals]
+    cells = [_deal_cells(d) for d in s.deals]
     foot = (
         f"记分表 Score sheet · {t.tournament} · 第 {t.round} 轮 Round {t.round}"
         f" · 第 {t.table} 桌 Table {t.table}"
@@ -304,6 +348,8 @@ def _draw_sheet(pen: _Pen, fr: _Frame, s: _Sheet) -> int:
                     pen.text(x + w / 2, base, str(row_no + 1), 8.5, align="center")
                 elif col.key in values and values[col.key]:
                     pen.fit(x + 2, base, w - 4, values[col.key], 9.5, align="center")
+                elif row_no == 0 and col.key.startswith("tr_") and not cells:
+                    pen.fit(x + 2, base, w - 4, "—", 8, align="center", color=LIGHT)
                 elif col.hint and row_no >= len(cells):
                     pen.fit(x + 2, base, w - 4, col.hint, 6.5, align="center", color=LIGHT)
                 x += w
@@ -385,12 +431,17 @@ def _sheet_head(pen: _Pen, fr: _Frame, s: _Sheet, layout: _SheetLayout) -> float
             pen.text(bx + 5, ly, f"座{i + 1}", 8.5, color=GREY)
             pen.fit(bx + 32, ly, bw - 38, name, 10, bold=True)
             ly -= 19
+        note = (
+            "按名次得分排名，再比上游次数 Players rank by points by place, then deals won (上游)"
+            if t.variant == CLIMBING
+            else "级数固定打 2，按积分排名 Level stays 2; players rank by 积分 (score)"
+        )
         pen.block(
             bx + 5,
             ly + 4,
             bw - 10,
             22,
-            "级数固定打 2，按积分排名 Level stays 2; players rank by 积分 (score)",
+            note,
             7,
             align="left",
             valign="top",
@@ -475,15 +526,17 @@ def _sheet_end(
         # total row of the five seats' score changes
         x = fr.left
         sums: dict[str, str] = {}
-        if s.deals and all(isinstance(d, RedFiveDeal) and d.scores for d in s.deals):
-            for i in range(5):
-                sums[f"s{i}"] = _signed(
-                    sum(d.scores[i] for d in s.deals if isinstance(d, RedFiveDeal) and d.scores)
-                )
+        climbing = t.variant == CLIMBING
+        sum_key = "p" if climbing else "s"
+        scored = [d.scores for d in s.deals if isinstance(d, (RedFiveDeal, ClimbingDeal))]
+        if s.deals and len(scored) == len(s.deals) and all(scored):
+            for i in range(t.players):
+                total = sum(sc[i] for sc in scored if sc)
+                sums[f"{sum_key}{i}"] = str(total) if climbing else _signed(total)
         y += 8
         label_w = 0.0
         for col, w in zip(cols, widths, strict=True):
-            if col.key.startswith("s") and col.key[1:].isdigit():
+            if col.key.startswith(sum_key) and col.key[1:].isdigit():
                 pen.rect(x, y, w, ROW_H, width=0.9, fill=SHADE)
                 pen.fit(
                     x + 2,
@@ -503,13 +556,13 @@ def _sheet_end(
         pen.text(
             fr.left + label_w - 6,
             y - ROW_H + 6.5,
-            "积分合计 Score total",
+            "得分合计 Points total" if climbing else "积分合计 Score total",
             9,
             bold=True,
             align="right",
         )
         y -= ROW_H + 12
-        labels = [f"座{i + 1} 签名 Seat {i + 1}" for i in range(5)] + ["裁判 Director"]
+        labels = [f"座{i + 1} 签名 Seat {i + 1}" for i in range(t.players)] + ["裁判 Director"]
     n = len(labels)
     gap = 8.0
     w = (fr.inner - gap * (n - 1)) / n

@@ -60,7 +60,9 @@ def _option_words(variant: str, options: Mapping[str, Any]) -> list[str]:
     """Every option in force, in plain bilingual words (Chinese first)."""
     words: list[str] = []
     for name, value in options.items():
-        if name == "decks":
+        if variant == CLIMBING and name in _CLIMBING_OPTIONS:
+            words.append(_climbing_option(name, value, options))
+        elif name == "decks":
             words.append(
                 f"{value} 副牌 {value} decks" + ("（无底牌 no kitty）" if value == 4 else "")
             )
@@ -115,6 +117,26 @@ def _option_words(variant: str, options: Mapping[str, Any]) -> list[str]:
     return words
 
 
+_CLIMBING_OPTIONS = ("players", "decks", "tribute", "place_points")
+
+
+def _climbing_option(name: str, value: Any, options: Mapping[str, Any]) -> str:
+    """One of 争上游's options (CLIMBING.md) in words."""
+    if name == "players":
+        return f"{value} 人 {value} players"
+    if name == "decks":
+        return f"{value} 副牌 {value} deck{'s' if value != 1 else ''}"
+    if name == "tribute":
+        return (
+            "进贡：下游给上游最大的一张牌 Tribute: the last gives the first his highest card"
+            if value
+            else "不进贡 No tribute"
+        )
+    points = value if value is not None else range(options.get("players", 4) - 1, -1, -1)
+    text = " · ".join(str(p) for p in points)
+    return f"名次得分（上游→下游）Points by place (first to last): {text}"
+
+
 _PENALTY_OPTIONS = ("revoke_effect", "takeback_effect", "strikes_lose_match")
 
 
@@ -122,6 +144,12 @@ def _penalty_catalogue(variant: str, options: Mapping[str, Any]) -> list[str]:
     """The competition penalties (RULES §7) with this tournament's options, in bilingual words
     for the rules line; the sheet's penalties column records them."""
     takeback_level = options.get("takeback_effect", "level") == "level"
+    if variant == CLIMBING:
+        return [
+            "罚则 Penalties: 悔牌犯规者少 1 分 a take-back costs its player one point",
+            "出牌错误由裁判在记分表上更正 A wrong play is corrected by the table director",
+            "警告不计分 Warnings (警告) count for nothing",
+        ]
     if variant == RED_FIVE:
         kinds = "出错牌、多牌/少牌、扣底张数错" + ("、悔牌" if takeback_level else "")
         words = [

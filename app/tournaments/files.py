@@ -10,8 +10,6 @@ from flask import Response, abort, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from engine.variants import CLIMBING
-
 from .. import printing as pr
 from ..competition import model as cm
 from ..competition.tfile import FileError, TournamentFileError
@@ -162,13 +160,6 @@ def _pdf(make: Callable[[], bytes], filename: str) -> Response:
     return _download(data, filename, "application/pdf", inline=True)
 
 
-def _printable(t: Tournament) -> None:
-    """争上游 has no printed score sheet yet: its sheets are typed on the sheet page."""
-    if t.variant == CLIMBING:
-        message = _("争上游 score sheets are not printed yet: type the deals on the sheet page.")
-        abort(Response(message, status=422, mimetype="text/plain"))
-
-
 @bp.get("/clubs/<slug>/tournaments/<int:tid>/standings.pdf")
 @club_route("director")
 def standings_pdf(club: Club, me: Member, tid: int) -> ResponseReturnValue:
@@ -181,7 +172,6 @@ def standings_pdf(club: Club, me: Member, tid: int) -> ResponseReturnValue:
 @club_route("director")
 def round_pdf(club: Club, me: Member, tid: int, n: int, kind: str) -> ResponseReturnValue:
     t = tournament(club, tid)
-    _printable(t)
     pack = printouts.round_pack(t, round_(t, n), club.name)
     size = _page_size()
     filled = _filled()
@@ -203,7 +193,6 @@ def round_pdf(club: Club, me: Member, tid: int, n: int, kind: str) -> ResponseRe
 def sheet_pdf(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
     t = tournament(club, tid)
     tab = table(round_(t, n), tno, bye=False)
-    _printable(t)
     sheet = printouts.score_sheet(t, tab, club.name)
     return _pdf(
         lambda: pr.score_sheet(sheet, filled=_filled(), page_size=_page_size()),

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 
 from engine.variants import CLIMBING
 
+from ..competition.climbing import ClimbingTable
 from ..competition.matches import FixedMatch, RedFiveTable
 from ..competition.standings import SheetTable
 from ..extensions import db, htmx
@@ -51,7 +52,26 @@ def _deal_form(t: Tournament, tab: Table, formdata: bool, director: bool) -> Dea
     return form
 
 
-def _defaults_for_next(form: DealForm, derived: SheetTable) -> None:
+def _tribute_for_next(form: DealForm, derived: ClimbingTable, deals: int) -> None:
+    """争上游: the next deal's tribute as the rules pay it (CLIMBING.md §3), the previous deal's
+    last to its first, with the card left to write; nothing before a first deal, with the
+    ``tribute`` option off, or when a row in error leaves the deal before unknown."""
+    if not form.variant.options.get("tribute", True) or not derived.rows:
+        return
+    if derived.errors or len(derived.rows) != deals:
+        return
+    before = derived.rows[-1]
+    form.tribute_from.data = before.loser
+    form.tribute_to.data = before.winner
+    form.tribute_from.description = _(
+        "Filled in from deal %(n)d: its last pays its first. On 抗贡 choose “no tribute”.",
+        n=before.number,
+    )
+
+
+def _defaults_for_next(form: DealForm, derived: SheetTable, deals: int) -> None:
+    if isinstance(derived, ClimbingTable):
+        _tribute_for_next(form, derived, deals)
     if isinstance(derived, FixedMatch):
         form.declarer.data = derived.next_declarer if derived.next_declarer is not None else 0
     elif isinstance(derived, RedFiveTable):
@@ -80,7 +100,7 @@ def _sheet_context(
         if edit_index is not None:
             form.fill_from(deals[edit_index])
         else:
-            _defaults_for_next(form, derived)
+            _defaults_for_next(form, derived, len(deals))
     form.seen.data = str(len(tab.deals))
     form.seen_version.data = sheets.sheet_version(tab)
     sides, seats = seat_names(tab)

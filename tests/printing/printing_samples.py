@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from app.printing import FixedDeal, RedFiveDeal, RoundPack, ScoreSheet
+from app.printing import ClimbingDeal, FixedDeal, RedFiveDeal, RoundPack, ScoreSheet
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "pdf"
 
@@ -115,6 +115,33 @@ def one_twenty_sheet() -> ScoreSheet:
                 levels=("3", "2"),
             ),
         ),
+    )
+
+
+def climbing_sheet(table: int = 2, players: int = 4) -> ScoreSheet:
+    """A 争上游 table of ``players`` (4: three deals recorded, a tribute and a take-back)."""
+    names = ("王芳", "Li Lei", EVIL, "欧阳娜娜", "Bob", "陈静")[:players]
+    deals = (
+        (
+            ClimbingDeal((2, 1, 4, 3), None, (2, 3, 0, 1)),
+            ClimbingDeal((1, 3, 2, 4), (2, 1, "HJ"), (3, 1, 2, 0)),
+            ClimbingDeal((3, 2, 1, 4), None, (1, 1, 3, 0), penalties=(("takeback", 1),)),
+        )
+        if players == 4
+        else ()
+    )
+    return ScoreSheet(
+        tournament="争上游之夜 Climbing night",
+        club="Riverside",
+        round=1,
+        table=table,
+        variant="climbing",
+        seats=names,
+        options={"players": players},
+        match={"deals": 10},
+        deals=deals,
+        date="2026-12-07",
+        entry_code="C2M-4QX",
     )
 
 

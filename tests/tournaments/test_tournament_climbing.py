@@ -9,6 +9,7 @@ import io
 import json
 import re
 
+import pypdf
 import pytest
 from sqlalchemy import func, select
 from tournament_helpers import add_entrants, create, login, seat, sheet_url, world
@@ -50,6 +51,13 @@ def _state(t_id: int, tab_id: int) -> tuple[int, int, int]:
     version = db.session.get(Tournament, t_id).version  # type: ignore[union-attr]
     audits = db.session.scalar(select(func.count(AuditEntry.id))) or 0
     return deals, version, audits
+
+
+def _pdf_text(r) -> str:  # type: ignore[no-untyped-def]
+    assert r.status_code == 200, r.get_data(as_text=True)[:2000]
+    assert r.mimetype == "application/pdf"
+    reader = pypdf.PdfReader(io.BytesIO(r.data))
+    return "\n".join(page.extract_text() for page in reader.pages)
 
 
 def _field_errors(html: str, field: str) -> str:
@@ -242,9 +250,19 @@ def test_the_tournaments_pages_and_files_show_a_climbing_night(client):
     assert "points by place" in history
     deals_csv = client.get(f"{base}/deals.csv").get_data(as_text=True)
     assert ",1 3 2 4,2>1 HJ,3 1 2 0,5 4 2 1," in deals_csv  # places, tribute, scores, totals
-    # no printed sheet yet: refused with a sentence, not an error page
-    r = client.get(f"{base}/rounds/1/tables/{tab.number}/sheet.pdf")
-    assert r.status_code == 422 and "not printed yet" in r.get_data(as_text=True)
+    # the printed sheet: blank for the table, filled with the places, the tribute, the points
+    sheet_pdf = f"{base}/rounds/1/tables/{tab.number}/sheet.pdf"
+    blank = _pdf_text(client.get(sheet_pdf))
+    names = [s.entrant.name for s in db.session.get(Table, tab.id).seats]  # type: ignore[union-attr]
+    assert "争上游 Climbing" in blank and "座4 名次" in blank and names[3] in blank
+    assert "大王 HJ" not in blank
+    filled = _pdf_text(client.get(sheet_pdf + "?filled=1"))
+    # deal 2: places 1 3 2 4, tribute seat 3 → seat 2, HJ; points 3 1 2 0
+    assert "\n1\n3\n2\n4\n3\n2\n大王 HJ\n3\n1\n2\n0\n" in filled
+    assert "\n5\n4\n2\n1\n得分合计 Points total" in filled  # the totals after two deals
+    for kind in ("cards", "pairings", "sheets", "pack"):
+        text = _pdf_text(client.get(f"{base}/rounds/1/{kind}.pdf"))
+        assert names[0] in text, kind
     # a climbing table is played on paper only
     r = client.post(f"{base}/rounds/1/tables/{tab.number}/online")
     assert r.status_code in (303, 422)
@@ -300,3 +318,89 @@ def test_a_climbing_season_takes_climbing_nights_only(client, runner):  # type: 
     assert result.exit_code == 0, result.output
     got = {row["player"]: (row["nights"], row["score"]) for row in json.loads(result.stdout)}
     assert got == {"Wang": (2, 12), "Zhao": (2, 10), "Li": (2, 5), "Liu": (2, 5), "Chen": (2, 2)}
+
+
+@pytest.mark.parametrize(
+    ("lang", "words", "red_five_words"),
+    [
+        ("en", ("Points by place", "Deals won (上游)"), ("积分", "Dealer side wins")),
+        ("zh", ("名次分", "上游次数"), ("积分", "坐庄胜局")),
+    ],
+)
+def test_the_player_page_and_the_standings_picture_say_climbings_words(
+    client, monkeypatch, lang, words, red_five_words
+):
+    from app.models import EntrantPlayer, Member
+    from app.services.tournaments import images
+
+    w, t, rnd, tab, url = _climbing_table(client)
+    for row in (
+        _places(2, 1, 4, 3),
+        _places(1, 3, 2, 4, tribute_from=2, tribute_to=1, tribute_card="HJ"),
+        _places(3, 2, 1, 4),  # the match of three deals is over
+    ):
+        assert client.post(url, data=row).status_code == 303
+    client.post("/lang", data={"lang": lang})
+    # the group-chat picture: its column heads, then the points by place and the deals won
+    drawn = []
+    monkeypatch.setattr(images, "standings_png", lambda img: drawn.append(img) or b"\x89PNG")
+    r = client.get(f"/clubs/{w.club.slug}/tournaments/{t.id}/standings.png")
+    assert r.status_code == 200
+    (img,) = drawn
+    assert img.head[2:] == words and not set(img.head) & set(red_five_words)
+    seat0 = db.session.get(Table, tab.id).seats[0].entrant.name  # type: ignore[union-attr]
+    row = next(x for x in img.rows if x.name == seat0)
+    assert (row.value, row.extra) == ("6", "1")  # seat 0: 2 + 3 + 1 points, won deal 2
+    # the player page of the member who played seat 0
+    pete = db.session.query(Member).filter_by(club_id=w.club.id, display_name="Pete Player").one()
+    db.session.query(EntrantPlayer).filter_by(name=seat0).one().member_id = pete.id
+    db.session.commit()
+    page = client.get(f"/clubs/{w.club.slug}/members/{pete.id}/player").get_data(as_text=True)
+    said = {
+        "en": "6 points by place, 1 deal won (上游)",
+        "zh": "名次分 6，上游 1 次",
+    }[lang]
+    assert said in page and "积分" not in page
+
+
+def _selected(html: str, name: str) -> str | None:
+    """The value of the option chosen in the select ``name`` (None: none chosen)."""
+    m = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', html, re.S)
+    assert m, name
+    chosen = re.search(r'<option selected value="([^"]*)"', m.group(1))
+    return chosen.group(1) if chosen else None
+
+
+@pytest.mark.parametrize(
+    ("lang", "hint"),
+    [
+        ("en", "Filled in from deal 1: its last pays its first."),
+        ("zh", "按第 1 副牌填写：下游向上游进贡。"),
+    ],
+)
+def test_the_next_deals_tribute_is_filled_in_from_the_places_before(client, lang, hint):
+    w, t, rnd, tab, url = _climbing_table(client)
+    client.post("/lang", data={"lang": lang})
+    first = client.get(url).get_data(as_text=True)  # a first deal: no tribute
+    assert _selected(first, "tribute_from") in (None, "") and hint not in first
+    assert client.post(url, data=_places(2, 1, 4, 3)).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    # deal 1: seat 2 (counted from 0) came last, seat 1 first; the card is left to write
+    assert (_selected(page, "tribute_from"), _selected(page, "tribute_to")) == ("2", "1")
+    assert re.search(r'<input[^>]*name="tribute_card"[^>]*value=""', page)
+    assert hint in page
+    # a correction form keeps the row's own tribute (none), not the next deal's
+    edit = client.get(f"{url}/deals/1").get_data(as_text=True)
+    assert _selected(edit, "tribute_from") in (None, "")
+    # the filled-in tribute with its card is taken as it stands
+    r = client.post(url, data=_places(1, 3, 2, 4, tribute_from=2, tribute_to=1, tribute_card="2S"))
+    assert r.status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert (_selected(page, "tribute_from"), _selected(page, "tribute_to")) == ("3", "0")
+
+
+def test_no_tribute_filled_in_when_the_rules_pay_none(client):
+    w, t, rnd, tab, url = _climbing_table(client, opt_tribute="false")
+    assert client.post(url, data=_places(2, 1, 4, 3)).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert _selected(page, "tribute_from") in (None, "") and "Filled in from deal" not in page

@@ -7,6 +7,8 @@ from typing import Any
 
 from sqlalchemy import or_, select
 
+from engine.variants import CLIMBING
+
 from ...competition.names import name_match_key, name_sort_key
 from ...competition.ratings import PlayerRating
 from ...extensions import db
@@ -28,6 +30,7 @@ class NightPlayed:
     entrants: int
     matches: list[HistoryMatch]
     fixed: bool
+    climbing: bool = False  # 争上游: points by place and deals won (上游), not red five's 积分
 
 
 @dataclass
@@ -108,6 +111,7 @@ def player_page(club: Club, member: Member) -> PlayerPage:
                 len(loaded.standings),
                 matches,
                 comp.fixed_sides,
+                t.variant == CLIMBING,
             )
         )
     key = name_match_key(name)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from engine.variants import CLIMBING
+
 from ...charts import builders, drawing
 from ...competition.matches import FixedMatch
 from ...competition.standings import FixedStanding
@@ -26,12 +28,12 @@ def standings_image(t: Tournament, club: Club) -> bytes:
             rows.append(ImageRow(str(r.rank), r.entrant, str(r.match_points), f"{r.level_diff:+d}"))
         else:
             rows.append(ImageRow(str(r.rank), r.entrant, str(r.score), str(r.dealer_wins)))
-    fixed = loaded.tournament.fixed_sides
-    head = (
-        (_("#"), _("Entrant"), _("Match points"), _("级差"))
-        if fixed
-        else (_("#"), _("Player"), _("积分"), _("Dealer side wins"))
-    )
+    if loaded.tournament.fixed_sides:
+        head = (_("#"), _("Entrant"), _("Match points"), _("级差"))
+    elif t.variant == CLIMBING:  # 争上游: points by place, then deals won (上游)
+        head = (_("#"), _("Player"), _("Points by place"), _("Deals won (上游)"))
+    else:
+        head = (_("#"), _("Player"), _("积分"), _("Dealer side wins"))
     labels, by_name, final = ranks_over_rounds(loaded)
     chart = (
         drawing.render(builders.ranks_chart(_("Places round by round"), labels, by_name, final))

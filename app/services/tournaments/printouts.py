@@ -13,6 +13,7 @@ from engine.variants import CLIMBING
 from ... import printing as pr
 from ...competition import model as cm
 from ...competition import presets
+from ...competition.climbing import ClimbingTable
 from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
 from ...models import Club, Member, Round, Table, Tournament
@@ -74,6 +75,22 @@ def _red_five_deals(m: RedFiveTable, deals: list[cm.Deal]) -> tuple[pr.RedFiveDe
     return tuple(out)
 
 
+def _climbing_deals(m: ClimbingTable, deals: list[cm.Deal]) -> tuple[pr.ClimbingDeal, ...]:
+    out = []
+    for row, d in zip(m.rows, deals, strict=False):
+        tr = row.tribute
+        out.append(
+            pr.ClimbingDeal(
+                places=row.places,
+                tribute=(tr.giver, tr.receiver, tr.card) if tr is not None else None,
+                scores=row.scores,
+                penalties=tuple((k, int(w)) for k, w in d.penalties),
+                warnings=tuple(seat for seat, _reason in d.warnings),
+            )
+        )
+    return tuple(out)
+
+
 def seat_links(t: Tournament, tab: Table) -> tuple[pr.SeatLink, ...]:
     """An online table's seat addresses for its card's QR codes (none for a paper table, or
     where no address can be built: a command run without ``SERVER_NAME``)."""
@@ -106,11 +123,13 @@ def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = Tru
     sides, seats = seat_names(tab)
     deals = [deal_from_row(d) for d in tab.deals]
     derived = sheet(t, tab)
-    rows: tuple[pr.FixedDeal, ...] | tuple[pr.RedFiveDeal, ...]
+    rows: tuple[pr.FixedDeal, ...] | tuple[pr.RedFiveDeal, ...] | tuple[pr.ClimbingDeal, ...]
     if isinstance(derived, FixedMatch):
         rows = _fixed_deals(derived, deals)
+    elif isinstance(derived, ClimbingTable):
+        rows = _climbing_deals(derived, deals)
     else:
-        assert isinstance(derived, RedFiveTable)  # 争上游 sheets are not printed (files._printable)
+        assert isinstance(derived, RedFiveTable)
         rows = _red_five_deals(derived, deals)
     return pr.ScoreSheet(
         tournament=t.name,
