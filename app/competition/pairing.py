@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from engine.hundred_rules import is_family
+
 from .model import Round, Table, Tournament
 from .standings import fixed_standings, red_five_standings
 
@@ -427,8 +429,10 @@ def reseat_round(
     steps: int = RESEAT_STEPS,
     seed: int | None = None,
     history: Sequence[Sequence[Sequence[str]]] = (),
+    size: int = TABLE_SIZE,
 ) -> Reseat:
-    """Seat ``ranked`` (best first) at tables of 5, by standing, avoiding repeated tablemates.
+    """Seat ``ranked`` (best first) at tables of ``size`` (5: red five; 争上游 3 to 6), by
+    standing, avoiding repeated tablemates.
 
     A greedy start (each player, best first, to the table nearest his standing where he meets
     the fewest former tablemates), then a tabu search over swaps of players who meet a former
@@ -445,27 +449,27 @@ def reseat_round(
     once), those two give the players coordinates, and a parallel class of the plane on them
     that repeats nobody is taken (the one closest to the standing) instead of searching.
 
-    Sitting out (when the count is not a multiple of 5): those with the fewest byes so far,
-    lowest-ranked first, so byes rotate.
+    Sitting out (when the count is not a multiple of the table size): those with the fewest
+    byes so far, lowest-ranked first, so byes rotate.
     """
     n = len(ranked)
-    if n < TABLE_SIZE:
-        raise PairingError(f"red five needs at least {TABLE_SIZE} players, not {n}")
+    if n < size:
+        raise PairingError(f"a table needs at least {size} players, not {n}")
     if len(set(ranked)) != n:
         raise PairingError("entrant names must be unique")
     tablemates = tablemates or {}
     byes = byes or {}
     rank = {name: i for i, name in enumerate(ranked)}
-    out = n % TABLE_SIZE
+    out = n % size
     # byes: fewest byes first, then the lowest-ranked
     by_bye = sorted(ranked, key=lambda x: (byes.get(x, 0), -rank[x]))
     sitting_out = sorted(by_bye[:out], key=rank.__getitem__)
     gone = set(sitting_out)
     players = [x for x in ranked if x not in gone]
-    size = len(players)
-    k = size // TABLE_SIZE
+    seated = len(players)
+    k = seated // size
     # met[i][j]: how often players i and j (by standing, 0 best) shared a table
-    met = [[0] * size for _ in range(size)]
+    met = [[0] * seated for _ in range(seated)]
     at = {x: i for i, x in enumerate(players)}
     for a, row in tablemates.items():
         i = at.get(a)
@@ -475,13 +479,13 @@ def reseat_round(
             j = at.get(b)
             if j is not None and j != i and times > met[i][j]:
                 met[i][j] = met[j][i] = times
-    home = [i // TABLE_SIZE for i in range(size)]
-    rng = random.Random(size if seed is None else seed)
-    plane = _plane_seating(at, history, met, home) if k == TABLE_SIZE else None
+    home = [i // size for i in range(seated)]
+    rng = random.Random(seated if seed is None else seed)
+    plane = _plane_seating(at, history, met, home) if k == size == TABLE_SIZE else None
     if plane is not None:
         where = plane
     else:
-        where = _greedy_seating(met, home, k)
+        where = _greedy_seating(met, home, k, size)
         if k > 1:
             where = _tabu_seating(met, home, k, where, rng, passes * 10, kicks, steps)
     tables: list[list[str]] = [[] for _ in range(k)]
@@ -553,7 +557,9 @@ def _plane_seating(
     return best[2] if best else None
 
 
-def _greedy_seating(met: list[list[int]], home: list[int], k: int) -> list[int]:
+def _greedy_seating(
+    met: list[list[int]], home: list[int], k: int, size: int = TABLE_SIZE
+) -> list[int]:
     """Each player, best-ranked first, to the open table with the fewest former tablemates,
     then nearest his own standing."""
     members: list[list[int]] = [[] for _ in range(k)]
@@ -562,7 +568,7 @@ def _greedy_seating(met: list[list[int]], home: list[int], k: int) -> list[int]:
         row = met[i]
         best_t, best_c = -1, 0
         for t in range(k):
-            if len(members[t]) == TABLE_SIZE:
+            if len(members[t]) == size:
                 continue
             c = _RESEAT_REPEAT * sum(row[j] for j in members[t]) + abs(t - h)
             if best_t < 0 or c < best_c:
@@ -704,6 +710,10 @@ def pair_next_round(t: Tournament) -> Round:
     round_no = len(t.played) + 1
     if round_no > t.rounds:
         raise PairingError(f"the tournament has {t.rounds} rounds; all are seated")
+    if is_family(t.variant) and not t.fixed_sides:  # 打百分, individuals at tables of 4 (3)
+        from .hundred_event import reseat_next_round
+
+        return reseat_next_round(t, round_no)
     drawn = t.drawn_entrants
     live_names = {e.name for e in t.active_entrants(round_no)}
     active = [e.name for e in drawn if e.name in live_names]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.hundred_rules import is_family
 from engine.variants import Variant
 
 from .matches import (
@@ -91,6 +92,10 @@ def _rounds(t: Tournament, through_round: int | None) -> list[Round]:
 
 
 def fixed_standings(t: Tournament, through_round: int | None = None) -> list[FixedStanding]:
+    if is_family(t.variant):  # 打百分's pair events (competition.hundred_event)
+        from .hundred_event import pair_standings
+
+        return pair_standings(t, through_round)
     variant = t.rules
     tables = fixed_tables(variant)
     spec = t.match
@@ -188,6 +193,10 @@ def _add_outcome(
 
 
 def red_five_standings(t: Tournament, through_round: int | None = None) -> list[RedFiveStanding]:
+    if is_family(t.variant):  # 打百分's individual events (competition.hundred_event)
+        from .hundred_event import individual_standings
+
+        return individual_standings(t, through_round)
     tables = red_five_tables(t.rules)
     spec = t.match
     rows: dict[str, RedFiveStanding] = {e.name: RedFiveStanding(e.name) for e in t.entrants}
@@ -263,6 +272,10 @@ class HistoryEntry:
 
 def entrant_history(t: Tournament, name: str) -> list[HistoryEntry]:
     """Every round in which ``name`` had a table or a bye, in order."""
+    if is_family(t.variant):  # 打百分 (competition.hundred_event)
+        from .hundred_event import hundred_history
+
+        return hundred_history(t, name)
     variant = t.rules
     out: list[HistoryEntry] = []
     for rnd in t.played:

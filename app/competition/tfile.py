@@ -23,6 +23,7 @@ from typing import Any, TypeGuard
 from engine.errors import EngineError
 from engine.variants import RED_FIVE, TRACTOR, VARIANT_IDS, Variant, make_variant
 
+from .hundred import HUNDRED_IDS, HundredDeal, is_hundred, row_json
 from .matches import DealIssue, deal_issues, derive_fixed, derive_red_five
 from .model import (
     FORMAT_ID,
@@ -265,7 +266,8 @@ class _Loader:
         variant_id = d.get("variant")
         variant: Variant | None = None
         if "variant" in d and variant_id not in VARIANT_IDS:
-            self.err("variant", f"{_show(variant_id)} is not one of {', '.join(VARIANT_IDS)}")
+            known = ", ".join((*VARIANT_IDS, *HUNDRED_IDS))  # 打百分's are read by hundred_file
+            self.err("variant", f"{_show(variant_id)} is not one of {known}")
             variant_id = None
         options: dict[str, Any] = {}
         if "options" in d:
@@ -1023,6 +1025,10 @@ def _show(v: object) -> str:
 def load(doc: object) -> Tournament:
     """Read a parsed tournament file; raise ``TournamentFileError`` listing every error."""
     loader = _Loader()
+    if isinstance(doc, Mapping) and is_hundred(doc.get("variant")):  # 打百分 (hundred_file)
+        from .hundred_file import HundredLoader
+
+        loader = HundredLoader()
     t = loader.load(doc)
     if loader.errors or t is None:
         raise TournamentFileError(loader.errors or [FileError("", "the file could not be read")])
@@ -1105,6 +1111,8 @@ def _dump_table(tab: Table) -> dict[str, Any]:
 
 
 def dump_deal(d: Deal) -> dict[str, Any]:
+    if isinstance(d, HundredDeal):  # 打百分's sheet row (hundred_file)
+        return row_json(d)
     out: dict[str, Any] = {}
     if d.dealer is not None:
         out["dealer"] = d.dealer
