@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
-from engine.hundred_rules import is_family, make_hundred_variant
 from engine.variants import RED_FIVE, Variant, make_variant
 
 FORMAT_ID = "shengji-tournament/1"
@@ -277,6 +276,8 @@ class Tournament:
 
     @property
     def fixed_sides(self) -> bool:
+        from engine.hundred_rules import is_family, make_hundred_variant
+
         if is_family(self.variant):  # 打百分: pairs in fixed and forty-4p (competition.hundred)
             return make_hundred_variant(self.variant, self.options).fixed_pairs
         return self.variant != RED_FIVE

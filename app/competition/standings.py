@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.hundred_rules import is_family
 from engine.variants import Variant
 
 from .matches import (
@@ -28,6 +27,9 @@ from .matches import (
     red_five_tables,
 )
 from .model import MatchSpec, PointsSpec, Round, Table, Tournament
+
+# 打百分 (competition.hundred_event, imported inside the hooks below: it imports this module)
+HUNDRED_IDS = ("hundred-4p", "forty-4p", "hundred-3p")
 
 
 @dataclass
@@ -92,8 +94,10 @@ def _rounds(t: Tournament, through_round: int | None) -> list[Round]:
 
 
 def fixed_standings(t: Tournament, through_round: int | None = None) -> list[FixedStanding]:
-    if is_family(t.variant):  # 打百分's pair events (competition.hundred_event)
-        from .hundred_event import pair_standings
+    if t.variant in HUNDRED_IDS:  # 打百分's pair events (competition.hundred_event)
+        from .hundred_event import (
+            pair_standings,
+        )
 
         return pair_standings(t, through_round)
     variant = t.rules
@@ -193,8 +197,10 @@ def _add_outcome(
 
 
 def red_five_standings(t: Tournament, through_round: int | None = None) -> list[RedFiveStanding]:
-    if is_family(t.variant):  # 打百分's individual events (competition.hundred_event)
-        from .hundred_event import individual_standings
+    if t.variant in HUNDRED_IDS:  # 打百分's individual events (competition.hundred_event)
+        from .hundred_event import (
+            individual_standings,
+        )
 
         return individual_standings(t, through_round)
     tables = red_five_tables(t.rules)
@@ -272,8 +278,10 @@ class HistoryEntry:
 
 def entrant_history(t: Tournament, name: str) -> list[HistoryEntry]:
     """Every round in which ``name`` had a table or a bye, in order."""
-    if is_family(t.variant):  # 打百分 (competition.hundred_event)
-        from .hundred_event import hundred_history
+    if t.variant in HUNDRED_IDS:  # 打百分 (competition.hundred_event)
+        from .hundred_event import (
+            hundred_history,
+        )
 
         return hundred_history(t, name)
     variant = t.rules

@@ -23,7 +23,6 @@ from typing import Any, TypeGuard
 from engine.errors import EngineError
 from engine.variants import RED_FIVE, TRACTOR, VARIANT_IDS, Variant, make_variant
 
-from .hundred import HUNDRED_IDS, HundredDeal, is_hundred, row_json
 from .matches import DealIssue, deal_issues, derive_fixed, derive_red_five
 from .model import (
     FORMAT_ID,
@@ -100,6 +99,9 @@ DEAL_KEYS = (
 PENALTY_KINDS = ("revoke", "miscount", "wrong_kitty", "takeback")
 SIDE_SIZE = {TRACTOR: 2, "one-twenty-6p": 3, RED_FIVE: 1}
 TABLE_SIZE = {TRACTOR: 2, "one-twenty-6p": 2, RED_FIVE: 5}
+
+# 打百分's variants: a file of one is read by ``hundred_file.HundredLoader``
+HUNDRED_VARIANTS = ("hundred-4p", "forty-4p", "hundred-3p")
 
 
 @dataclass(frozen=True)
@@ -266,7 +268,7 @@ class _Loader:
         variant_id = d.get("variant")
         variant: Variant | None = None
         if "variant" in d and variant_id not in VARIANT_IDS:
-            known = ", ".join((*VARIANT_IDS, *HUNDRED_IDS))  # 打百分's are read by hundred_file
+            known = ", ".join((*VARIANT_IDS, *HUNDRED_VARIANTS))  # 打百分: hundred_file
             self.err("variant", f"{_show(variant_id)} is not one of {known}")
             variant_id = None
         options: dict[str, Any] = {}
@@ -1025,7 +1027,7 @@ def _show(v: object) -> str:
 def load(doc: object) -> Tournament:
     """Read a parsed tournament file; raise ``TournamentFileError`` listing every error."""
     loader = _Loader()
-    if isinstance(doc, Mapping) and is_hundred(doc.get("variant")):  # 打百分 (hundred_file)
+    if isinstance(doc, Mapping) and doc.get("variant") in HUNDRED_VARIANTS:  # 打百分
         from .hundred_file import HundredLoader
 
         loader = HundredLoader()
@@ -1111,7 +1113,9 @@ def _dump_table(tab: Table) -> dict[str, Any]:
 
 
 def dump_deal(d: Deal) -> dict[str, Any]:
-    if isinstance(d, HundredDeal):  # 打百分's sheet row (hundred_file)
+    from .hundred import HundredDeal, row_json  # 打百分's sheet row (hundred_file)
+
+    if isinstance(d, HundredDeal):
         return row_json(d)
     out: dict[str, Any] = {}
     if d.dealer is not None:

@@ -554,3 +554,10 @@ def test_seasons_take_hundred_nights_of_one_variant() -> None:
     assert variant_refusal("Winter", "hundred-4p/hidden", ind) is None
     msg = variant_refusal("Winter", "hundred-4p/fixed", ind)
     assert msg is not None and "hundred-4p/fixed" in msg and "hundred-4p/hidden" in msg
+
+
+def test_the_hooks_know_every_hundred_variant() -> None:
+    from app.competition import standings
+    from engine.hundred_rules import FAMILY_IDS
+
+    assert standings.HUNDRED_IDS == tfile.HUNDRED_VARIANTS == FAMILY_IDS
