@@ -3,9 +3,13 @@ field by field, and a table's running scores.
 
 A row (``HundredDeal``) holds what the sheet has: the bid and the declarer's seat (in 40分下台 the
 turned card instead of a bid), trump, the friend card and the friend's seat (or alone), the
-attackers' points, 抠底 yes/no with the buried cards, and the penalties. The result and each
-seat's units are never worked out here: ``engine.hundred_rules.deal_outcome(strict=True)`` gives
-them (the engine's function meant for score sheets).
+attackers' points, 抠底 yes/no (did an attacker win the last trick), optionally the buried cards'
+points for the record, and the penalties — not the buried cards themselves, which the sheet does
+not hold (§8). The result and each seat's units are never worked out here:
+``engine.hundred_rules.deal_outcome(strict=True)`` gives them (the engine's function meant for
+score sheets). On 抠底 the attackers win whatever their points (§3), so the result never depends
+on the buried cards; the engine is given an empty kitty, and the recorded kitty points are added
+to the printed total here (``HundredRow.total``), as the engine would add a kitty's points.
 
 Events (§8): ``hundred-4p`` with friend ``shown``, ``hidden`` or ``blind`` and ``hundred-3p`` are
 individual events (积分 per seat, tables of 4 or 3 players re-seated each round as red five's);
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeGuard
 
-from engine.cards import LJ, SUITS, card_str, parse_card, points_of
+from engine.cards import LJ, SUITS, full_pack, parse_card, points_of
 from engine.errors import EngineError
 from engine.hundred_rules import (
     ATTACKERS,
@@ -97,19 +101,21 @@ class HundredDeal(Deal):
     (庄家's) **seat**, 0 … n − 1 (not a side: in a pair event the side is ``declarer % 2``) —,
     ``friend`` (the friend's seat; None: alone, or no friend in this mode; in pair modes it may
     be the partner opposite), ``trump``, ``points`` (the attackers' points in tricks),
-    ``penalties`` (``(kind, "declarer" | "attackers")``) and ``warnings``. ``kitty`` is always 0:
-    the buried cards are listed in ``buried``.
+    ``penalties`` (``(kind, "declarer" | "attackers")``) and ``warnings``. Its ``kitty`` is
+    always 0: the buried cards' points, which are optional here, are ``kitty_points``.
 
     ``bid``: the winning bid (hundred-4p, hundred-3p); ``turned``: 40分下台's turned card (its suit
     is trump); ``friend_card``: the card the declarer called (shown, hidden, blind); ``kou_di``:
-    an attacker won the last trick (抠底); ``buried``: the six buried cards, needed on 抠底 (their
-    points are added to the attackers' for the record)."""
+    an attacker won the last trick (抠底: the attackers win the deal); ``kitty_points``: the
+    buried cards' points if written (a multiple of 5, at most what six cards hold, with
+    ``points`` at most 100), None if not — added to the attackers' on 抠底 for the record only.
+    Its field on the sheet and in the file is ``kitty``, as for the other games."""
 
     bid: int | None = None
     turned: str | None = None
     friend_card: str | None = None
     kou_di: bool = False
-    buried: tuple[str, ...] | None = None
+    kitty_points: int | None = None
 
 
 # English wording of every issue code; params as in ``matches.MESSAGES``.
@@ -136,18 +142,13 @@ HUNDRED_MESSAGES: dict[str, str] = {
         "{value!r} is not the declarer's partner opposite (seat {partner}): sides are fixed here"
     ),
     "hundred_friend_3p": "3人百分 has no friend: the declarer plays with the dummy",
-    "hundred_friend_buried": "{value} was buried: the friend card is a card not buried",
-    "hundred_friend_in_kitty": (
-        "the friend card {card} was buried, so it lay in the kitty: the declarer played alone "
-        "(write null)"
-    ),
     "hundred_points": "{value!r} is not the attackers' points: 0 … 100 in steps of 5",
     "hundred_kou_di": "{value!r} is not true or false (did an attacker win the last trick?)",
-    "hundred_buried_needed": (
-        "is missing: an attacker won the last trick (抠底), so list the six buried cards"
+    "hundred_kitty": (
+        "{value!r} is not the buried cards' points: 0 … {most} in steps of 5 (six cards of one "
+        "deck), or leave it out"
     ),
-    "hundred_buried": 'lists the six buried cards, each once, such as "5S", not {value}',
-    "hundred_points_buried": (
+    "hundred_points_kitty": (
         "points {points} + the buried cards' {kitty} = {sum} is more than the 100 in the deck "
         "(the buried cards were not won in tricks)"
     ),
@@ -164,6 +165,9 @@ HUNDRED_MESSAGES: dict[str, str] = {
 }
 
 WARNING_REASON_MAX = 200
+
+# The most points the six buried cards can hold: the six best cards of one deck (10s and Ks).
+KITTY_MAX = sum(sorted((points_of([c]) for c in full_pack(1)), reverse=True)[:KITTY])
 
 Params = tuple[tuple[str, object], ...]
 
@@ -244,16 +248,8 @@ def hundred_issues(variant: HundredVariant, deal: HundredDeal) -> list[HundredIs
         errors.add("trump", "hundred_trump", value=deal.trump)
     elif turned is not None and SUITS[turned // 13] != deal.trump:
         errors.add("trump", "hundred_trump_turned", value=deal.trump, suit=SUITS[turned // 13])
-    # the buried cards (checked before the friend: a blind friend card buried means alone)
-    buried: list[int] | None = None
-    if deal.buried is not None:
-        cards = [_card(c) for c in deal.buried] if isinstance(deal.buried, tuple) else [None]
-        if len(cards) != KITTY or None in cards or len(set(cards)) != KITTY:
-            shown = list(deal.buried) if isinstance(deal.buried, tuple) else deal.buried
-            errors.add("buried", "hundred_buried", value=shown)
-        else:
-            buried = [c for c in cards if c is not None]
-    # the friend card and the friend
+    # the friend card and the friend (the sheet does not list the buried cards: a blind friend
+    # card that lay in the kitty is written as friend null, the declarer alone)
     friend_card: int | None = None
     if mode in (FIXED, "dummy"):
         if deal.friend_card is not None:
@@ -278,29 +274,20 @@ def hundred_issues(variant: HundredVariant, deal: HundredDeal) -> list[HundredIs
     elif mode == FIXED:
         if f is not None and _is_int(dec) and 0 <= dec < n and f != (dec + 2) % 4:
             errors.add("friend", "hundred_friend_not_partner", value=f, partner=(dec + 2) % 4)
-    elif f is None:
-        if mode != BLIND:
-            errors.add("friend", "hundred_friend_missing")
-    elif mode == BLIND and friend_card is not None and buried and friend_card in buried:
-        errors.add("friend", "hundred_friend_in_kitty", card=card_str(friend_card))
-    if (
-        mode not in (FIXED, "dummy", BLIND)
-        and friend_card is not None
-        and friend_card in (buried or ())
-    ):
-        errors.add("friend_card", "hundred_friend_buried", value=card_str(friend_card))
-    # the attackers' points, 抠底
+    elif f is None and mode != BLIND:
+        errors.add("friend", "hundred_friend_missing")
+    # the attackers' points, 抠底, the buried cards' points (optional, for the record)
     p = deal.points
     if not _is_int(p) or not 0 <= p <= TOTAL_POINTS or p % 5:
         errors.add("points", "hundred_points", value=p)
     if not isinstance(deal.kou_di, bool):
         errors.add("kou_di", "hundred_kou_di", value=deal.kou_di)
-    elif deal.kou_di and deal.buried is None:
-        errors.add("buried", "hundred_buried_needed")
-    if buried is not None and "points" not in errors:
-        kp = points_of(buried)
-        if p + kp > TOTAL_POINTS:
-            errors.add("buried", "hundred_points_buried", points=p, kitty=kp, sum=p + kp)
+    kp = deal.kitty_points
+    if kp is not None:
+        if not _is_int(kp) or not 0 <= kp <= KITTY_MAX or kp % 5:
+            errors.add("kitty", "hundred_kitty", value=kp, most=KITTY_MAX)
+        elif "points" not in errors and p + kp > TOTAL_POINTS:
+            errors.add("kitty", "hundred_points_kitty", points=p, kitty=kp, sum=p + kp)
     # penalties and warnings
     pens = deal.penalties
     if not isinstance(pens, tuple) or not all(isinstance(x, tuple) and len(x) == 2 for x in pens):
@@ -325,12 +312,17 @@ def hundred_issues(variant: HundredVariant, deal: HundredDeal) -> list[HundredIs
 
 def deal_result(variant: HundredVariant, deal: HundredDeal) -> HundredResult:
     """The row's result and each seat's units, by the engine's ``deal_outcome(strict=True)``;
-    call it on a row without issues (``hundred_issues``), else the engine's refusal is raised."""
+    call it on a row without issues (``hundred_issues``), else the engine's refusal is raised.
+
+    The sheet has no buried cards, so the engine gets an empty kitty on 抠底 (it wants one there
+    to add its points to the total): the winner, the units and the scores do not depend on the
+    kitty (抠底 wins whatever the points, §3), only the engine's ``total`` lacks the kitty's
+    points, which ``derive_hundred`` adds from ``kitty_points``."""
     return deal_outcome(
         variant,
         bid=deal.bid if variant.bidding else None,
         points=deal.points,
-        kitty=None if deal.buried is None else [parse_card(c) for c in deal.buried],
+        kitty=() if deal.kou_di else None,
         last_won_by=ATTACKERS if deal.kou_di else DECLARER,
         declarer=deal.declarer,
         friend=deal.friend,
@@ -361,8 +353,8 @@ _ENGINE_FIELDS = {
     "hundred.points": "points",
     "hundred.no_friend": "friend",
     "hundred.friend_is_declarer": "friend",
-    "hundred.kitty_points": "buried",
-    "hundred.kitty_needed": "buried",
+    "hundred.kitty_points": "kitty",
+    "hundred.kitty_needed": "kitty",
     "seat.range": "declarer",
 }
 
@@ -379,7 +371,8 @@ class HundredRow:
     friend: int | None
     units: int
     winner: str  # "declarer" or "attackers"
-    total: int | None  # the attackers' points (the buried cards' added on 抠底); None: a penalty
+    total: int | None  # the attackers' points (+ kitty on 抠底); None: a penalty ended the deal
+    kitty: int | None  # the buried cards' points as written; None: not written
     ended_by: str | None  # "revoke" / "miscount" when a penalty ended the deal
     kou_di: bool
     scores: tuple[int, ...]  # this deal's units per seat, seat 0 first
@@ -459,6 +452,9 @@ def derive_hundred(variant: HundredVariant, spec: MatchSpec, table: Table) -> Hu
             continue
         r = deal_result(variant, deal)
         assert r.scores is not None and deal.declarer is not None
+        total = r.total
+        if total is not None and r.kou_di and deal.kitty_points is not None:
+            total += deal.kitty_points  # what the engine adds on 抠底 with the cards (§3)
         for s in range(n):
             totals[s] += r.scores[s]
         if r.winner == DECLARER:
@@ -475,7 +471,8 @@ def derive_hundred(variant: HundredVariant, spec: MatchSpec, table: Table) -> Hu
                 deal.friend,
                 r.units,
                 r.winner,
-                r.total,
+                total,
+                deal.kitty_points,
                 r.ended_by,
                 r.kou_di,
                 tuple(r.scores),
@@ -534,8 +531,8 @@ def row_json(deal: HundredDeal) -> dict[str, Any]:
     out["points"] = deal.points
     if deal.kou_di:
         out["kou_di"] = True
-    if deal.buried is not None:
-        out["buried"] = list(deal.buried)
+    if deal.kitty_points is not None:
+        out["kitty"] = deal.kitty_points
     if deal.penalties:
         out["penalties"] = deal.engine_penalties()
     if deal.warnings:

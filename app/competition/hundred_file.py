@@ -27,11 +27,11 @@ A **deal** (a row of HUNDRED §8's score sheet), keys written in this order:
 | `bid` | the winning bid, 60 … 100 in steps of 5; required except in `forty-4p`, where it is refused |
 | `turned` | `forty-4p` only, required: the turned card (`"7H"`, never a joker); `trump` must be its suit |
 | `trump` | `S`, `H`, `D` or `C`; required (打百分 always has a trump suit) |
-| `friend_card` | the card the declarer called, e.g. `"AS"`, `"HJ"`; required with friend `shown`, `hidden`, `blind`, refused otherwise; in `shown` and `hidden` it is never one of `buried` |
-| `friend` | the seat that held the friend card; required with a friend card (`null` only with `blind`: the card lay in the kitty, the declarer played alone — and it must be `null` when the card is among `buried`); in pair events optional, and only the declarer's partner opposite; refused in `hundred-3p` |
+| `friend_card` | the card the declarer called, e.g. `"AS"`, `"HJ"`; required with friend `shown`, `hidden`, `blind`, refused otherwise |
+| `friend` | the seat that held the friend card; required with a friend card (`null` only with `blind`: the card lay in the kitty, the declarer played alone); in pair events optional, and only the declarer's partner opposite; refused in `hundred-3p` |
 | `points` | the attackers' points won in tricks, 0 … 100 in steps of 5; required |
-| `kou_di` | optional, default `false`: an attacker won the last trick (抠底: the attackers win the deal) |
-| `buried` | the six buried cards, each once; required when `kou_di` is true (their points are added to the attackers' for the record), optional otherwise; `points` plus their points is at most 100 |
+| `kou_di` | optional, default `false`: 抠底 yes/no — an attacker won the last trick (the attackers win the deal whatever their points) |
+| `kitty` | optional: the buried cards' points, for the record (as the other games' `kitty`): 0 … 60 in steps of 5 (six cards of one deck), `points` plus it at most 100; added to the attackers' printed total on 抠底, never to the result. The buried cards themselves are not on the sheet (HUNDRED §8) |
 | `penalties` | optional: `[{"kind": "revoke" \\| "miscount" \\| "takeback", "side": "declarer" \\| "attackers"}]`; the first revoke or miscount ends the deal for the other side |
 | `warnings` | optional: `[{"seat": n, "reason": text}]`, as for the other games |
 
@@ -73,7 +73,7 @@ DEAL_KEYS = (
     "friend",
     "points",
     "kou_di",
-    "buried",
+    "kitty",
     "penalties",
     "warnings",
 )
@@ -365,11 +365,6 @@ class HundredLoader(_Loader):
         for key in required:
             if key not in d:
                 self.err(_join(path, key), "is missing")
-        buried: tuple[Any, ...] | None = None
-        if "buried" in d:
-            arr = self.array(d["buried"], _join(path, "buried"), "the six buried cards")
-            if arr is not None:
-                buried = tuple(arr)
         penalties: tuple[tuple[str, str | int], ...] = ()
         if "penalties" in d:
             penalties = self.penalties(d["penalties"], _join(path, "penalties"), None)
@@ -390,5 +385,5 @@ class HundredLoader(_Loader):
             turned=d.get("turned"),
             friend_card=d.get("friend_card"),
             kou_di=d.get("kou_di", False),
-            buried=buried,
+            kitty_points=d.get("kitty"),
         )

@@ -24,9 +24,10 @@ from app.competition.model import MatchSpec, Round, Table
 from app.competition.pairing import PairingError, pair_next_round, reseat_round
 from app.competition.seasons import night_lines, season_variant, variant_refusal
 from app.competition.standings import entrant_history, standings_json
+from engine.cards import parse_card, points_of
+from engine.hundred_rules import deal_outcome
 
-BURIED = ("2S", "3S", "4S", "6H", "7H", "8H")  # no points
-BURIED_25 = ("5S", "10S", "KS", "2H", "3H", "4H")  # 25 points
+BURIED_25 = ("5S", "10S", "KS", "2H", "3H", "4H")  # 25 points: the engine's kitty in a check
 
 
 def row(**kw: Any) -> HundredDeal:
@@ -106,27 +107,22 @@ REFUSALS = [
     (FIXED, fixed_row(friend_card="AH"), "friend_card", "is not used: fixed has no friend card"),
     (FORTY, forty_row(friend_card="AH"), "friend_card", "40分下台 has no friend card"),
     (THREE, three_row(friend_card="AH"), "friend_card", "3人百分 has no friend card"),
-    (
-        SHOWN,
-        row(friend_card="2S", buried=BURIED),
-        "friend_card",
-        "2S was buried: the friend card is a card not buried",
-    ),
-    (
-        BLIND,
-        row(friend_card="2S", buried=BURIED),
-        "friend",
-        "the friend card 2S was buried, so it lay in the kitty: the declarer played alone",
-    ),
-    (HIDDEN, row(kou_di=True), "buried", "抠底), so list the six buried cards"),
     (HIDDEN, row(kou_di="yes"), "kou_di", "'yes' is not true or false"),
-    (HIDDEN, row(buried=BURIED[:5]), "buried", "lists the six buried cards, each once"),
-    (HIDDEN, row(buried=(*BURIED[:5], "2S")), "buried", "each once"),
-    (HIDDEN, row(buried=(*BURIED[:5], "1Z")), "buried", "each once"),
+    (HIDDEN, row(kou_di=1), "kou_di", "1 is not true or false"),
     (
         HIDDEN,
-        row(points=80, buried=BURIED_25),
-        "buried",
+        row(kitty_points=65),
+        "kitty",
+        "65 is not the buried cards' points: 0 … 60 in steps of 5 (six cards of one deck)",
+    ),
+    (HIDDEN, row(kou_di=True, kitty_points=12), "kitty", "12 is not the buried cards' points"),
+    (HIDDEN, row(kitty_points=-5), "kitty", "-5 is not the buried cards' points"),
+    (HIDDEN, row(kitty_points="10"), "kitty", "'10' is not the buried cards' points"),
+    (HIDDEN, row(kitty_points=True), "kitty", "True is not the buried cards' points"),
+    (
+        HIDDEN,
+        row(points=80, kitty_points=25),
+        "kitty",
         "points 80 + the buried cards' 25 = 105 is more than the 100 in the deck",
     ),
     (
@@ -155,8 +151,13 @@ def test_each_bad_field_is_refused_on_its_own_field(
 
 def test_good_rows_have_no_issues() -> None:
     assert hundred_issues(HIDDEN, row()) == []
-    assert hundred_issues(SHOWN, row(buried=BURIED)) == []
-    assert hundred_issues(BLIND, row(friend=None, friend_card="2S", buried=BURIED)) == []
+    assert hundred_issues(SHOWN, row()) == []
+    assert hundred_issues(BLIND, row(friend=None, friend_card="2S")) == []  # it lay in the kitty
+    # 抠底 yes/no, the buried cards' points optional (0 … 60, with the points at most 100)
+    assert hundred_issues(HIDDEN, row(kou_di=True)) == []
+    assert hundred_issues(HIDDEN, row(kou_di=True, kitty_points=60, points=40)) == []
+    assert hundred_issues(HIDDEN, row(kitty_points=0)) == []
+    assert hundred_issues(HIDDEN, row(points=75, kitty_points=25)) == []
     assert hundred_issues(FIXED, fixed_row()) == []
     assert hundred_issues(FIXED, fixed_row(friend=2)) == []  # the partner: what fixed means
     assert hundred_issues(FORTY, forty_row()) == []
@@ -182,10 +183,17 @@ def test_results_and_units_come_from_the_rows() -> None:
     assert tab.rows[1].scores == (-5, 5, -5, 5)
     assert tab.totals == (0, 0, 0, 0) and tab.counts
     # 抠底: the attackers win whatever their points, the buried points added for the record
-    kou = table_of(HIDDEN, row(points=0, kou_di=True, buried=BURIED_25))
+    kou = table_of(HIDDEN, row(points=0, kou_di=True, kitty_points=25))
     assert kou.rows[0].winner == "attackers" and kou.rows[0].total == 25
+    assert kou.rows[0].kitty == 25 and kou.rows[0].scores == (-3, 3, -3, 3)
+    unknown = table_of(HIDDEN, row(points=10, kou_di=True))  # the kitty's points not written
+    assert unknown.rows[0].winner == "attackers" and unknown.rows[0].total == 10
+    assert unknown.rows[0].kitty is None
+    # no 抠底: the kitty's points are recorded only, never added
+    held = table_of(HIDDEN, row(points=30, kitty_points=25))
+    assert held.rows[0].winner == "declarer" and held.rows[0].total == 30
     # blind, alone against three: ±3u; stakes flat: 1 unit whatever the bid
-    alone = table_of(BLIND, row(bid=100, points=0, friend=None, friend_card="2S", buried=BURIED))
+    alone = table_of(BLIND, row(bid=100, points=0, friend=None, friend_card="2S"))
     assert alone.rows[0].scores == (27, -9, -9, -9)
     flat = hundred_variant("hundred-4p", {"stakes": "flat"})
     assert table_of(flat, row(bid=100, points=0)).rows[0].scores == (1, -1, 1, -1)
@@ -199,6 +207,36 @@ def test_results_and_units_come_from_the_rows() -> None:
     # a takeback is a warning only
     tb = table_of(HIDDEN, row(bid=90, points=0, penalties=(("takeback", "declarer"),)))
     assert tb.rows[0].ended_by is None and tb.rows[0].winner == "declarer"
+
+
+@pytest.mark.parametrize("variant", [HIDDEN, BLIND, FIXED, FORTY, THREE])
+@pytest.mark.parametrize("points", [0, 45, 75])
+def test_kou_di_rows_match_the_engine_given_the_buried_cards(variant: Any, points: int) -> None:
+    """The sheet gives the engine an empty kitty on 抠底: with the real buried cards the engine
+    answers the same winner, units and scores, and the total the row prints."""
+    if variant is FORTY:
+        deal = forty_row(points=points, kou_di=True, kitty_points=25)
+    elif variant is THREE or variant is FIXED:
+        deal = three_row(points=points, kou_di=True, kitty_points=25)
+    else:
+        deal = row(points=points, kou_di=True, kitty_points=25)
+    got = table_of(variant, deal).rows[0]
+    want = deal_outcome(
+        variant,
+        bid=deal.bid if variant.bidding else None,
+        points=points,
+        kitty=[parse_card(c) for c in BURIED_25],
+        last_won_by="attackers",
+        declarer=deal.declarer,
+        friend=deal.friend,
+    )
+    assert points_of(parse_card(c) for c in BURIED_25) == 25
+    assert (got.winner, got.units, got.scores, got.total) == (
+        want.winner,
+        want.units,
+        tuple(want.scores or ()),
+        want.total,
+    )
 
 
 def test_a_row_past_the_match_length_and_a_correction() -> None:
@@ -435,7 +473,7 @@ def test_a_forty_pair_event_and_an_unfinished_match() -> None:
             "trump": "D",
             "points": 0,
             "kou_di": True,
-            "buried": list(BURIED_25),
+            "kitty": 25,
         },  # 抠底: side 0 wins
     ]
     doc["match"] = {"deals": 3}
@@ -462,7 +500,7 @@ def test_the_tournament_file_round_trips() -> None:
             R(
                 points=0,
                 kou_di=True,
-                buried=list(BURIED_25),
+                kitty=25,
                 penalties=[{"kind": "takeback", "side": "attackers"}],
                 warnings=[{"seat": 1, "reason": "slow play"}],
             )
@@ -473,7 +511,6 @@ def test_the_tournament_file_round_trips() -> None:
                 "trump": "D",
                 "points": 5,
                 "kou_di": True,
-                "buried": list(BURIED),
             }
         )
         doc["match"] = {"deals": 3}
@@ -511,11 +548,16 @@ def test_the_file_refuses_with_json_paths() -> None:
     missing = individual_doc()
     del missing["played"][0]["tables"][1]["deals"][0]["points"]
     missing["played"][0]["tables"][1]["deals"][1]["kou_di"] = 1
-    missing["played"][0]["tables"][0]["deals"][1]["buried"] = "2S"
+    missing["played"][0]["tables"][0]["deals"][1]["kitty"] = 15
+    missing["played"][0]["tables"][0]["deals"][1]["points"] = 90
+    missing["played"][0]["tables"][0]["deals"][0]["buried"] = ["2S"]  # not a key: 抠底 is yes/no
     with pytest.raises(tfile.TournamentFileError) as e:
         tfile.load(missing)
     assert [str(x) for x in e.value.errors] == [
-        "played[0].tables[0].deals[1].buried: must be a list (the six buried cards), not '2S'",
+        "played[0].tables[0].deals[0].buried: unknown field (known: declarer, bid, turned, trump, "
+        "friend_card, friend, points, kou_di, kitty, penalties, warnings)",
+        "played[0].tables[0].deals[1].kitty: points 90 + the buried cards' 15 = 105 is more than "
+        "the 100 in the deck (the buried cards were not won in tricks)",
         "played[0].tables[1].deals[0].points: is missing",
         "played[0].tables[1].deals[1].kou_di: 1 is not true or false (did an attacker win the "
         "last trick?)",
