@@ -3,7 +3,10 @@ length and tie-break). A director picks one and may then change any option; the 
 the preset's name, which its printed score sheet shows. Data only: the words are in both
 languages here because the printed sheet is bilingual; pages show the reader's one.
 
-``variant`` None: the preset fits every game (it keeps the game chosen on the form).
+``variant`` None: the preset fits every game of RULES.md, the games of levels (it keeps the
+game chosen on the form). 打百分's games (HUNDRED.md) have no levels and rules of their own, so
+the generic presets, whose words speak of RULES.md and levels, are not theirs: each of its games
+has its own club-night preset (``club-hundred`` …), first in its list as ``club`` is in theirs.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.hundred_rules import is_family as is_hundred
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
 
 
@@ -38,7 +42,11 @@ class Preset:
         return f"{self.name_zh} {self.name_en}"
 
     def fits(self, variant: str) -> bool:
-        return self.variant is None or self.variant == variant
+        """Offered for ``variant``: its own game's preset, or a generic one (``variant`` None)
+        for a game of levels — never for 打百分's, whose words it does not speak."""
+        if self.variant is not None:
+            return self.variant == variant
+        return not is_hundred(variant)
 
 
 PRESETS: dict[str, Preset] = {

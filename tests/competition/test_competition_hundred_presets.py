@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from app.competition import tfile
-from app.competition.hundred import hundred_variant
+from app.competition.hundred import HUNDRED_IDS, hundred_variant
 from app.competition.presets import PRESETS, is_competition, presets_for
 from app.competition.standings import standings_json
+from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
 
 HUNDRED_PRESETS = ("club-hundred", "club-hundred-pairs", "club-forty", "club-hundred-3p")
 
@@ -23,13 +24,9 @@ def test_the_presets_are_valid_for_their_games_and_offered_for_them() -> None:
         assert p.name("zh") != p.name("en") and p.words("zh") and p.words("en")
         assert not is_competition(pid)
         assert set(p.match) == {"deals"}  # 打百分 has no levels: no to_a, no tie-break
-    assert [p.id for p in presets_for("hundred-4p")] == [
-        "club",
-        "club-hundred",
-        "club-hundred-pairs",
-    ]
-    assert [p.id for p in presets_for("forty-4p")] == ["club", "club-forty"]
-    assert [p.id for p in presets_for("hundred-3p")] == ["club", "club-hundred-3p"]
+    assert [p.id for p in presets_for("hundred-4p")] == ["club-hundred", "club-hundred-pairs"]
+    assert [p.id for p in presets_for("forty-4p")] == ["club-forty"]
+    assert [p.id for p in presets_for("hundred-3p")] == ["club-hundred-3p"]
     for other in ("tractor-4p", "red-five-5p", "one-twenty-6p"):
         assert not set(HUNDRED_PRESETS) & {p.id for p in presets_for(other)}
     # the event each one sets up: individuals re-seated, or pairs
@@ -132,6 +129,35 @@ def test_a_preset_of_another_game_is_refused() -> None:
     with pytest.raises(tfile.TournamentFileError) as e:
         tfile.load(doc)
     assert [str(x) for x in e.value.errors] == [
-        "preset: 'club-forty' is not a rule preset of this game "
-        "(club, club-hundred, club-hundred-pairs)"
+        "preset: 'club-forty' is not a rule preset of this game (club-hundred, club-hundred-pairs)"
     ]
+    doc["preset"] = "club"  # the generic preset speaks of RULES.md and levels: not for 打百分
+    with pytest.raises(tfile.TournamentFileError) as e:
+        tfile.load(doc)
+    assert [str(x) for x in e.value.errors] == [
+        "preset: 'club' is not a rule preset of this game (club-hundred, club-hundred-pairs)"
+    ]
+
+
+LEVEL_GAMES = (TRACTOR, RED_FIVE, ONE_TWENTY)
+
+
+@pytest.mark.parametrize("variant", [*LEVEL_GAMES, *HUNDRED_IDS])
+def test_each_family_is_offered_its_own_presets_club_night_first(variant: str) -> None:
+    """A game of levels is offered the generic presets and its own, 打百分's games only their
+    own, none of whose words speak of levels; every game's list starts with a club night."""
+    offered = presets_for(variant)
+    assert offered and offered[0].id.startswith("club") and not is_competition(offered[0].id)
+    assert all(p.variant in (None, variant) for p in offered)
+    if variant in HUNDRED_IDS:
+        assert all(p.variant == variant for p in offered)
+        for p in offered:
+            assert "level" not in p.words_en.lower() and "级" not in p.words_zh, p.id
+            assert "RULES.md" not in p.words_en and "规则书" not in p.words_zh, p.id
+    else:
+        assert offered[0].id == "club"
+        assert {p.id for p in PRESETS.values() if p.variant is None} <= {p.id for p in offered}
+    # a generic preset is offered exactly for the games of levels
+    for p in PRESETS.values():
+        if p.variant is None:
+            assert (p in offered) == (variant in LEVEL_GAMES), p.id
