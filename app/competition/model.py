@@ -293,6 +293,10 @@ class Tournament:
 
     @property
     def fixed_sides(self) -> bool:
+        from engine.hundred_rules import is_family, make_hundred_variant
+
+        if is_family(self.variant):  # 打百分: pairs in fixed and forty-4p (competition.hundred)
+            return make_hundred_variant(self.variant, self.options).fixed_pairs
         return self.variant not in (RED_FIVE, CLIMBING)
 
     @property

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from engine.hundred_rules import is_family
+
 from .model import Round, Table, Tournament
 from .standings import fixed_standings, red_five_standings
 
@@ -708,6 +710,10 @@ def pair_next_round(t: Tournament) -> Round:
     round_no = len(t.played) + 1
     if round_no > t.rounds:
         raise PairingError(f"the tournament has {t.rounds} rounds; all are seated")
+    if is_family(t.variant) and not t.fixed_sides:  # 打百分, individuals at tables of 4 (3)
+        from .hundred_event import reseat_next_round
+
+        return reseat_next_round(t, round_no)
     drawn = t.drawn_entrants
     live_names = {e.name for e in t.active_entrants(round_no)}
     active = [e.name for e in drawn if e.name in live_names]

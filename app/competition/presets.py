@@ -3,7 +3,10 @@ length and tie-break). A director picks one and may then change any option; the 
 the preset's name, which its printed score sheet shows. Data only: the words are in both
 languages here because the printed sheet is bilingual; pages show the reader's one.
 
-``variant`` None: the preset fits every game (it keeps the game chosen on the form).
+``variant`` None: the preset fits every game of RULES.md, the games of levels (it keeps the
+game chosen on the form). 打百分's games (HUNDRED.md) have no levels and rules of their own, so
+the generic presets, whose words speak of RULES.md and levels, are not theirs: each of its games
+has its own club-night preset (``club-hundred`` …), first in its list as ``club`` is in theirs.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.hundred_rules import is_family as is_hundred
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
 
 
@@ -38,7 +42,11 @@ class Preset:
         return f"{self.name_zh} {self.name_en}"
 
     def fits(self, variant: str) -> bool:
-        return self.variant is None or self.variant == variant
+        """Offered for ``variant``: its own game's preset, or a generic one (``variant`` None)
+        for a game of levels — never for 打百分's, whose words it does not speak."""
+        if self.variant is not None:
+            return self.variant == variant
+        return not is_hundred(variant)
 
 
 PRESETS: dict[str, Preset] = {
@@ -101,6 +109,65 @@ PRESETS: dict[str, Preset] = {
         ),
     )
 }
+
+
+# 打百分 (HUNDRED.md): a club night of each game; the options are the engine's
+# (engine.hundred_rules), the rest of the night (pairing, rounds) as for any game
+PRESETS.update(
+    (p.id, p)
+    for p in (
+        Preset(
+            "club-hundred",
+            "Club 打百分",
+            "打百分俱乐部赛",
+            "叫分暗朋友: the declarer calls a card after burying, its holder is the friend, known "
+            "when it is played; 积分 by the bid's units, players re-seated each round; 8 deals a "
+            "table.",
+            "叫分暗朋友：庄家扣底后叫一张牌，持牌者为朋友，打出才知；按叫分计积分，每轮按名次"
+            "重新排座；每桌 8 局。",
+            "hundred-4p",
+            {"friend": "hidden", "stakes": "bid"},
+            {"deals": 8},
+        ),
+        Preset(
+            "club-hundred-pairs",
+            "Club 打百分, fixed partners",
+            "打百分固定朋友俱乐部赛",
+            "叫分固定朋友: partners sit opposite; each side scores its deals' units by the bid, "
+            "more units win the match and 分差 breaks ties; 8 deals a match.",
+            "叫分固定朋友：对家为伙伴；每方按叫分计各局分数，分多者胜，分差决定并列名次；"
+            "每场 8 局。",
+            "hundred-4p",
+            {"friend": "fixed", "stakes": "bid"},
+            {"deals": 8},
+        ),
+        Preset(
+            "club-forty",
+            "Club 40分下台",
+            "40分下台俱乐部赛",
+            "A turned card names trump and the attackers need 40 to win (抠底 wins too); one unit "
+            "a deal, more units win the match, 分差 breaks ties; 10 deals a match.",
+            "翻牌定主，闲家得 40 分即胜（抠底亦胜）；每局 1 分，分多者胜，分差决定并列名次；"
+            "每场 10 局。",
+            "forty-4p",
+            {},
+            {"deals": 10},
+        ),
+        Preset(
+            "club-hundred-3p",
+            "Club 3人百分",
+            "3人百分俱乐部赛",
+            "Three players bid; the declarer plays the dummy hand turned face up opposite him "
+            "(the declarer ±2 units, each attacker ∓1, units by the bid); re-seated in threes "
+            "each round; 9 deals a table.",
+            "三人叫分，庄家明摆对面的暗手一同出牌（庄家 ±2 倍，闲家各 ∓1 倍，按叫分计）；"
+            "每轮三人一桌按名次重新排座；每桌 9 局。",
+            "hundred-3p",
+            {"stakes": "bid"},
+            {"deals": 9},
+        ),
+    )
+)
 
 
 def presets_for(variant: str) -> list[Preset]:

@@ -273,3 +273,28 @@ def carry_over(
             continue
         out[row.player] = round(float(row.score) * float(factors[div]), 2)
     return out
+
+
+# --- one variant per season ----------------------------------------------------------------------
+
+
+def season_variant(variant: str, options: Mapping[str, Any] | None = None) -> str:
+    """What "a season holds nights of one variant" compares: the variant id, and for 打百分's
+    ``hundred-4p`` its ``friend`` mode too (``"hundred-4p/fixed"``): a fixed-pair night scores
+    match points and 分差, the other modes 积分 (blind with 一打三), so they never share a table."""
+    if variant == "hundred-4p":
+        friend = (options or {}).get("friend", "hidden")
+        return f"{variant}/{friend}"
+    return variant
+
+
+def variant_refusal(season: str, held: str | None, night: Tournament) -> str | None:
+    """Why ``night`` cannot count in a season whose nights are of ``held`` (a
+    ``season_variant``), naming both; None when it can (or the season has no night yet)."""
+    got = season_variant(night.variant, night.options)
+    if held is None or held == got:
+        return None
+    return (
+        f"{season} is a season of {held} nights; {night.name} is a {got} night and cannot count "
+        "in it. Nothing was saved."
+    )

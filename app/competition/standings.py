@@ -30,6 +30,9 @@ from .matches import (
 )
 from .model import MatchSpec, PointsSpec, Round, Table, Tournament
 
+# 打百分 (competition.hundred_event, imported inside the hooks below: it imports this module)
+HUNDRED_IDS = ("hundred-4p", "forty-4p", "hundred-3p")
+
 
 @dataclass
 class FixedStanding:
@@ -98,6 +101,12 @@ def _rounds(t: Tournament, through_round: int | None) -> list[Round]:
 
 
 def fixed_standings(t: Tournament, through_round: int | None = None) -> list[FixedStanding]:
+    if t.variant in HUNDRED_IDS:  # 打百分's pair events (competition.hundred_event)
+        from .hundred_event import (
+            pair_standings,
+        )
+
+        return pair_standings(t, through_round)
     variant = t.rules
     tables = fixed_tables(variant)
     spec = t.match
@@ -196,7 +205,14 @@ def _add_outcome(
 
 def red_five_standings(t: Tournament, through_round: int | None = None) -> list[RedFiveStanding]:
     """Red five's by 积分, then deals won on the dealer's side; 争上游's (the same rows) by points
-    by place, then deals won (上游), then the name (CLIMBING.md §4)."""
+    by place, then deals won (上游), then the name (CLIMBING.md §4); 打百分's individual events
+    by their own rules (competition.hundred_event)."""
+    if t.variant in HUNDRED_IDS:  # 打百分's individual events (competition.hundred_event)
+        from .hundred_event import (
+            individual_standings,
+        )
+
+        return individual_standings(t, through_round)
     variant = t.rules
     tables = red_five_tables(variant) if variant.id != CLIMBING else None
     spec = t.match
@@ -281,6 +297,12 @@ class HistoryEntry:
 
 def entrant_history(t: Tournament, name: str) -> list[HistoryEntry]:
     """Every round in which ``name`` had a table or a bye, in order."""
+    if t.variant in HUNDRED_IDS:  # 打百分 (competition.hundred_event)
+        from .hundred_event import (
+            hundred_history,
+        )
+
+        return hundred_history(t, name)
     variant = t.rules
     out: list[HistoryEntry] = []
     for rnd in t.played:

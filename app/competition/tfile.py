@@ -133,6 +133,9 @@ TABLE_SIZE = {TRACTOR: 2, "one-twenty-6p": 2, RED_FIVE: 5}
 FILE_VARIANTS = (*VARIANT_IDS, CLIMBING)
 INDIVIDUALS = (RED_FIVE, CLIMBING)
 
+# 打百分's variants: a file of one is read by ``hundred_file.HundredLoader``
+HUNDRED_VARIANTS = ("hundred-4p", "forty-4p", "hundred-3p")
+
 
 @dataclass(frozen=True)
 class FileError:
@@ -298,7 +301,8 @@ class _Loader:
         variant_id = d.get("variant")
         variant: Variant | None = None
         if "variant" in d and variant_id not in FILE_VARIANTS:
-            self.err("variant", f"{_show(variant_id)} is not one of {', '.join(FILE_VARIANTS)}")
+            known = ", ".join((*FILE_VARIANTS, *HUNDRED_VARIANTS))  # 打百分: hundred_file
+            self.err("variant", f"{_show(variant_id)} is not one of {known}")
             variant_id = None
         options: dict[str, Any] = {}
         if "options" in d:
@@ -1152,6 +1156,10 @@ def _show(v: object) -> str:
 def load(doc: object) -> Tournament:
     """Read a parsed tournament file; raise ``TournamentFileError`` listing every error."""
     loader = _Loader()
+    if isinstance(doc, Mapping) and doc.get("variant") in HUNDRED_VARIANTS:  # 打百分
+        from .hundred_file import HundredLoader
+
+        loader = HundredLoader()
     t = loader.load(doc)
     if loader.errors or t is None:
         raise TournamentFileError(loader.errors or [FileError("", "the file could not be read")])
@@ -1234,6 +1242,10 @@ def _dump_table(tab: Table) -> dict[str, Any]:
 
 
 def dump_deal(d: Deal) -> dict[str, Any]:
+    from .hundred import HundredDeal, row_json  # 打百分's sheet row (hundred_file)
+
+    if isinstance(d, HundredDeal):
+        return row_json(d)
     out: dict[str, Any] = {}
     if d.places is not None:  # 争上游: places, the tribute, and take-backs or warnings
         out["places"] = list(d.places)

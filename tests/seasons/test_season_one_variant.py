@@ -8,10 +8,13 @@ import io
 import json
 import re
 
+import pytest
 from sqlalchemy import func, select
 
 from app.extensions import db
 from app.models import Season, Tournament
+from app.services import ServiceError
+from app.services.seasons.manage import ensure_season, set_night
 from tests.competition.tfile_examples import EXAMPLE, RED_FIVE
 from tests.tournaments.tournament_helpers import add_entrants, create, login, world
 
@@ -82,3 +85,47 @@ def test_a_night_of_another_variant_is_refused_on_import(app, client, runner, tm
     db.session.expire_all()
     assert db.session.scalar(select(func.count(Tournament.id))) == 1
     assert db.session.scalar(select(func.count(Season.id))) == 1
+
+
+def test_a_season_keeps_the_hundred_friend_modes_apart(app) -> None:  # type: ignore[no-untyped-def]
+    """The app compares nights as the competition layer's ``season_variant`` does: 打百分's
+    fixed-pair nights (match points, 分差) and its 积分 nights never share a season, while two
+    nights of one friend mode, or of a level game, do (nights stored directly: the web pages do
+    not set up 打百分 nights yet)."""
+    w = world()
+    season = ensure_season(w.club, "Hundred League")
+
+    def night(name: str, variant: str, options: dict[str, str]) -> Tournament:
+        t = Tournament(
+            club_id=w.club.id,
+            name=name,
+            variant=variant,
+            options=options,
+            pairing="swiss" if options.get("friend") == "fixed" else "reseat",
+            rounds=3,
+            match={"deals": 8},
+            points={"win": 2, "draw": 1, "loss": 0},
+        )
+        db.session.add(t)
+        db.session.flush()
+        return t
+
+    with app.test_request_context():  # the refusal is a translated sentence
+        fixed = night("Fixed 1", "hundred-4p", {"friend": "fixed"})
+        set_night(fixed, season)
+        set_night(night("Fixed 2", "hundred-4p", {"friend": "fixed"}), season)
+        hidden = night("Hidden", "hundred-4p", {})  # friend hidden, the default
+        with pytest.raises(ServiceError) as e:
+            set_night(hidden, season)
+        assert str(e.value) == (
+            "Hundred League is a season of hundred-4p/fixed nights; Hidden is a hundred-4p/hidden "
+            "night and cannot count in it. Nothing was saved."
+        )
+        assert hidden.season_id is None
+        # a season of 积分 nights: hidden (written or by default) counts, fixed does not
+        other = ensure_season(w.club, "Hundred Individuals")
+        set_night(hidden, other)
+        set_night(night("Hidden 2", "hundred-4p", {"friend": "hidden"}), other)
+        with pytest.raises(ServiceError):
+            set_night(fixed, other)
+        assert fixed.season_id == season.id

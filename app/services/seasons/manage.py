@@ -21,6 +21,7 @@ from ...competition.seasons import (
     parse_rule,
     promote_relegate,
 )
+from ...competition.seasons import season_variant as variant_key
 from ...db import lock_for_update
 from ...extensions import db
 from ...models import Club, Division, Member, Season, Tournament
@@ -39,19 +40,24 @@ VARIANT_WORDS = {
 
 def season_variant(season: Season, besides: Tournament | None = None) -> str | None:
     """The variant of the season's nights (all of one variant), or None while it has none;
-    ``besides``: a night not to count (the one being put in)."""
-    q = select(Tournament.variant).where(
+    ``besides``: a night not to count (the one being put in). It is the competition layer's
+    ``season_variant``: the variant id, with 打百分's friend mode for ``hundred-4p``
+    (``"hundred-4p/fixed"``), whose pair and 积分 nights cannot share a season."""
+    q = select(Tournament.variant, Tournament.options).where(
         Tournament.season_id == season.id, Tournament.deleted_at.is_(None)
     )
     if besides is not None and besides.id is not None:
         q = q.where(Tournament.id != besides.id)
-    return db.session.scalar(q.limit(1))
+    row = db.session.execute(q.limit(1)).first()
+    return None if row is None else variant_key(row.variant, row.options)
 
 
 def check_variant(season: Season, t: Tournament) -> None:
-    """A season holds nights of one variant: a night of another is refused, naming both."""
+    """A season holds nights of one variant (``season_variant``): a night of another is
+    refused, naming both."""
     held = season_variant(season, besides=t)
-    if held is not None and held != t.variant:
+    got = variant_key(t.variant, t.options)
+    if held is not None and held != got:
         raise ServiceError(
             _(
                 "%(season)s is a season of %(held)s nights; %(night)s is a %(other)s night and "
@@ -59,7 +65,7 @@ def check_variant(season: Season, t: Tournament) -> None:
                 season=season.name,
                 held=VARIANT_WORDS.get(held, held),
                 night=t.name,
-                other=VARIANT_WORDS.get(t.variant, t.variant),
+                other=VARIANT_WORDS.get(got, got),
             ),
             "tournament",
         )
