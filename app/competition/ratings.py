@@ -88,6 +88,11 @@ class PlayerRating:
     history: list[tuple[str, int]] = field(default_factory=list)  # (when, display) after each
 
     @property
+    def deals(self) -> int:
+        """The red five and 争上游 deals rated (each a game of its own, not a match)."""
+        return self.games - self.matches
+
+    @property
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
 
