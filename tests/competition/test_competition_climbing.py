@@ -1,5 +1,6 @@
 """争上游 on paper: a row's checks on their fields, points by place, take-backs, the tribute
-against the deal before, a table's totals and deals won, standings and re-seating."""
+against the deal before, a table's totals and deals won, standings, re-seating and the rated
+games (a deal each, each seat a team of one)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,18 @@ import pytest
 from app.competition import tfile
 from app.competition.climbing import derive_climbing
 from app.competition.matches import check_deal, check_entry
-from app.competition.model import Deal, Entrant, MatchSpec, Round, Table, Tournament, Tribute
+from app.competition.model import (
+    Deal,
+    Entrant,
+    MatchSpec,
+    Round,
+    Substitute,
+    Table,
+    Tournament,
+    Tribute,
+)
 from app.competition.pairing import PairingError, pair_next_round
-from app.competition.ratings import games_of
+from app.competition.ratings import AWARD_DEAL_WIN, games_of, rate
 from app.competition.standings import red_five_standings as standings
 from engine.variants import make_variant
 
@@ -234,7 +244,40 @@ def test_a_three_round_event_of_eight_players_at_tables_of_four() -> None:
         pair_next_round(t)
 
 
-def test_climbing_tables_are_not_rated() -> None:
-    deals = (row(1, 2, 3, 4),)
+def test_climbing_deals_are_rated_one_by_one_each_seat_a_team_of_one_ranked_by_points() -> None:
+    # deal 2: B (seat 1) first with a take-back: 3 - 1 = 2 points, level with A's second place
+    deals = (
+        row(1, 2, 3, 4),
+        row(2, 1, 4, 3, tribute=Tribute(3, 0, "2S"), penalties=(("takeback", 1),)),
+    )
     t = _night((Round(1, (Table(1, players=("A", "B", "C", "D"), deals=deals),)),), "ABCD")
-    assert games_of(t, "2026-12-01") == []
+    games = games_of(t, "2026-12-01")
+    assert [(g.when, g.teams, g.ranks, g.winner, g.kind) for g in games] == [
+        ("2026-12-01#0001.0001.0001", (("A",), ("B",), ("C",), ("D",)), (0, 1, 2, 3), 0, "deal"),
+        ("2026-12-01#0001.0001.0002", (("A",), ("B",), ("C",), ("D",)), (0, 0, 3, 2), 1, "deal"),
+    ]
+    r = rate(games)
+    assert r["A"].display > r["B"].display > r["D"].display > r["C"].display
+    assert (r["A"].games, r["A"].matches, r["A"].award) == (2, 0, AWARD_DEAL_WIN)
+    assert r["B"].award == AWARD_DEAL_WIN  # the first out (上游) wins the deal, as standings count
+
+
+def test_a_climbing_table_rates_its_rows_up_to_the_first_in_error() -> None:
+    deals = (row(1, 2, 3, 4), row(1, 1, 3, 4), row(4, 3, 2, 1))  # row 2: two seats first
+    t = _night((Round(1, (Table(1, players=("A", "B", "C", "D"), deals=deals),)),), "ABCD")
+    assert [g.when[-4:] for g in games_of(t, "w")] == ["0001"]
+
+
+def test_a_climbing_substitute_is_credited_with_the_deals_of_their_rounds() -> None:
+    tab = Table(1, players=("A", "B", "C", "D"), deals=(row(1, 2, 3, 4),))
+    t = replace(
+        _night((Round(1, (tab,)), Round(2, (tab,))), "ABCD"),
+        entrants=(Entrant("A", ("A",), substitutes=(Substitute(0, 2, "Sub"),)),)
+        + tuple(Entrant(n, (n,)) for n in "BCD"),
+    )
+    games = games_of(t, "w")
+    assert [(g.when, g.teams[0]) for g in games] == [
+        ("w#0001.0001.0001", ("A",)),
+        ("w#0002.0001.0001", ("Sub",)),
+    ]
+    assert games_of(t, "w", {"Sub": "Member Sub"})[1].teams[0] == ("Member Sub",)

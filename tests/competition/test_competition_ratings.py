@@ -1,9 +1,27 @@
 """Club ratings (OpenSkill): winners rise above losers, partnerships are teams, red five deals
-are a dealer side against the attackers, corrections re-derive, equal times keep their order."""
+are a dealer side against the attackers, 争上游 deals are free-for-alls of individuals ranked by
+the deal's points, corrections re-derive, equal times keep their order."""
 
 from __future__ import annotations
 
-from app.competition.ratings import AWARD_DRAW, AWARD_WIN, Game, display, rate, table
+import pytest
+
+from app.competition.ratings import (
+    AWARD_DEAL_WIN,
+    AWARD_DRAW,
+    AWARD_WIN,
+    Game,
+    display,
+    points_ranks,
+    rate,
+    table,
+)
+
+FOUR = (("A",), ("B",), ("C",), ("D",))
+
+
+def climb(when: str, ranks: tuple[int, ...], winner: int = 0) -> Game:
+    return Game(when, FOUR, winner, "争上游", "deal", ranks)
 
 
 def test_a_player_who_wins_every_match_rates_above_one_who_loses_every_match():
@@ -65,3 +83,47 @@ def test_red_five_deals_rate_the_dealer_side_against_the_attackers():
 
 def test_a_game_with_a_player_on_both_sides_rates_nobody():
     assert rate([Game("1", (("A", "B"), ("B", "C")), 0)]) == {}
+
+
+def test_a_climbing_first_place_gains_and_a_last_place_loses() -> None:
+    r = rate([climb("d1", (0, 1, 2, 3))])
+    assert r["A"].display > 1000 > r["D"].display
+    assert r["A"].display > r["B"].display > r["C"].display > r["D"].display
+    assert (r["A"].award, r["B"].award) == (AWARD_DEAL_WIN, 0)
+    assert all(p.games == 1 and p.matches == 0 for p in r.values())
+    # a later deal the other way round undoes it as far as the ratings go
+    back = rate([climb("d1", (0, 1, 2, 3)), climb("d2", (3, 2, 1, 0), winner=3)])
+    assert back["D"].display > r["D"].display and back["A"].display < r["A"].display
+
+
+def test_climbing_equal_points_share_the_places_they_span() -> None:
+    strict = rate([climb("d1", (0, 1, 2, 3))])
+    r = rate([climb("d1", (0, 1, 1, 3))])  # place_points 3, 1, 1, 0: second and third level
+    assert (r["B"].mu, r["B"].sigma) == pytest.approx((r["C"].mu, r["C"].sigma))
+    assert r["B"].mu == pytest.approx((strict["B"].mu + strict["C"].mu) / 2)
+    assert (r["A"].mu, r["D"].mu) == pytest.approx((strict["A"].mu, strict["D"].mu))
+    # tied first stays above a lone third (OpenSkill's own ties put the third level with them)
+    top = rate([climb("d1", (0, 0, 2, 3))])
+    assert top["A"].mu == pytest.approx(top["B"].mu) and top["B"].mu > top["C"].mu > top["D"].mu
+    # everybody level: nobody moves
+    level = rate([climb("d1", (0, 0, 0, 0))])
+    assert all(p.mu == pytest.approx(25.0) for p in level.values())
+
+
+def test_climbing_ranks_come_from_the_deals_points_take_backs_included() -> None:
+    # default points 3, 2, 1, 0; the first out's take-back (3 - 1) brings him level with the
+    # second, as a penalty changes a red five deal's winner or a fixed-side match's levels
+    assert points_ranks((3, 2, 1, 0)) == (0, 1, 2, 3)
+    assert points_ranks((2, 2, 1, 0)) == (0, 0, 2, 3)
+    assert points_ranks((0, 1, 2, 5)) == (3, 2, 1, 0)
+    clean = rate([climb("d", points_ranks((3, 2, 1, 0)))])
+    took_back = rate([climb("d", points_ranks((2, 2, 1, 0)))])
+    assert clean["A"].display > clean["B"].display
+    assert took_back["A"].mu == pytest.approx(took_back["B"].mu)
+    assert took_back["A"].award == AWARD_DEAL_WIN
+    assert took_back["A"].display < clean["A"].display and took_back["B"].mu > clean["B"].mu
+
+
+def test_a_climbing_deal_with_bad_data_rates_nobody() -> None:
+    assert rate([Game("d", (("A",), ("B",), ("a",)), 0, kind="deal", ranks=(0, 1, 2))]) == {}
+    assert rate([Game("d", FOUR, 0, kind="deal", ranks=(0, 1, 2))]) == {}  # a rank missing

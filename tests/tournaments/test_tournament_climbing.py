@@ -318,6 +318,33 @@ def test_a_climbing_season_takes_climbing_nights_only(client, runner):  # type: 
     assert result.exit_code == 0, result.output
     got = {row["player"]: (row["nights"], row["score"]) for row in json.loads(result.stdout)}
     assert got == {"Wang": (2, 12), "Zhao": (2, 10), "Li": (2, 5), "Liu": (2, 5), "Chen": (2, 2)}
+    # the season page's ratings: every deal rated (a table in progress its deals so far), with
+    # the deals each played and the deals won (上游) as league points
+    from app.models import Season
+
+    season = db.session.query(Season).filter_by(club_id=w.club.id, name="Winter climb").one()
+    page = client.get(f"/clubs/{w.club.slug}/seasons/{season.id}").get_data(as_text=True)
+    ratings = page[page.index('<table class="list ratings">') :]
+    ratings = ratings[: ratings.index("</table>")]
+    assert re.findall(r"<th[^>]*>([^<]*)</th>", ratings) == [
+        "Player",
+        "Rating",
+        "Matches",
+        "Deals",
+        "League points",
+    ]
+    cells = re.findall(
+        r'<tr><td>([^<]*)</td><td class="num"><strong>\d+</strong></td>'
+        r'<td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td></tr>',
+        ratings,
+    )
+    assert sorted(cells) == [
+        ("Chen", "0", "7", "0"),
+        ("Li", "0", "4", "1"),
+        ("Liu", "0", "4", "2"),
+        ("Wang", "0", "6", "2"),
+        ("Zhao", "0", "7", "2"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -360,7 +387,57 @@ def test_the_player_page_and_the_standings_picture_say_climbings_words(
         "en": "6 points by place, 1 deal won (上游)",
         "zh": "名次分 6，上游 1 次",
     }[lang]
-    assert said in page and "积分" not in page
+    nights = page[page.index('<section class="night">') :]  # the rating line says 联赛积分
+    assert said in page and "积分" not in nights
+
+
+def _player_line(page: str) -> tuple[int, str]:
+    """The rating on a player page and the words after it, up to the paragraph's end."""
+    m = re.search(r'<strong class="rating">(\d+)</strong>\s*\(([^)]*)\)', page)
+    assert m, "no rating on the page"
+    return int(m.group(1)), m.group(2)
+
+
+def test_a_climbing_nights_players_are_rated_deal_by_deal_on_their_player_pages(client, runner):
+    from app.models import EntrantPlayer, Member
+
+    w, t, rnd, tab, url = _climbing_table(client)
+    for row in (
+        _places(1, 2, 3, 4),
+        _places(1, 2, 4, 3, tribute_from=3, tribute_to=0, tribute_card="2S"),
+        _places(1, 3, 2, 4, tribute_from=2, tribute_to=0, tribute_card="2S"),
+    ):
+        assert client.post(url, data=row).status_code == 303
+    seats = [s.entrant.name for s in db.session.get(Table, tab.id).seats]  # type: ignore[union-attr]
+    members = {}
+    for seat_no, who in ((0, "Pete Player"), (3, "Dora Director")):
+        m = db.session.query(Member).filter_by(club_id=w.club.id, display_name=who).one()
+        db.session.query(EntrantPlayer).filter_by(name=seats[seat_no]).one().member_id = m.id
+        members[seat_no] = m
+    db.session.commit()
+    lines = {}
+    for seat_no, m in members.items():
+        r = client.get(f"/clubs/{w.club.slug}/members/{m.id}/player")
+        assert r.status_code == 200
+        lines[seat_no] = _player_line(r.get_data(as_text=True))
+    # seat 0 went out first in all three deals, seat 3 came last twice and third once
+    assert lines[0][0] > 1000 > lines[3][0]
+    assert lines[0][1] == "3 deals, league points 3"  # each deal won (上游) earns its point
+    assert lines[3][1] == "3 deals, league points 0"
+    result = runner.invoke(args=["season", "ratings", w.club.name, "--json"])
+    assert result.exit_code == 0, result.output
+    rated = {row["player"]: row for row in json.loads(result.stdout)}
+    assert set(rated) == {"Pete Player", seats[1], seats[2], "Dora Director"}  # one table played
+    assert [rated[p]["games"] for p in rated] == [3, 3, 3, 3]
+    assert rated["Pete Player"]["rating"] == lines[0][0]
+    assert (
+        rated["Pete Player"]["rating"]
+        > rated[seats[1]]["rating"]
+        > rated["Dora Director"]["rating"]
+    )
+    client.post("/lang", data={"lang": "zh"})
+    page = client.get(f"/clubs/{w.club.slug}/members/{members[0].id}/player").get_data(as_text=True)
+    assert _player_line(page) == (lines[0][0], "3 局, 联赛积分 3")
 
 
 def _selected(html: str, name: str) -> str | None:
