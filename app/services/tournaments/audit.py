@@ -173,6 +173,7 @@ KEY_LABELS: dict[str, Any] = {
     "clock_paused_seconds": _l("seconds paused"),
     "last_deal_at": _l("last deal called at"),
     "visibility": _l("Standings seen by"),
+    "carry_factor": _l("Carry-over factor"),
     # a duplicate event's entries
     "total": _l("Attackers' points"),
     "scores": _l("积分 changes"),

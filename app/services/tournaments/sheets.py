@@ -163,8 +163,10 @@ def record_deal(
     source: str = "paper",
     expected_count: int | None = None,
     expected_version: str | None = None,
+    reason: str | None = None,
 ) -> Deal:
     """Write a deal (append, or replace deal ``index``) if the whole table stays valid.
+    ``reason``: why a deal is corrected (optional), shown in the audit trail.
 
     ``expected_count``, ``expected_version``: the number of deals the writer saw and the
     sheet's version (``sheet_version``) then; if the table has changed since (a double click,
@@ -216,7 +218,8 @@ def record_deal(
     db.session.flush()
     if before != after:
         action = "deal" if index is None else _correction(before, after)
-        audit(t, actor, action, _where(tab, pos), before, after)
+        why = " ".join((reason or "").split())[:200] if index is not None else ""
+        audit(t, actor, action, _where(tab, pos), before, after, reason=why or None)
     return row
 
 
