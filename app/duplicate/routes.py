@@ -187,7 +187,7 @@ def board(club: Club, me: Member, did: int, board: int) -> ResponseReturnValue:
     if not 1 <= board <= svc.movement_of(ev).boards:
         abort(404)
     try:
-        n = svc.save_board(ev, board, request.form, actor(me))
+        n = svc.save_board(ev, board, request.form, actor(me), request.form.get("reason"))
     except svc.StaleBoard as e:
         db.session.rollback()
         flash(e.message, "error")

@@ -15,7 +15,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from ..forms_common import choices
+from ..forms_common import TOO_LONG, choices
 
 RULE_LABELS = {
     "total": _l("Total match points of every night"),
@@ -98,9 +98,15 @@ class DivisionForm(FlaskForm):
 
 
 class DivisionEditForm(DivisionForm):
-    """A division corrected: its name, carry-over factor and players, with the version shown."""
+    """A division corrected: its name, carry-over factor and players, with the version shown,
+    and why (optional, shown in the season's audit trail)."""
 
     seen = HiddenField()
+    reason = StringField(
+        _l("Reason (optional)"),
+        validators=[Optional(), Length(max=200, message=TOO_LONG)],
+        description=_l("Shown in the audit trail."),
+    )
 
 
 class NightDivisionForm(FlaskForm):

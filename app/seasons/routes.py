@@ -346,7 +346,9 @@ def edit_division(club: Club, me: Member, sid: int, division_id: int) -> Respons
             form.name.data or "",
             (form.players.data or "").splitlines(),
             form.carry_factor.data,
+            actor(me),
             seen=versions.seen_of({"seen": form.seen.data or ""}) or None,
+            reason=form.reason.data,
         )
     except ServiceError as e:
         db.session.rollback()

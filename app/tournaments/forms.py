@@ -315,6 +315,12 @@ class DealForm(FlaskForm):
     pen_who_2 = SelectField(_l("at fault"), validate_choice=False)
     pen_kind_3 = SelectField(_l("Penalty"), default="", validate_choice=False)
     pen_who_3 = SelectField(_l("at fault"), validate_choice=False)
+    # a correction's reason (shown in the audit trail): asked only when a deal is corrected
+    reason = StringField(
+        _l("Reason (optional)"),
+        validators=[Optional(), Length(max=200, message=TOO_LONG)],
+        description=_l("Shown in the audit trail."),
+    )
     warn_seat_0 = SelectField(_l("Warning (警告) to"), default="", validate_choice=False)
     warn_reason_0 = StringField(_l("Reason"))
     warn_seat_1 = SelectField(_l("Warning (警告) to"), default="", validate_choice=False)
@@ -657,7 +663,7 @@ class DealForm(FlaskForm):
     def validate_relevant(self) -> bool:
         """Validate only this variant's fields (and CSRF)."""
         ok = True
-        names = set(self.relevant()) | {"csrf_token", "seen", "seen_version"}
+        names = set(self.relevant()) | {"csrf_token", "seen", "seen_version", "reason"}
         for name, f in self._fields.items():
             if name not in names:
                 continue

@@ -227,6 +227,7 @@ def _sheet_response(
                 index=edit_index,
                 expected_count=form.seen_count(),
                 expected_version=form.seen_sheet(),
+                reason=form.reason.data if edit_index is not None else None,
             )
         except sheets.DealErrors as error:
             db.session.rollback()

@@ -223,11 +223,16 @@ def test_a_deleted_division_frees_its_players_and_comes_back_in_its_place(app, c
     login(client, w.player)
     assert client.get(base + "/audit").status_code == 403
     login(client, w.owner)
+    # the corrections (乙级's carry-over factor, the renames of 丁级) are in the trail too,
+    # each named by the division's new name
     assert [(a_, n) for a_, n, _r in _trail(s)] == [
+        ("edit_division", "乙级"),
         ("delete_division", "乙级"),
+        ("edit_division", "乙级"),
+        ("edit_division", "丁级"),
         ("restore_division", "乙级"),
     ]
-    assert _trail(s)[0][2] == "merged"
+    assert _trail(s)[1][2] == "merged"
     assert a.id and c.id
 
 

@@ -54,9 +54,10 @@ def traveller(
     board: int,
     before: dict[tuple[int, int], dict[str, Any]],
     actor: Actor | None,
+    reason: str | None = None,
 ) -> None:
     """An entry per table whose line of ``board`` changed since ``before``: typed in (no line
-    before), corrected, or removed (left empty)."""
+    before), corrected, or removed (left empty); a correction or a removal with ``reason``."""
     now = snapshot(ev, board)
     who = actor or Actor(label="")
     for rnd, table in sorted(set(before) | set(now)):
@@ -70,7 +71,8 @@ def traveller(
             if new is None
             else "duplicate_correct"
         )
-        audit(ev, who, action, place(rnd, table, board=board), old, new)
+        why = reason if old is not None else None
+        audit(ev, who, action, place(rnd, table, board=board), old, new, reason=why)
 
 
 def online_differs(

@@ -72,6 +72,7 @@ from ...printing import (
 from .. import ServiceError, StaleError, trash
 from ..text import clean_name
 from ..tournaments.audit import Actor
+from ..tournaments.setup import clean_reason
 from . import audit as trail
 
 MAX_ENTRANTS = {"pairs": 60, "teams": 20, "individuals": 40}
@@ -609,7 +610,11 @@ def _stale_message(shown: dict[tuple[int, int], str], now: dict[tuple[int, int],
 
 
 def save_board(
-    ev: DuplicateEvent, board: int, form: Mapping[str, str], actor: Actor | None = None
+    ev: DuplicateEvent,
+    board: int,
+    form: Mapping[str, str],
+    actor: Actor | None = None,
+    reason: str | None = None,
 ) -> int:
     """Every table's result on ``board`` from the traveller form, checked in full before
     anything is written (one bad line saves nothing). Returns the number of results the board
@@ -621,7 +626,9 @@ def save_board(
     is left alone, and an empty line removes a result only when the form showed it filled. A
     line the form did not show (no ``_shown``: a script, a page of an older version) may add a
     result but never remove or overwrite one. A field of a table that does not play the board
-    is refused."""
+    is refused. ``reason`` (optional): why lines are corrected or removed, in their trail
+    entries."""
+    why = clean_reason(reason)
     m = movement_of(ev)
     if not 1 <= board <= m.boards:
         raise ServiceError(_("There is no board %(n)d in this event.", n=board))
@@ -680,12 +687,16 @@ def save_board(
                 )
             wanted[k] = line
     if wanted:
-        _write_lines(ev, board, wanted, actor)
+        _write_lines(ev, board, wanted, actor, why)
     return sum(1 for k in playing if (_line_text(wanted[k]) if k in wanted else now[k]))
 
 
 def _write_lines(
-    ev: DuplicateEvent, board: int, wanted: dict[tuple[int, int], Line], actor: Actor | None
+    ev: DuplicateEvent,
+    board: int,
+    wanted: dict[tuple[int, int], Line],
+    actor: Actor | None,
+    reason: str | None = None,
 ) -> None:
     """Write (or, for None, remove) these lines of ``board``; one audit entry each."""
     rows = _rows(ev)
@@ -706,7 +717,7 @@ def _write_lines(
             row.declarer, row.total, row.scores = got[0], got[1], None
         row.updated_at = utcnow()
     ev.bump()
-    trail.traveller(ev, board, before, actor)
+    trail.traveller(ev, board, before, actor, reason)
     db.session.flush()
 
 

@@ -21,12 +21,16 @@ from engine.bots import HeuristicBot, RandomBot
 from engine.deal import Deal
 from engine.mcbot import MCBot
 
+from ..tournaments.audit import value_words
+
 LEVELS = ("easy", "normal", "strong")
 LEVEL_LABELS = {
     "easy": _l("easy (random moves)"),
     "normal": _l("normal (rules of thumb)"),
     "strong": _l("strong (searches ahead)"),
 }
+# the trail words a seat's strength as the forms do (``online_bot_level`` entries: "level")
+value_words("level", LEVEL_LABELS)
 KIND_OF_LEVEL = {"easy": "random", "normal": "heuristic", "strong": "mc"}
 BOT_KINDS = ("heuristic", "random", "mc")
 STRONG_MS = 200

@@ -10,7 +10,6 @@ by itself when a table goes online is chance, and discarding it loses nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
@@ -21,27 +20,17 @@ from engine.deal import Deal
 
 from ...competition.tfile import dump_deal
 from ...extensions import db
-from ...models import OnlineAction, OnlineDeal, Table, Tournament
+from ...models import Club, Member, OnlineAction, OnlineDeal, Table, Tournament
 from .. import ServiceError
 from ..tournaments import sheets
 from ..tournaments.audit import ONLINE_LOG, Actor, audit, place
 from ..tournaments.rows import deal_from_row
-from ..tournaments.sheets import may_edit
-from . import cache, director
-from .seats import seats_of
+from ..tournaments.sheets import OnlineGame, may_edit
+from . import bridge, cache, director
+from .seats import link_of, seats_of
 
 CHANCE = "chance"
 LOG_KEY = ONLINE_LOG  # the audit data key of the discarded online logs
-
-
-@dataclass(frozen=True)
-class OnlineGame:
-    """What an online table's game holds: deals recorded on the sheet, a deal in progress."""
-
-    table: int
-    played: int
-    in_progress: bool
-    moves: bool
 
 
 def _deals(tab: Table) -> list[OnlineDeal]:
@@ -242,6 +231,26 @@ class _SheetListener:
     def deal_in_play(self, tab: Table) -> bool:
         game = game_of(tab)
         return game is not None and game.in_progress
+
+    def deal_unrecorded(self, tab: Table) -> bool:
+        row = bridge.current_row(tab)
+        return row is not None and row.sheet_index is None and row.outcome != "played"
+
+    def game_of(self, tab: Table) -> OnlineGame | None:
+        return game_of(tab)
+
+    def repair_warning(self, game: OnlineGame) -> str:
+        return repair_warning(game)
+
+    def discard(self, tab: Table) -> dict[str, Any]:
+        return discard(tab)
+
+    def seat_links(self, tab: Table, club: Club) -> list[tuple[str, str]]:
+        out = []
+        for row in seats_of(tab):
+            member = db.session.get(Member, row.member_id) if row.member_id is not None else None
+            out.append((link_of(row, club), member.display_name if member is not None else ""))
+        return out
 
     def forfeit(
         self, t: Tournament, tab: Table, side: int | None, actor: Actor, confirm: bool

@@ -27,6 +27,8 @@ from ...extensions import db
 from ...models import Club, Division, Member, Season, Tournament
 from .. import ServiceError, trash, versions
 from ..text import clean_name
+from ..tournaments.audit import Actor, audit
+from ..tournaments.setup import clean_reason
 
 MAX_DIVISIONS = 8
 # a variant's name in the sentences of this module (the game's own Chinese name first)
@@ -393,17 +395,40 @@ def edit_division(
     name: str,
     players: Sequence[str],
     carry_factor: float | None,
+    actor: Actor,
     seen: str | None = None,
-) -> None:
+    reason: str | None = None,
+) -> bool:
     """Rename a division, change its players (club members, in no other division) or its
-    carry-over factor."""
+    carry-over factor; the season's audit trail keeps what changed, with ``reason`` (optional).
+    Returns False when nothing changed."""
     check_division_seen(div, seen)
+    why = clean_reason(reason)
+    was = _division_fields(div)
     div.name = check_division_name(season, name, editing=div)
     _check_carry(carry_factor)
     div.carry_factor = carry_factor
     div.players = _division_players(season, players, div, members_only=True)
+    now = _division_fields(div)
+    changed = [k for k in ("name", "carry", "players") if was[k] != now[k]]
+    if not changed:
+        return False
     bump_nights(season)
     db.session.flush()
+    audit(
+        season,
+        actor,
+        "edit_division",
+        div.name,
+        {_AUDIT_KEYS[k]: was[k] for k in changed},
+        {_AUDIT_KEYS[k]: now[k] for k in changed},
+        reason=why,
+    )
+    return True
+
+
+# a division's fields as the audit trail names them (its words: ``tournaments.audit.KEY_LABELS``)
+_AUDIT_KEYS = {"name": "name", "carry": "carry_factor", "players": "players"}
 
 
 def move_division(season: Season, div: Division, step: int, seen: str | None = None) -> bool:

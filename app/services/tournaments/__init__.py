@@ -17,8 +17,9 @@ Every change bumps ``Tournament.version`` (pages poll with it; ``load`` caches o
 never commit (see ``app.services``); permission checks are the views' job, except that corrections
 after a round is closed need an owner (``Actor.owner``).
 
-The public names are loaded on first use (the modules import ``app.services.online``, which
-imports them back).
+No module here imports ``app.services.online``: the online tables import these and listen to
+them (``sheets.OnlineTables``, ``sheets.listen``), so tournaments can be read without online.
+The public names are loaded on first use.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from sqlalchemy import select
 
 from ...extensions import db
 from ...models import AuditEntry, DuplicateEvent, Round, Season, Table, Tournament, User, utcnow
-from ..online.botchoice import LEVEL_LABELS as BOT_LEVEL_LABELS
 
 
 @dataclass(frozen=True)
@@ -173,6 +172,7 @@ KEY_LABELS: dict[str, Any] = {
     "clock_paused_seconds": _l("seconds paused"),
     "last_deal_at": _l("last deal called at"),
     "visibility": _l("Standings seen by"),
+    "carry_factor": _l("Carry-over factor"),
     # a duplicate event's entries
     "total": _l("Attackers' points"),
     "scores": _l("积分 changes"),
@@ -200,6 +200,15 @@ VALUE_WORDS: dict[str, dict[str, Any]] = {
         "refused": _l("the deal was refused: no result"),
     },
 }
+
+
+def value_words(key: str, words: dict[str, Any]) -> None:
+    """Another package names some values of ``key`` in the trail: the online tables name a
+    bot's strength under "level" (``online.botchoice``), so this module imports none of them.
+    A value with no words here is shown as it is (a deal's level: "5")."""
+    VALUE_WORDS.setdefault(key, {}).update(words)
+
+
 # The audit data key under which a discarded online game's whole log is kept (each deal's seed,
 # setup and action records: ``online.guards.replay`` reads it back).
 ONLINE_LOG = "online_log"
@@ -281,8 +290,6 @@ def _words(key: str | None, v: Any, names: tuple[list[str], list[str]] | None) -
         return seat(v)
     if key == "friend":
         return _("alone (独打)") if v is None else seat(v)
-    if key == "level" and v in BOT_LEVEL_LABELS:  # an online seat's bot strength
-        return str(BOT_LEVEL_LABELS[v])
     if key == "member":  # an online seat's member, or none: a guest's link
         return _("guest (link)") if v is None else str(v)
     if key == "visibility" and v in ("club", "public"):  # who sees the standings

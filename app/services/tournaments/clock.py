@@ -24,6 +24,7 @@ from ...db import lock_for_update
 from ...models import Round, Tournament, utcnow
 from .. import ServiceError
 from .audit import Actor, audit, place
+from .sheets import online_tables
 
 _CLOCK_COLUMNS = ("clock_started_at", "clock_paused_at", "clock_paused_seconds", "last_deal_at")
 
@@ -132,8 +133,6 @@ def call_last_deal(t: Tournament, rnd: Round, actor: Actor, at: datetime | None 
     """Time is up: every table of the round finishes the deal in progress and starts no new one.
     A paper table may record one more deal (the one being played when the call came); an
     online table finishes its deal in progress, or stops at once between two deals."""
-    from ..online import bridge  # the online package imports this one
-
     _check(t, rnd)
     if rnd.clock_started_at is None:
         raise ServiceError(_("The round's clock has not started yet."))
@@ -149,8 +148,7 @@ def call_last_deal(t: Tournament, rnd: Round, actor: Actor, at: datetime | None 
             continue
         recorded = len(tab.deals)
         if tab.mode == "online":
-            row = bridge.current_row(tab)
-            in_progress = row is not None and row.sheet_index is None and row.outcome != "played"
+            in_progress = online_tables().deal_unrecorded(tab)
             tab.last_deal = recorded + (1 if in_progress else 0)
         else:
             tab.last_deal = recorded + 1

@@ -16,10 +16,9 @@ from ...competition import presets
 from ...competition.climbing import ClimbingTable
 from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
-from ...models import Club, Member, Round, Table, Tournament
-from ..online import seats as online_seats
+from ...models import Club, Round, Table, Tournament
 from .rows import deal_from_row, load, seat_names
-from .sheets import sheet
+from .sheets import online_tables, sheet
 
 
 def _fixed_deals(m: FixedMatch, deals: list[cm.Deal]) -> tuple[pr.FixedDeal, ...]:
@@ -98,15 +97,7 @@ def seat_links(t: Tournament, tab: Table) -> tuple[pr.SeatLink, ...]:
         return ()
     club = db.session.get(Club, t.club_id)
     assert club is not None
-    out = []
-    for row in online_seats.seats_of(tab):
-        member = db.session.get(Member, row.member_id) if row.member_id is not None else None
-        out.append(
-            pr.SeatLink(
-                online_seats.link_of(row, club), member.display_name if member is not None else ""
-            )
-        )
-    return tuple(out)
+    return tuple(pr.SeatLink(url, name) for url, name in online_tables().seat_links(tab, club))
 
 
 def entry_url(tab: Table) -> str:

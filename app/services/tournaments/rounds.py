@@ -18,9 +18,9 @@ from ...db import lock_for_update
 from ...extensions import db
 from ...models import Round, Table, TableSeat, Tournament
 from .. import ServiceError, versions
-from ..online import guards
-from .audit import Actor, audit, place
+from .audit import ONLINE_LOG, Actor, audit, place
 from .rows import deal_row, load, load_uncached, rounds_of
+from .sheets import OnlineGame, online_tables
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 10  # ~50 bits: a table's code cannot be guessed
@@ -99,9 +99,9 @@ def paper_results(rnd: Round) -> bool:
     )
 
 
-def online_games(rnd: Round) -> list[guards.OnlineGame]:
+def online_games(rnd: Round) -> list[OnlineGame]:
     """The round's online games that hold moves (pairing again would discard them)."""
-    games = (guards.game_of(tab) for tab in rnd.tables)
+    games = (online_tables().game_of(tab) for tab in rnd.tables)
     return [g for g in games if g is not None and g.moves]
 
 
@@ -168,11 +168,12 @@ def repair_round(
         raise ServiceError(_("A result is already entered: the round cannot be paired again."))
     games = online_games(rnd)
     if games and not confirm:
-        raise ServiceError(" ".join(guards.repair_warning(g) for g in games), "confirm")
+        raise ServiceError(" ".join(online_tables().repair_warning(g) for g in games), "confirm")
     before: Any = [_seats_json(tab) for tab in rnd.tables]
-    logs = [guards.discard(tab) for tab in rnd.tables if guards.game_of(tab) is not None]
+    online = online_tables()
+    logs = [online.discard(tab) for tab in rnd.tables if online.game_of(tab) is not None]
     if logs:
-        before = {"tables": before, guards.LOG_KEY: logs}
+        before = {"tables": before, ONLINE_LOG: logs}
     db.session.delete(rnd)
     db.session.flush()
     return _seat(t, actor, load_uncached(t), "repair_round", before)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from flask_babel import gettext as _
@@ -22,7 +22,7 @@ from ...competition.standings import SheetTable
 from ...competition.tfile import dump_deal
 from ...db import lock_for_update
 from ...extensions import db
-from ...models import Deal, Round, Table, Tournament, utcnow
+from ...models import Club, Deal, Round, Table, Tournament, utcnow
 from .. import ServiceError
 from .audit import Actor, audit, place
 from .issues import issue_text, later_text
@@ -38,13 +38,47 @@ class DealErrors(ServiceError):
         self.fields = fields
 
 
+@dataclass(frozen=True)
+class OnlineGame:
+    """What an online table's game holds: deals recorded on the sheet, a deal in progress."""
+
+    table: int
+    played: int
+    in_progress: bool
+    moves: bool
+
+
 class OnlineTables(Protocol):
-    """What the sheet asks of, and announces to, the tables played online. The online package
-    (``app.services.online.guards``) answers by ``listen``: this module never imports it, so the
-    sheets can be read, and run, without the online tables."""
+    """What the tournament services ask of, and announce to, the tables played online: the
+    sheets here, the rounds (``rounds``: pairing again), the clock (``clock``: the last deal)
+    and the table cards (``printouts``). The online package (``app.services.online.guards``)
+    answers by ``listen``: no module of ``app.services.tournaments`` imports it, so the
+    tournaments can be read, and run, without the online tables."""
 
     def deal_in_play(self, tab: Table) -> bool:
         """An online deal is under way at ``tab`` beyond the recorded ones."""
+        ...
+
+    def deal_unrecorded(self, tab: Table) -> bool:
+        """The latest online deal of ``tab`` is dealt and not yet on its sheet (nor played
+        out): the round's last deal, when called now, is that one."""
+        ...
+
+    def game_of(self, tab: Table) -> OnlineGame | None:
+        """The online game of ``tab``, None when it is not online or has no deal yet."""
+        ...
+
+    def repair_warning(self, game: OnlineGame) -> str:
+        """What pairing the round again would discard of ``game``, in the reader's language."""
+        ...
+
+    def discard(self, tab: Table) -> dict[str, Any]:
+        """Delete the online deals of ``tab``; return their log (for the audit entry)."""
+        ...
+
+    def seat_links(self, tab: Table, club: Club) -> list[tuple[str, str]]:
+        """Each seat of the online table ``tab``: the address that plays it, and the name of
+        the member bound to it ("" for a guest's link)."""
         ...
 
     def forfeit(
@@ -63,7 +97,7 @@ def listen(online: OnlineTables) -> None:
     _listener[:] = [online]
 
 
-def _online_tables() -> OnlineTables:
+def online_tables() -> OnlineTables:
     if not _listener:
         raise RuntimeError(
             "no online tables listen to the score sheets (import app.services.online)"
@@ -163,8 +197,10 @@ def record_deal(
     source: str = "paper",
     expected_count: int | None = None,
     expected_version: str | None = None,
+    reason: str | None = None,
 ) -> Deal:
     """Write a deal (append, or replace deal ``index``) if the whole table stays valid.
+    ``reason``: why a deal is corrected (optional), shown in the audit trail.
 
     ``expected_count``, ``expected_version``: the number of deals the writer saw and the
     sheet's version (``sheet_version``) then; if the table has changed since (a double click,
@@ -216,7 +252,8 @@ def record_deal(
     db.session.flush()
     if before != after:
         action = "deal" if index is None else _correction(before, after)
-        audit(t, actor, action, _where(tab, pos), before, after)
+        why = " ".join((reason or "").split())[:200] if index is not None else ""
+        audit(t, actor, action, _where(tab, pos), before, after, reason=why or None)
     return row
 
 
@@ -324,7 +361,7 @@ def add_penalty(
 
 def _playing(tab: Table) -> bool:
     """An online deal is under way beyond the recorded ones (asked of the online tables)."""
-    return tab.mode == "online" and _online_tables().deal_in_play(tab)
+    return tab.mode == "online" and online_tables().deal_in_play(tab)
 
 
 def delete_last_deal(
@@ -462,7 +499,7 @@ def set_forfeit(
     """A side did not play. At an online table the game stops (``online.guards``); one with
     moves only with ``confirm``."""
     if tab.mode == "online":
-        _online_tables().forfeit(t, tab, side, actor, confirm)
+        online_tables().forfeit(t, tab, side, actor, confirm)
         return
     if tab.kind != "sides":
         raise ServiceError(_("Only a table of two sides can be forfeited."))
