@@ -126,6 +126,12 @@ class Live:
         return self.deal.to_act
 
 
+def plays_online(variant: str) -> bool:
+    """Whether tables of ``variant`` can be played in the browser: the trick games the engine's
+    ``Deal`` plays (争上游 and 打百分, with state machines of their own, are on paper for now)."""
+    return variant in (TRACTOR, RED_FIVE, ONE_TWENTY)
+
+
 def tournament_of(tab: Table) -> Tournament:
     t = db.session.get(Tournament, tab.round.tournament_id)
     assert t is not None

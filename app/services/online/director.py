@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from engine.variants import CLIMBING
-
 from ...extensions import db
 from ...models import OnlineSeat, Table, Tournament
 from .. import ServiceError
 from ..tournaments.audit import Actor, audit
 from ..tournaments.rows import variant_of
 from ..tournaments.sheets import may_edit
-from . import botchoice
+from . import botchoice, bridge
 from .advance import advance
 from .bridge import start_next, where
 from .seats import new_token, seat_to_change, seats_changed, seats_of
@@ -26,8 +24,8 @@ def switch_online(t: Tournament, tab: Table, actor: Actor) -> None:
     """Make a table online before its first deal: a secret link per seat, the first deal dealt."""
     if tab.mode == "online":
         raise ServiceError(_("This table is already played online."))
-    if t.variant == CLIMBING:
-        raise ServiceError(_("争上游 tables are played on paper: their sheets are typed."))
+    if not bridge.plays_online(t.variant):  # 争上游, 打百分: not in the browser yet
+        raise ServiceError(_("This game is played on paper for now: its score sheets are typed."))
     if tab.kind == "bye":
         raise ServiceError(_("A bye has no deals."))
     if tab.forfeit is not None:
