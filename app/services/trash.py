@@ -75,7 +75,7 @@ def unhide(obj: Deletable, name: str) -> dict[str, Any]:
 @dataclass(frozen=True)
 class Deleted:
     """A deleted thing as the club's page lists it: ``kind`` is "tournament", "duplicate",
-    "season" or "division" (``within``: the season of a division)."""
+    "season", "division" or "member" (``within``: the season of a division)."""
 
     kind: str
     id: int
@@ -103,11 +103,12 @@ class Kind:
 
 def _kinds() -> tuple[Kind, ...]:
     # the order of a purge: an event takes its online tournament with it; a season its divisions
+    from .clubs import MEMBER_KIND as MEMBER
     from .duplicate.deletion import KIND as DUPLICATE
     from .seasons.deletion import DIVISION, SEASON
     from .tournaments.deletion import KIND as TOURNAMENT
 
-    return (DUPLICATE, TOURNAMENT, DIVISION, SEASON)
+    return (DUPLICATE, TOURNAMENT, DIVISION, SEASON, MEMBER)
 
 
 def deleted_of(club: Club) -> list[Deleted]:

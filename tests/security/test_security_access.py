@@ -271,7 +271,9 @@ EXPECT: dict[str, Expect] = {
     "seasons.delete_season": Expect("owner", POST),
     "seasons.restore_season": Expect("owner", POST),
     "clubs.revoke_invite": Expect("owner", POST),
+    # removed (hidden from every route before this one) and restored
     "clubs.remove_member": Expect("owner", POST),
+    "clubs.restore_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it
     "auth.logout_everywhere": Expect("login", POST),
 }
