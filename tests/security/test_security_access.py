@@ -158,6 +158,7 @@ EXPECT: dict[str, Expect] = {
     "tournaments.forfeit_table": Expect("director", POST, lambda _o: {"side": "1"}),
     "tournaments.finish_table": Expect("director", POST, lambda _o: {"finished": "1"}),
     "tournaments.undo_deal": Expect("director", POST),
+    "tournaments.restore_deal": Expect("director", POST),
     "tournaments.table_penalty": Expect(
         "director", POST, lambda _o: {"deal": "1", "kind": "warning", "seat": "0", "reason": "x"}
     ),

@@ -52,6 +52,7 @@ def _routes(w, base, sheet, eid):
         ("GET", f"{sheet}/deals/1", "director"),
         ("POST", f"{sheet}/deals/1", "director"),
         ("POST", f"{sheet}/undo", "director"),
+        ("POST", f"{sheet}/restore", "director"),
         ("POST", f"{sheet}/finish", "director"),
         ("POST", f"{sheet}/forfeit", "director"),
         ("GET", f"{sheet}/sheet.pdf", "director"),
