@@ -163,6 +163,7 @@ EXPECT: dict[str, Expect] = {
         "director", POST, lambda _o: {"deal": "1", "kind": "warning", "seat": "0", "reason": "x"}
     ),
     "tournaments.repair": Expect("director", POST),
+    "tournaments.go_back": Expect("director", POST),
     "tournaments.close": Expect("director", POST),
     "tournaments.round_clock": Expect("director", POST),
     "tournaments.reopen": Expect("owner", POST),

@@ -44,6 +44,7 @@ def _routes(w, base, sheet, eid):
         ("POST", f"{base}/rounds", "director"),
         ("GET", f"{base}/rounds/1", "player"),
         ("POST", f"{base}/rounds/1/repair", "director"),
+        ("POST", f"{base}/rounds/1/go-back", "director"),
         ("POST", f"{base}/rounds/1/close", "director"),
         ("POST", f"{base}/rounds/1/reopen", "owner"),
         ("POST", f"{base}/rounds/1/swap", "director"),
