@@ -29,7 +29,7 @@ class Club(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     # the members in play: a removed one (``Member.deleted_at``) is not among them until it is
-    # restored from the club's page (``app.services.members_deletion``) or purged
+    # restored from the club's page (``app.services.clubs.restore_member``) or purged
     members: Mapped[list[Member]] = relationship(
         primaryjoin="and_(Club.id == Member.club_id, Member.deleted_at.is_(None))",
         back_populates="club",
