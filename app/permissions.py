@@ -40,7 +40,9 @@ def membership(user: User | Any, club: Club) -> Member | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return db.session.scalar(
-        select(Member).where(Member.club_id == club.id, Member.user_id == user.id)
+        select(Member).where(
+            Member.club_id == club.id, Member.user_id == user.id, Member.deleted_at.is_(None)
+        )
     )
 
 

@@ -11,7 +11,7 @@ from ..extensions import db, htmx
 from ..forms_common import choices
 from ..models import Club, Invite, Member, User
 from ..permissions import club_route, get_in_club_or_404, membership
-from ..services import ServiceError, versions
+from ..services import ServiceError, trash, versions
 from ..services import clubs as svc
 from ..web import show_service_error
 from . import bp
@@ -145,7 +145,7 @@ def _member_or_gone(club: Club, member_id: int) -> Member | None:
     came from the members page (its ``seen``: another owner removed it after the page was
     shown); a request that shows no page's version gets a plain 404 (a guessed id)."""
     member = db.session.get(Member, member_id)
-    if member is None or member.club_id != club.id:
+    if member is None or member.club_id != club.id or member.deleted_at is not None:
         if versions.seen_of(request.form) is None:
             abort(404)
         flash(
@@ -197,14 +197,42 @@ def remove_member(club: Club, me: Member, member_id: int) -> ResponseReturnValue
         return redirect(url_for("clubs.members", slug=club.slug)), 303
     name = member.display_name
     try:
-        svc.remove_member(club, member, versions.seen_of(request.form))
+        svc.remove_member(club, member, me.display_name, versions.seen_of(request.form))
     except ServiceError as error:
         db.session.rollback()
         flash(error.message, "error")
     else:
         db.session.commit()
-        flash(_("%(name)s removed from the club.", name=name), "success")
+        flash(
+            _(
+                "%(name)s removed from the club. You can restore them, with their results, from "
+                "the club's page for %(n)d days.",
+                name=name,
+                n=trash.KEEP_DAYS,
+            ),
+            "success",
+        )
     return redirect(url_for("clubs.members", slug=club.slug)), 303
+
+
+@bp.post("/clubs/<slug>/deleted/members/<int:member_id>/restore")
+@club_route("owner")
+def restore_member(club: Club, me: Member, member_id: int) -> ResponseReturnValue:
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    member = svc.removed_member(club, member_id)
+    if member is None:
+        abort(404)
+    name = member.display_name
+    try:
+        svc.restore_member(club, member)
+    except ServiceError as error:
+        db.session.rollback()
+        flash(error.message, "error")
+        return redirect(url_for("clubs.club", slug=club.slug) + "#deleted", 303)
+    db.session.commit()
+    flash(_("%(name)s is a member of the club again, with their results.", name=name), "success")
+    return redirect(url_for("clubs.members", slug=club.slug), 303)
 
 
 def _invite_form(club: Club, formdata: bool = True) -> InviteForm:

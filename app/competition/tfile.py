@@ -1166,6 +1166,18 @@ def load(doc: object) -> Tournament:
     return t
 
 
+def load_deal(doc: object, variant: Variant) -> Deal:
+    """Read one deal as ``dump_deal`` wrote it (a removed deal kept in the audit trail, to
+    restore); raise ``TournamentFileError`` if it cannot be read."""
+    loader = _Loader()
+    deal = loader.deal(doc, "deal", variant)
+    if loader.errors or deal is None:
+        raise TournamentFileError(
+            loader.errors or [FileError("deal", "the deal could not be read")]
+        )
+    return deal
+
+
 # --- writing --------------------------------------------------------------------------------
 
 

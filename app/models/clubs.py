@@ -28,8 +28,14 @@ class Club(Base):
     slug: Mapped[str] = mapped_column(String(80), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
+    # the members in play: a removed one (``Member.deleted_at``) is not among them until it is
+    # restored from the club's page (``app.services.clubs.restore_member``) or purged
     members: Mapped[list[Member]] = relationship(
-        back_populates="club", cascade="all, delete-orphan", order_by="Member.display_name"
+        primaryjoin="and_(Club.id == Member.club_id, Member.deleted_at.is_(None))",
+        back_populates="club",
+        cascade="all, delete-orphan",
+        order_by="Member.display_name",
+        passive_deletes=True,
     )
     invites: Mapped[list[Invite]] = relationship(
         back_populates="club", cascade="all, delete-orphan"
@@ -58,6 +64,10 @@ class Member(Base):
     contact: Mapped[str | None] = mapped_column(String(120))  # phone, WeChat id, e-mail …
     role: Mapped[str] = mapped_column(String(16), default="player")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # removed from the club, reversibly (``app.services.trash``): the row, its name and every
+    # result pointing at it stay; it is in no list and its account has no membership meanwhile
+    deleted_at: Mapped[datetime | None] = mapped_column(index=True)
+    deleted_by: Mapped[str | None] = mapped_column(String(120))
 
     club: Mapped[Club] = relationship(back_populates="members")
     user: Mapped[User | None] = relationship(back_populates="memberships")

@@ -23,7 +23,7 @@ from ..competition.names import name_match_key, sorted_names
 from ..db import lock_for_update
 from ..extensions import db
 from ..models import ROLE_RANK, ROLES, Club, Invite, Member, User, utcnow
-from . import ServiceError, StaleError, versions
+from . import ServiceError, StaleError, trash, versions
 from .text import clean_name, slugify
 
 INVITE_ROLES: tuple[str, ...] = ("player", "director")
@@ -51,10 +51,23 @@ def create_club(user: User, name: str) -> Club:
     return club
 
 
-def _taken_names(club: Club) -> set[str]:
-    """The club's member names as ``name_match_key`` compares them."""
-    names = db.session.scalars(select(Member.display_name).where(Member.club_id == club.id))
+def _taken_names(club: Club, removed: bool = False) -> set[str]:
+    """The club's member names as ``name_match_key`` compares them (``removed``: those of the
+    members removed and not yet purged, whose names stay theirs until then)."""
+    names = db.session.scalars(
+        select(Member.display_name).where(
+            Member.club_id == club.id,
+            Member.deleted_at.is_not(None) if removed else Member.deleted_at.is_(None),
+        )
+    )
     return {name_match_key(n) for n in names}
+
+
+def removed_name_text() -> str:
+    return _(
+        "A member removed from the club has this name: restore them from the club's page, or "
+        "choose another name."
+    )
 
 
 def _check_name_free(club: Club, name: str, field: str) -> None:
@@ -62,6 +75,8 @@ def _check_name_free(club: Club, name: str, field: str) -> None:
     "ＷＡＮＧ" is Wang): a new member, or a newcomer joining by an invitation."""
     if name_match_key(name) in _taken_names(club):
         raise ServiceError(_("A member of this club already has this name."), field)
+    if name_match_key(name) in _taken_names(club, removed=True):
+        raise ServiceError(removed_name_text(), field)
 
 
 def _check_role(role: str, allowed: tuple[str, ...] = ROLES) -> None:
@@ -83,7 +98,9 @@ def add_member(club: Club, display_name: str, role: str = "player") -> Member:
 def owners_count(club: Club) -> int:
     return (
         db.session.scalar(
-            select(func.count(Member.id)).where(Member.club_id == club.id, Member.role == "owner")
+            select(func.count(Member.id)).where(
+                Member.club_id == club.id, Member.role == "owner", Member.deleted_at.is_(None)
+            )
         )
         or 0
     )
@@ -164,15 +181,62 @@ def change_role(club: Club, member: Member, role: str, seen: str | None = None) 
     member.role = role
 
 
-def remove_member(club: Club, member: Member, seen: str | None = None) -> None:
+def remove_member(club: Club, member: Member, by: str, seen: str | None = None) -> None:
+    """Take the member out of the club, reversibly (``app.services.trash``): the row stays, with
+    its name and everything pointing at it (results, ratings, seats), listed on the club's page
+    with ``by`` and when; meanwhile it is in no list and its account is no member here."""
     lock_for_update(member)
     check_member_seen(member, seen)
-    if member.club_id != club.id:
+    if member.club_id != club.id or member.deleted_at is not None:
         raise ServiceError(_("This person is not a member of this club."))
     if member.role == "owner" and owners_count(club) <= 1:
         raise ServiceError(_("A club needs at least one owner."))
-    db.session.delete(member)
+    trash.hide(member, member.display_name, by, None)
     db.session.flush()
+    db.session.expire(club, ["members"])
+
+
+def restore_member(club: Club, member: Member) -> None:
+    """Bring a removed member back, whole (refused once ``trash.KEEP_DAYS`` days have passed)."""
+    lock_for_update(member)
+    if member.club_id != club.id:
+        raise ServiceError(_("This person is not a member of this club."))
+    trash.unhide(member, member.display_name)
+    db.session.flush()
+    db.session.expire(club, ["members"])
+
+
+def removed_member(club: Club, member_id: int) -> Member | None:
+    m = db.session.get(Member, member_id)
+    if m is None or m.club_id != club.id or m.deleted_at is None:
+        return None
+    return m
+
+
+def _removed_since(club: Club, start: datetime) -> list[trash.Deleted]:
+    rows = db.session.scalars(
+        select(Member).where(
+            Member.club_id == club.id, Member.deleted_at.is_not(None), Member.deleted_at >= start
+        )
+    )
+    return [trash.deleted("member", m, m.display_name) for m in rows]
+
+
+def _purge_members(cutoff: datetime) -> list[str]:
+    old = list(
+        db.session.scalars(
+            select(Member).where(Member.deleted_at.is_not(None), Member.deleted_at < cutoff)
+        )
+    )
+    names = [m.display_name for m in old]
+    for m in old:
+        # results keep the name as typed (their member_id is SET NULL), as before this undo
+        db.session.delete(m)
+    db.session.flush()
+    return names
+
+
+MEMBER_KIND = trash.Kind(_removed_since, _purge_members)
 
 
 def _hash_token(token: str) -> str:
@@ -212,6 +276,8 @@ def find_invite(token: str, now: datetime | None = None) -> Invite | None:
     invite = db.session.scalar(select(Invite).where(Invite.token_hash == _hash_token(token)))
     if invite is None or not invite.usable(now or utcnow()):
         return None
+    if invite.member is not None and invite.member.deleted_at is not None:
+        return None  # its member was removed from the club
     return invite
 
 
@@ -223,7 +289,9 @@ def member_names(club: Club) -> list[str]:
 def unclaimed_members(club: Club) -> list[Member]:
     """The club's members without an account, in the app's name order (``sorted_names``)."""
     rows = db.session.scalars(
-        select(Member).where(Member.club_id == club.id, Member.user_id.is_(None))
+        select(Member).where(
+            Member.club_id == club.id, Member.user_id.is_(None), Member.deleted_at.is_(None)
+        )
     )
     return sorted_names(rows, lambda m: m.display_name)
 
@@ -239,7 +307,17 @@ def claimable_members(invite: Invite) -> list[Member]:
 
 def membership(user: User, club: Club) -> Member | None:
     return db.session.scalar(
-        select(Member).where(Member.club_id == club.id, Member.user_id == user.id)
+        select(Member).where(
+            Member.club_id == club.id, Member.user_id == user.id, Member.deleted_at.is_(None)
+        )
+    )
+
+
+def _removed_membership(user: User, club: Club) -> Member | None:
+    return db.session.scalar(
+        select(Member).where(
+            Member.club_id == club.id, Member.user_id == user.id, Member.deleted_at.is_not(None)
+        )
     )
 
 
@@ -259,6 +337,13 @@ def accept_invite(
     club = invite.club
     if membership(user, club) is not None:
         raise ServiceError(_("You are already a member of this club."))
+    if _removed_membership(user, club) is not None:
+        raise ServiceError(
+            _(
+                "You were removed from this club: an owner can restore your membership from the "
+                "club's page."
+            )
+        )
     now = utcnow()
     if invite.member is not None:
         member = invite.member
@@ -267,7 +352,11 @@ def accept_invite(
         member.user_id = user.id
     elif claim_member_id:
         found = db.session.scalar(
-            select(Member).where(Member.id == claim_member_id, Member.club_id == club.id)
+            select(Member).where(
+                Member.id == claim_member_id,
+                Member.club_id == club.id,
+                Member.deleted_at.is_(None),
+            )
         )
         if found is not None:
             # two people claiming one name at once: the second waits here, then is refused
@@ -307,7 +396,7 @@ def clubs_of(user: User) -> list[tuple[Club, Member]]:
     rows = db.session.execute(
         select(Club, Member)
         .join(Member, Member.club_id == Club.id)
-        .where(Member.user_id == user.id)
+        .where(Member.user_id == user.id, Member.deleted_at.is_(None))
         .order_by(Club.name)
     )
     return [(row[0], row[1]) for row in rows]
@@ -334,6 +423,7 @@ def parse_member_list(club: Club, text: str) -> list[MemberLine]:
     list, are refused by name (compared as ``name_match_key``), and so is anything
     ``clean_name`` refuses."""
     taken = _taken_names(club)
+    removed = _taken_names(club, removed=True)
     seen: set[str] = set()
     out: list[MemberLine] = []
     raw_lines = (text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -374,6 +464,8 @@ def parse_member_list(club: Club, text: str) -> list[MemberLine]:
             problem = _("The contact contains invisible control characters.")
         if problem is None and name_match_key(name) in taken:
             problem = _("Already a member of the club.")
+        elif problem is None and name_match_key(name) in removed:
+            problem = removed_name_text()
         elif problem is None and name_match_key(name) in seen:
             problem = _("Twice in this list.")
         if problem is None:

@@ -1,12 +1,13 @@
 """Deleted things, reversibly: one mechanism for every kind a club can delete (a tournament, a
-duplicate event, a season, a division of a season). A deleted thing keeps its rows and gets
+duplicate event, a season, a division of a season, a member removed from the club). A deleted thing keeps its rows and gets
 ``deleted_at`` / ``deleted_by``; every query of things people see adds ``live(Model)``; the club's
 page lists what was deleted in the last ``KEEP_DAYS`` days (``deleted_of``), each with a restore
 button; ``purge`` (``flask tournament purge-deleted``) removes the older ones for good.
 
 Each kind keeps its own rules (what it hides, when it is refused, what a restore checks) in its
 service module, which offers a ``Kind``: ``app.services.tournaments.deletion``,
-``app.services.duplicate.deletion``, ``app.services.seasons.deletion``."""
+``app.services.duplicate.deletion``, ``app.services.seasons.deletion``, ``app.services.clubs``
+(``MEMBER_KIND``)."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def unhide(obj: Deletable, name: str) -> dict[str, Any]:
 @dataclass(frozen=True)
 class Deleted:
     """A deleted thing as the club's page lists it: ``kind`` is "tournament", "duplicate",
-    "season" or "division" (``within``: the season of a division)."""
+    "season", "division" or "member" (``within``: the season of a division)."""
 
     kind: str
     id: int
@@ -103,11 +104,12 @@ class Kind:
 
 def _kinds() -> tuple[Kind, ...]:
     # the order of a purge: an event takes its online tournament with it; a season its divisions
+    from .clubs import MEMBER_KIND as MEMBER
     from .duplicate.deletion import KIND as DUPLICATE
     from .seasons.deletion import DIVISION, SEASON
     from .tournaments.deletion import KIND as TOURNAMENT
 
-    return (DUPLICATE, TOURNAMENT, DIVISION, SEASON)
+    return (DUPLICATE, TOURNAMENT, DIVISION, SEASON, MEMBER)
 
 
 def deleted_of(club: Club) -> list[Deleted]:

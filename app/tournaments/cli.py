@@ -66,7 +66,7 @@ def _find(name: str) -> Tournament:
 @bp.cli.command("purge-deleted")
 def purge_command() -> None:
     """Remove for good what was deleted more than 30 days ago: tournaments, duplicate events,
-    seasons and divisions (run it daily)."""
+    seasons, divisions and members removed from a club (run it daily)."""
     with write_transaction():
         names = deletion.purge()
         db.session.commit()

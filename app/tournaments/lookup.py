@@ -54,7 +54,9 @@ def _directs(club: Club) -> bool:
     if user is None:
         return False
     role = db.session.scalar(
-        select(Member.role).where(Member.club_id == club.id, Member.user_id == user.id)
+        select(Member.role).where(
+            Member.club_id == club.id, Member.user_id == user.id, Member.deleted_at.is_(None)
+        )
     )
     return role in ("owner", "director")
 

@@ -74,6 +74,8 @@ def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[st
         tables.append(
             {"table": tab, "entrants": [s.entrant for s in tab.seats], "derived": derived}
         )
+    from ..services.tournaments import reseat  # (rounds.py's imports are left as they are)
+
     first, second = _swap_defaults(rnd)
     swap_form = SwapForm(formdata=None, first=first, second=second)
     swap_form.first.choices = choices(_seated(rnd))
@@ -97,6 +99,8 @@ def _round_context(club: Club, me: Member, t: Tournament, rnd: Round) -> dict[st
         "online_choices": online_rounds.choices(rnd),
         "online_refusal": online_rounds.refusal(t, rnd),
         "online_seen": online_rounds.round_version(rnd),
+        # the seating "Pair again" replaced, to go back to (issue 22: nothing is lost)
+        "previous_seating": reseat.may_go_back(t, rnd),
     }
 
 
@@ -132,6 +136,23 @@ def repair(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
 
     def service(t: Tournament, rnd: Round, who: Actor) -> Round:
         return rounds.repair_round(t, rnd, who, confirm=sure, seen=seen)
+
+    return _round_action(club, me, tid, n, service, message)
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/go-back")
+@club_route("director")
+def go_back(club: Club, me: Member, tid: int, n: int) -> ResponseReturnValue:
+    """Seat the round as it was before it was paired again."""
+    from ..services.tournaments import reseat
+
+    entry = request.form.get("entry", "")
+    entry_id = int(entry) if entry.isdigit() and len(entry) < 12 else 0
+    seen = versions.seen_of(request.form)
+    message = _("Round %(n)d is seated as it was before it was paired again.", n=n)
+
+    def service(t: Tournament, rnd: Round, who: Actor) -> Round:
+        return reseat.go_back(t, rnd, who, entry_id, seen=seen)
 
     return _round_action(club, me, tid, n, service, message)
 

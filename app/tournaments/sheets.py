@@ -125,6 +125,8 @@ def _sheet_context(
         "side_names": sides,
         "seat_names": seats,
         "may_edit": sheets.may_edit(tab.round, who) and tab.forfeit is None,
+        # the director's undo of a removal of the last deal (a code's sheet has no restore url)
+        "removed": sheets.may_restore(t, tab) if "restore" in urls else None,
         "complete": derived.counts,
         "suit_labels": SUIT_LABELS,
         "penalty_labels": PENALTY_LABELS,
@@ -277,6 +279,7 @@ def _director_urls(club: Club, t: Tournament, tab: Table) -> dict[str, str]:
         "sheet": url_for("tournaments.table_sheet", **kw),
         "edit": url_for("tournaments.edit_deal", **kw, i=0)[:-1],
         "undo": url_for("tournaments.undo_deal", **kw),
+        "restore": url_for("tournaments.restore_deal", **kw),
         "finish": url_for("tournaments.finish_table", **kw),
         "forfeit": url_for("tournaments.forfeit_table", **kw),
         "penalty": url_for("tournaments.table_penalty", **kw),
@@ -327,6 +330,26 @@ def undo_deal(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseRet
         ),
         _director_urls(club, t, tab)["sheet"],
         _("The last deal was removed."),
+    )
+
+
+@bp.post("/clubs/<slug>/tournaments/<int:tid>/rounds/<int:n>/tables/<int:tno>/restore")
+@club_route("director")
+def restore_deal(club: Club, me: Member, tid: int, n: int, tno: int) -> ResponseReturnValue:
+    """Undo a removal of the last deal (the removal the sheet showed, ``entry``)."""
+    t, tab = _director_table(club, tid, n, tno)
+    entry = request.form.get("entry", "")
+    return confirmed(
+        lambda: sheets.restore_deal(
+            t,
+            tab,
+            actor(me),
+            int(entry) if entry.isdigit() and len(entry) < 12 else 0,
+            seen_count(request.form.get("seen")),
+            (request.form.get("seen_version") or "")[:32] or None,
+        ),
+        _director_urls(club, t, tab)["sheet"],
+        _("The removed deal is back on the sheet."),
     )
 
 

@@ -148,7 +148,8 @@ def test_remove_member(owner_client, make_member):
     fields = form_fields(page, action=f"/members/{gone_id}/remove")
     response = client.post(f"/clubs/{club.slug}/members/{gone_id}/remove", data=fields)
     assert response.status_code == 303
-    assert db.session.get(Member, gone_id) is None
+    gone = db.session.get(Member, gone_id)
+    assert gone is not None and gone.deleted_at is not None  # restorable: test_app_member_removal
     assert client.post(f"/clubs/{club.slug}/members/{gone_id}/remove").status_code == 404
     # a second removal from the page (an older page, another owner) is told so, not a bare 404
     again = client.post(

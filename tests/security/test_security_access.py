@@ -158,10 +158,12 @@ EXPECT: dict[str, Expect] = {
     "tournaments.forfeit_table": Expect("director", POST, lambda _o: {"side": "1"}),
     "tournaments.finish_table": Expect("director", POST, lambda _o: {"finished": "1"}),
     "tournaments.undo_deal": Expect("director", POST),
+    "tournaments.restore_deal": Expect("director", POST),
     "tournaments.table_penalty": Expect(
         "director", POST, lambda _o: {"deal": "1", "kind": "warning", "seat": "0", "reason": "x"}
     ),
     "tournaments.repair": Expect("director", POST),
+    "tournaments.go_back": Expect("director", POST),
     "tournaments.close": Expect("director", POST),
     "tournaments.round_clock": Expect("director", POST),
     "tournaments.reopen": Expect("owner", POST),
@@ -271,7 +273,9 @@ EXPECT: dict[str, Expect] = {
     "seasons.delete_season": Expect("owner", POST),
     "seasons.restore_season": Expect("owner", POST),
     "clubs.revoke_invite": Expect("owner", POST),
+    # removed (hidden from every route before this one) and restored
     "clubs.remove_member": Expect("owner", POST),
+    "clubs.restore_member": Expect("owner", POST),
     # last: it ends the visitor's own sessions, so nothing may come after it
     "auth.logout_everywhere": Expect("login", POST),
 }

@@ -231,7 +231,9 @@ def player_key(p: EntrantPlayer | Substitution) -> tuple[str, int]:
 def accounts_of(club: Club) -> list[Member]:
     """The club's members who have an account (only they can be bound to a seat), by name."""
     rows = db.session.scalars(
-        select(Member).where(Member.club_id == club.id, Member.user_id.is_not(None))
+        select(Member).where(
+            Member.club_id == club.id, Member.user_id.is_not(None), Member.deleted_at.is_(None)
+        )
     )
     return sorted_names(rows, lambda m: m.display_name)
 
@@ -284,7 +286,7 @@ def bind(t: Tournament, tab: Table, seat: int, member_id: int | None, actor: Act
     row = seat_to_change(t, tab, seat, actor)
     if member_id is not None:
         member = db.session.get(Member, member_id)
-        if member is None or member.club_id != t.club_id:
+        if member is None or member.club_id != t.club_id or member.deleted_at is not None:
             raise ServiceError(_("This person is not a member of this club."), "member")
         if member.user_id is None:
             raise ServiceError(
@@ -468,6 +470,7 @@ def ready_for(user: User) -> list[ReadySeat]:
         .where(
             Member.user_id == user.id,
             Member.club_id == Club.id,
+            Member.deleted_at.is_(None),
             Table.mode == "online",
             Table.finished.is_(False),
             Round.status != "closed",

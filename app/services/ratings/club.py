@@ -101,7 +101,13 @@ def club_ratings(club: Club) -> list[PlayerRating]:
 
 
 def member_display_names(club: Club) -> set[str]:
-    return set(db.session.scalars(select(Member.display_name).where(Member.club_id == club.id)))
+    return set(
+        db.session.scalars(
+            select(Member.display_name).where(
+                Member.club_id == club.id, Member.deleted_at.is_(None)
+            )
+        )
+    )
 
 
 def ratings_json(club: Club) -> list[dict[str, Any]]:

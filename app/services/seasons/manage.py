@@ -261,7 +261,9 @@ def _division_players(
     typed = [clean_name(p, "players") for p in names if p and p.strip()]
     members = {
         name_match_key(m.display_name): m.display_name
-        for m in db.session.scalars(select(Member).where(Member.club_id == season.club_id))
+        for m in db.session.scalars(
+            select(Member).where(Member.club_id == season.club_id, Member.deleted_at.is_(None))
+        )
     }
     out: list[str] = []
     seen: set[str] = set()

@@ -70,7 +70,9 @@ def members_stamp(club_id: int) -> str:
     """A digest of the club's member names (one small query): the ratings and season lines
     name linked players by their member's name, so a rename makes them stale."""
     rows = db.session.execute(
-        select(Member.id, Member.display_name).where(Member.club_id == club_id).order_by(Member.id)
+        select(Member.id, Member.display_name)
+        .where(Member.club_id == club_id, Member.deleted_at.is_(None))
+        .order_by(Member.id)
     )
     return hashlib.sha256(repr(list(rows)).encode()).hexdigest()
 

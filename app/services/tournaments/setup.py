@@ -47,7 +47,9 @@ def member_ids(club: Club) -> dict[str, int]:
     """Club members by display name: a player typed with a member's name links to them."""
     return {
         m.display_name: m.id
-        for m in db.session.scalars(select(Member).where(Member.club_id == club.id))
+        for m in db.session.scalars(
+            select(Member).where(Member.club_id == club.id, Member.deleted_at.is_(None))
+        )
     }
 
 

@@ -13,16 +13,17 @@ from typing import Any, Protocol
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from sqlalchemy import select
 
 from engine.scoring import ATTACKERS, DECLARER, TAKEBACK
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch, deal_issues
 from ...competition.standings import SheetTable
-from ...competition.tfile import dump_deal
+from ...competition.tfile import TournamentFileError, dump_deal, load_deal
 from ...db import lock_for_update
 from ...extensions import db
-from ...models import Club, Deal, Round, Table, Tournament, utcnow
+from ...models import AuditEntry, Club, Deal, Round, Table, Tournament, utcnow
 from .. import ServiceError
 from .audit import Actor, audit, place
 from .issues import issue_text, later_text
@@ -198,9 +199,11 @@ def record_deal(
     expected_count: int | None = None,
     expected_version: str | None = None,
     reason: str | None = None,
+    action: str = "deal",
 ) -> Deal:
     """Write a deal (append, or replace deal ``index``) if the whole table stays valid.
-    ``reason``: why a deal is corrected (optional), shown in the audit trail.
+    ``reason``: why a deal is corrected (optional), shown in the audit trail; ``action``: the
+    audit entry's, when it is appended.
 
     ``expected_count``, ``expected_version``: the number of deals the writer saw and the
     sheet's version (``sheet_version``) then; if the table has changed since (a double click,
@@ -251,7 +254,7 @@ def record_deal(
     _mark_started(t, tab)
     db.session.flush()
     if before != after:
-        action = "deal" if index is None else _correction(before, after)
+        action = action if index is None else _correction(before, after)
         why = " ".join((reason or "").split())[:200] if index is not None else ""
         audit(t, actor, action, _where(tab, pos), before, after, reason=why or None)
     return row
@@ -384,7 +387,109 @@ def delete_last_deal(
     db.session.delete(row)
     t.bump()
     db.session.flush()
+    # the entry keeps the whole deal: ``restore_deal`` puts it back from there
     audit(t, actor, "delete_deal", _where(tab, row.index), before, None)
+
+
+def _table_entries(t: Tournament, tab: Table) -> list[tuple[AuditEntry, int]]:
+    """The table's deal removals and restores in the trail, newest first, each with its deal's
+    0-based index."""
+    rows = db.session.scalars(
+        select(AuditEntry)
+        .where(
+            AuditEntry.tournament_id == t.id,
+            AuditEntry.action.in_(("delete_deal", "restore_deal")),
+            # not a removal at the table of that number in a seating paired again since
+            AuditEntry.at >= tab.round.created_at,
+        )
+        .order_by(AuditEntry.id.desc())
+    )
+    out = []
+    for e in rows:
+        try:
+            where = json.loads(e.target)
+        except ValueError:
+            continue
+        if (
+            isinstance(where, dict)
+            and where.get("round") == tab.round.number
+            and where.get("table") == tab.number
+            and isinstance(where.get("deal"), int)
+        ):
+            out.append((e, where["deal"] - 1))
+    return out
+
+
+def removed_deal(t: Tournament, tab: Table) -> AuditEntry | None:
+    """The newest removal of a deal of this table not restored since: the sheet's undo (a
+    restore of deal n is the newest entry on deal n after its removal)."""
+    restored: set[int] = set()
+    for e, index in _table_entries(t, tab):
+        if e.action == "restore_deal":
+            restored.add(index)
+        elif index in restored:
+            restored.discard(index)
+        else:
+            return e
+    return None
+
+
+def may_restore(t: Tournament, tab: Table) -> AuditEntry | None:
+    """The removal the sheet offers to undo: only while its deal's place is the table's next."""
+    e = removed_deal(t, tab)
+    if e is None or json.loads(e.target)["deal"] - 1 != len(tab.deals):
+        return None
+    return e
+
+
+def restore_deal(
+    t: Tournament,
+    tab: Table,
+    actor: Actor,
+    entry_id: int,
+    expected_count: int | None = None,
+    expected_version: str | None = None,
+) -> None:
+    """Put back the deal removed by audit entry ``entry_id`` as it was, at its place: refused,
+    nothing changed, if a deal has been entered at that place since (a restore never overwrites
+    a deal), if it was restored already, or if the table no longer takes it as it is."""
+    lock_for_update(tab, "deals")
+    _check_editable(tab, actor)
+    e = removed_deal(t, tab)
+    if e is None or e.id != entry_id:
+        raise DealErrors(
+            {"": _("This deal was restored already, or another was removed since: look again.")}
+        )
+    index = json.loads(e.target)["deal"] - 1
+    if len(tab.deals) > index:
+        raise DealErrors(
+            {
+                "": _(
+                    "Deal %(n)d cannot be restored: another deal %(n)d was entered at this table "
+                    "since. Nothing was changed.",
+                    n=index + 1,
+                )
+            }
+        )
+    if len(tab.deals) < index:
+        raise DealErrors(
+            {"": _("Restore deal %(n)d first: this deal came after it.", n=len(tab.deals) + 1)}
+        )
+    try:
+        deal = load_deal(e.before, variant_of(t))
+    except TournamentFileError as error:
+        raise DealErrors(
+            {"": _("This deal cannot be restored: %(why)s.", why=str(error))}
+        ) from None
+    record_deal(
+        t,
+        tab,
+        deal,
+        actor,
+        expected_count=expected_count,
+        expected_version=expected_version,
+        action="restore_deal",
+    )
 
 
 def _deal_issue_fields(derived: SheetTable, pos: int) -> dict[str, str]:
