@@ -389,7 +389,9 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=10)
     ap.add_argument("--viewers", type=int, default=30)
     ap.add_argument("--seconds", type=int, default=40)
-    ap.add_argument("--workers", type=int, default=2, help="workers per server")
+    # both servers share this machine's cores: one gevent worker each is one per core, as
+    # gunicorn.conf.py sets a server that has the machine to itself
+    ap.add_argument("--workers", type=int, default=1, help="gevent workers per server")
     ap.add_argument("--deals", type=int, default=8)
     args = ap.parse_args()
     seconds = min(args.seconds, load.MAX_SECONDS)
