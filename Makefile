@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(FLASK) demo --if-empty
 	$(FLASK) run --host 127.0.0.1 --port 5000
 
-## Serve with gunicorn (gunicorn.conf.py: workers, threads, timeouts) on DATABASE_URL (default SQLite).
+## Serve with gunicorn (gunicorn.conf.py: gevent workers, live streams) on DATABASE_URL (default SQLite).
 serve: $(STAMP)
 	$(FLASK) db upgrade
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py "app:create_app()"

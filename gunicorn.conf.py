@@ -5,152 +5,63 @@ state is rebuilt from its log and checked by version), so any number of workers,
 or several behind a load balancer, share one PostgreSQL database. Each setting can be overridden
 from the environment:
 
-    WEB_WORKERS   processes (default: 2 × cores, at most 8; with the gevent worker, one per core)
-    WEB_THREADS   threads per process (default 1)
-    WEB_TIMEOUT   seconds a request may take before its worker is killed and replaced (default
-                  30; the largest request, a PDF of a 50-table round, takes well under a second)
-    BIND          address (default 127.0.0.1:8000; put a reverse proxy with HTTPS in front: it
-                  also buffers slow clients, which hold a worker while their request trickles in)
+    WEB_WORKER_CLASS  gevent (the default) or gthread (see below)
+    WEB_WORKERS   processes (default: one per core with gevent; 2 × cores, at most 8, else)
+    WEB_THREADS   threads per process (default 1; more than 1 means gunicorn's gthread worker)
+    WEB_CONNECTIONS  open connections a gevent worker holds at most (default 2,000)
+    WEB_TIMEOUT   seconds a worker may go without running its own loop before it is killed and
+                  replaced (default 30; the largest request, a PDF of a 50-table round, takes
+                  well under a second)
+    BIND          address (default 127.0.0.1:8000; put a reverse proxy with HTTPS in front)
     WEB_MAX_REQUESTS  requests before a worker is replaced by a fresh one (default 100,000)
 
-Why one thread per process: the app's time is Python (templates, the ORM, the rules engine),
-and a process runs one thread of Python at a time; its short database waits are all a second
-thread could fill, while two threads of one process contend for its interpreter lock, which made
-every request cost more CPU (a move 11–13 ms with 4 threads, 8–10 ms with 1, measured by
-bench/load.py under the same load). On 2 cores, 100 online tables + 300 viewers on PostgreSQL:
-p95 396–447 ms with 5 × 4, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1; on SQLite 22–24 ms
-with 4 × 1, 55–84 ms with 3 × 2 and 5 × 4 (measured with gthread workers).
+The default worker is gunicorn's stock gevent worker: each request is a greenlet, so a worker
+holds thousands of open connections cheaply, and the live pages' server-sent event streams
+(app/services/live) are on with it (LIVE_STREAMS=1). A request that waits (the database, the
+network, a slow client) leaves the worker to the others; one that computes holds it until it
+is done, and one that computes past WEB_TIMEOUT stops the worker's heartbeat, so gunicorn kills
+the worker and starts another. A request that only waits is not ended by WEB_TIMEOUT (a stream
+is open for minutes and ends by itself). One worker per core: a gevent worker never waits on
+its own, so a second one per core only adds switching and a second deal cache to keep up
+(bench/push.py at 100 tables + 300 viewers, two servers on this 2-core machine: p95 107 ms with
+1 worker a server, 188 ms with 2). bench/load.py, where every page polls, gave p95 34.3 ms on
+PostgreSQL at 100 + 300 with 2 gevent workers (README: Push, Load). Each worker keeps a fixed pool of
+DB_POOL_SIZE (default 10) database connections (app/config.py, pool_options): with
+SQLAlchemy's 5 + 10 overflow a worker of many streams kept opening and closing them. Workers ×
+(DB_POOL_SIZE + 1 listening) on every server must stay under PostgreSQL's max_connections (100
+by default): 2 four-core servers × 4 workers × 11 = 88.
 
-With one thread a worker is ``OneThreadWorker`` below: gunicorn's gthread worker serving each
-request on the thread that watches the connections, instead of handing it to a pool of one
-thread. gthread's main thread goes on accepting connections while its one request thread is
-busy, so a busy worker takes on connections another worker could answer at once, and a browser
-keeps its connection alive (5 s) with the worker that took it: at 100 tables + 300 viewers the
-busiest of 4 workers did 1.2–1.4 times the work of the idlest. A worker that serves in place
-accepts only between requests, the free workers take the new connections, and the 4 shares
-were within 8 % of each other: p95 39–44 ms against gthread's 51–53 ms in the same series, and
-0.1–0.2 ms less CPU a request without the hand-over between threads (README: the load
-benchmark). Its main loop's heartbeat also stops while a request runs, so WEB_TIMEOUT ends a
-request that hangs (gunicorn kills the worker and starts another), as gthread could not.
-gunicorn's sync worker (no keep-alive) gave 177–206 ms in the same series. With WEB_THREADS > 1
-a worker is gunicorn's own gthread.
+WEB_WORKER_CLASS=gthread (or WEB_THREADS > 1) runs gunicorn's gthread worker instead, which
+serves one request at a time per thread: streams are off then (a stream would hold a thread),
+and the pages poll every 2 s. Threads of one process contend for its interpreter lock (the
+app's time is Python): on 2 cores, 100 online tables + 300 viewers on PostgreSQL, p95 396–447
+ms with 5 workers × 4 threads, 149–200 ms with 3 × 2, 40–280 ms with 4 × 1 (2026-12-02).
 
 On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
 lets readers run beside the one writer, and writers queue on BEGIN IMMEDIATE (see app/db.py).
 """
 
-import errno
 import multiprocessing
 import os
 import re
-import selectors
-import time
-from functools import partial
 from typing import Any
 
 import gunicorn
 from gunicorn.glogging import Logger
 from gunicorn.http import wsgi as gunicorn_wsgi
-from gunicorn.workers.gthread import TConn, ThreadWorker
-
-
-class _Served:
-    """A request served in place, read as gthread reads a finished future."""
-
-    __slots__ = ("keep_alive",)
-
-    def __init__(self, keep_alive: Any) -> None:
-        self.keep_alive = keep_alive
-
-    def result(self) -> Any:
-        return self.keep_alive
-
-    def cancelled(self) -> bool:
-        return False
-
-
-class _NoPool:
-    """In place of gthread's thread pool: nothing to shut down."""
-
-    def shutdown(self, wait: bool = True) -> None:
-        pass
-
-
-class OneThreadWorker(ThreadWorker):  # type: ignore[misc]
-    """gthread with its request thread folded into its main thread (why: the docstring above).
-    Everything else is gthread's own: keep-alive connections wait in its poller, a request is
-    parsed, served and logged by its code, and a connection whose first bytes have not come
-    waits in the poller too (gthread would wait for them in the request thread, here the only
-    one). The worker tells the master it is alive before each request, so WEB_TIMEOUT bounds
-    one request, not all those that came in together; a pipelining client's requests are
-    served one after the other in a loop, not each one level deeper."""
-
-    _serving = False
-    _next: TConn | None = None
-
-    def get_thread_pool(self) -> _NoPool:
-        return _NoPool()
-
-    def enqueue_req(self, conn: TConn) -> None:
-        if self._serving:  # gthread's finish_request found the next request read already
-            self._next = conn  # (a pipelining client): served by the loop below, not deeper
-            return
-        self._serving = True
-        try:
-            while conn is not None:
-                self._next = None
-                self.notify()  # the heartbeat per request: WEB_TIMEOUT bounds each one
-                self.finish_request(conn, _Served(self.handle(conn)))
-                conn = self._next
-        finally:
-            self._serving = False
-
-    def accept(self, listener: Any) -> None:
-        try:
-            client, address = listener.accept()
-        except OSError as e:
-            if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
-                raise
-            return
-        self.nr_conns += 1
-        conn = TConn(self.cfg, client, address, listener.getsockname())
-        conn.timeout = time.monotonic() + self.cfg.keepalive  # closed if nothing comes by then
-        self.pending_conns.append(conn)
-        self.poller.register(
-            client, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn)
-        )
-
-    def _cap_keepalive(self, deadline: float) -> None:
-        """At shutdown, gthread gives kept-alive connections 2 s more at most; connections
-        still waiting for their first bytes (gthread has none of these) get no more."""
-        super()._cap_keepalive(deadline)
-        for conn in self.pending_conns:  # all capped alike: the deque stays in timeout order
-            conn.timeout = min(conn.timeout, deadline)
-
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_WORKERS", min(2 * multiprocessing.cpu_count(), 8)))
 threads = int(os.environ.get("WEB_THREADS", 1))
-worker_class: Any = OneThreadWorker if threads == 1 else "gthread"
-# WEB_WORKER_CLASS=gevent: gunicorn's stock gevent worker, which holds thousands of open
-# connections cheaply: the live pages' server-sent event streams (app/services/live) are on
-# only with it; with a worker that serves one request at a time a stream would hold the worker,
-# so pages poll instead.
-if os.environ.get("WEB_WORKER_CLASS", "") == "gevent":
-    worker_class = "gevent"
-    # one event loop per core: a gevent worker never waits on its own (it switches to another
-    # request), so a second worker per core only adds switching and a second deal cache to keep
-    # up. bench/push.py at 100 tables + 300 viewers, two servers on this 2-core machine: p95
-    # 107 ms with 1 worker a server, 188 ms with 2 (gunicorn's CPU 57 s against 70 s in 61 s).
+worker_class = os.environ.get("WEB_WORKER_CLASS", "").strip() or (
+    "gthread" if threads > 1 else "gevent"
+)
+if worker_class == "gevent":
     workers = int(os.environ.get("WEB_WORKERS", multiprocessing.cpu_count()))
     worker_connections = int(os.environ.get("WEB_CONNECTIONS", 2000))
     os.environ.setdefault("LIVE_STREAMS", "1")
-    # a fixed pool of database connections per worker (app/config.py, pool_options): with
-    # SQLAlchemy's 5 + 10 overflow a worker of many streams kept opening and closing them.
-    # Workers × DB_POOL_SIZE (+1 listening) on every server must stay under PostgreSQL's
-    # max_connections (100 by default): 2 servers × 4 workers × 10 + 8 = 88.
     os.environ.setdefault("DB_POOL_SIZE", "10")
-else:
+else:  # one request at a time per thread: a stream would hold it, so pages poll
+    workers = int(os.environ.get("WEB_WORKERS", min(2 * multiprocessing.cpu_count(), 8)))
     os.environ["LIVE_STREAMS"] = "0"
 timeout = int(os.environ.get("WEB_TIMEOUT", 30))
 graceful_timeout = 20
@@ -202,7 +113,7 @@ logger_class = AccessLog
 # Only a proxy on this machine may set X-Forwarded-*; the app trusts them only with TRUST_PROXY=1.
 forwarded_allow_ips = "127.0.0.1"
 # No server version banner: the Server header says only what the software is, not its version.
-# gunicorn's response module copied both names when it was imported (by the worker class above).
+# gunicorn's WSGI module copied both names when it was imported (above).
 gunicorn.SERVER = gunicorn_wsgi.SERVER = "shengji"
 gunicorn.SERVER_SOFTWARE = gunicorn_wsgi.SERVER_SOFTWARE = "shengji"
 

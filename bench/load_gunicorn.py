@@ -5,7 +5,10 @@ rebuilt (the per-process cache of app/services/online/cache.py: hits, forward, f
 the garbage collector's passes (count, time, longest, by generation); with ``LOAD_BENCH_PROFILE=1``
 a cProfile of every request too (``prof-<pid>.pstats``; run one thread per worker then, a
 profile follows one thread at a time). The server's own CPU time per request does not depend
-on what else the machine runs, which its latency does."""
+on what else the machine runs, which its latency does. Under the gevent worker (the default)
+its requests' greenlets share its one thread, so a request that waits is charged with
+what the others computed meanwhile: for exact CPU per route and for a profile run
+``WEB_WORKER_CLASS=gthread``."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 balancer (issue 23's goal: p95 < 150 ms at 100 tables + 300 viewers on this 2-core machine).
 
 Sets up N online tables of four human seats (bench/load.py's set-up), starts two gunicorn
-masters with the gevent worker (``WEB_WORKER_CLASS=gevent``, as the README documents) on one
+masters with the gevent worker (gunicorn.conf.py's default, set explicitly here) on one
 PostgreSQL, and HAProxy in front of them (tests/app/balancer.py). Every seat opens its page and
 its stream through the balancer; when its turn comes it thinks 1–3 s and posts a legal move
 decided from its page (bench/load.py's ``choose``), and a page whose stream is open says so

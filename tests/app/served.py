@@ -1,9 +1,10 @@
 """A real gunicorn serving the app on a test's database, and a small browser for it (cookies,
 the CSRF token, no redirect following), for the fault tests (``test_app_faults.py``).
 
-``Served.start()`` runs ``gunicorn -c gunicorn.conf.py`` (the documented configuration) in a
-process group of its own, so ``kill()`` can SIGKILL the master and every worker at once, as a
-power cut or the OOM killer would; ``start()`` again is the restart.
+``Served.start()`` runs ``gunicorn -c gunicorn.conf.py`` (the documented configuration: its
+default gevent worker unless ``env`` chooses another) in a process group of its own, so
+``kill()`` can SIGKILL the master and every worker at once, as a power cut or the OOM killer
+would; ``start()`` again is the restart.
 """
 
 from __future__ import annotations
@@ -54,9 +55,11 @@ class Served:
             "SECRET_KEY": "test-secret",
             "BIND": f"127.0.0.1:{self.port}",
             "WEB_WORKERS": str(self.workers),
-            "WEB_THREADS": "4",
             **self.env,
         }
+        if "WEB_WORKER_CLASS" not in self.env:  # the documented default worker (gevent)
+            env.pop("WEB_WORKER_CLASS", None)
+            env.pop("WEB_THREADS", None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", self.factory],
             cwd=ROOT,

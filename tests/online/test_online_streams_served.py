@@ -1,5 +1,5 @@
-"""Live streams on a real gunicorn with its stock gevent worker (WEB_WORKER_CLASS=gevent, as
-the README documents): many seat pages hold a stream open on two workers, a move made by
+"""Live streams on a real gunicorn with its stock gevent worker (gunicorn.conf.py's default,
+chosen explicitly here with WEB_WORKER_CLASS=gevent): many seat pages hold a stream open on two workers, a move made by
 another process (this test's own app, on the same database) reaches every one of them — on
 PostgreSQL through NOTIFY, across processes as across servers — and the workers go on answering
 other requests meanwhile."""
