@@ -39,6 +39,9 @@ ms with 5 workers × 4 threads, 149–200 ms with 3 × 2, 40–280 ms with 4 × 
 
 On SQLite keep one machine (the database is a file); several workers are fine there too: WAL mode
 lets readers run beside the one writer, and writers queue on BEGIN IMMEDIATE (see app/db.py).
+Under gevent a writer waiting there holds its worker (the SQLite driver's wait does not let other
+greenlets run): writes are short, so it is a pause of milliseconds, but a club with many writers
+at once on SQLite is better served by WEB_WORKER_CLASS=gthread (or by PostgreSQL).
 """
 
 import multiprocessing
