@@ -10,17 +10,20 @@
     return elt && elt.closest ? elt.closest("[sse-connect]") : null;
   }
 
-  // state tokens "<deal>.<version>[.s<seats>][p]" (app/services/online/tokens.py) only grow
-  function numbers(token) {
+  // A state token of an online table (app/services/online/tokens.py):
+  // "<deal>.<version>[.s<seats>][p]"; the three numbers only grow, so they order two states.
+  function parts(token) {
     var m = /^(\d+)\.(\d+)(?:\.s(\d+))?p?$/.exec(token || "");
     return m ? [+m[1], +m[2], +(m[3] || 0)] : null;
   }
-  function newer(a, b) {
-    var x = numbers(a), y = numbers(b);
-    if (!x || !y) return false;
-    for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
-    return false;
+  // < 0: ``a`` is older than ``b``; 0: the same numbers (or either unknown); > 0: newer
+  function order(a, b) {
+    var x = parts(a), y = parts(b);
+    if (!x || !y) return 0;
+    for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return 0;
   }
+  window.liveStateOrder = order; // static/online.js orders the seat's pushed states with it
 
   function connection(up) {
     var note = document.getElementById("connection");
@@ -82,7 +85,7 @@
       // the stream has brought that state, or a later one (tokens only grow)
       if (!now || !now.isConnected || !window.htmx) return;
       var at = now.getAttribute("data-token") || "";
-      if (at !== made && !newer(at, made)) {
+      if (at !== made && order(at, made) <= 0) {
         window.htmx.ajax("GET", now.getAttribute("hx-get"), { target: now, swap: "outerHTML" });
       }
     }, 2000);

@@ -20,19 +20,6 @@
     }
   });
 
-  // A seat's state token (app/services/online/tokens.py): "<deal>.<version>[.s<seats>][p]";
-  // the three numbers only grow, so they order two states of the table.
-  function parts(token) {
-    var m = /^(\d+)\.(\d+)(?:\.s(\d+))?(p?)$/.exec(token || "");
-    return m ? [+m[1], +m[2], +(m[3] || 0)] : null;
-  }
-  // < 0: ``a`` is older than ``b``; 0: the same numbers (or either unknown); > 0: newer
-  function order(a, b) {
-    var x = parts(a), y = parts(b);
-    if (!x || !y) return 0;
-    for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
-    return 0;
-  }
   function tokenIn(html) {
     var m = /<section id="seat"[^>]*\sdata-token="([^"]*)"/.exec(html || "");
     return m ? m[1] : null;
@@ -51,7 +38,7 @@
     var incoming = tokenIn(data);
     if (!incoming || !document.getElementById("seat")) return;
     var shown = shownToken();
-    if (incoming === shown || order(incoming, shown) < 0) event.preventDefault();
+    if (incoming === shown || window.liveStateOrder(incoming, shown) < 0) event.preventDefault();
   });
 
   function soundOn() {
