@@ -22,7 +22,7 @@ from engine.errors import EngineError
 from engine.scoring import TAKEBACK
 from engine.variants import Variant
 
-from .matches import DealIssue, deal_issues
+from .matches import DealIssue, beyond_the_table, deal_issues
 from .model import Deal, MatchSpec, Table, Tribute
 
 
@@ -200,14 +200,9 @@ def derive_climbing(variant: Variant, spec: MatchSpec, table: Table) -> Climbing
             continue
         if broken:
             continue
-        if spec.deals is not None and i >= spec.deals:
-            errors.append(DealIssue.make(i, "", "table_complete", deals=spec.deals, number=i + 1))
-            broken = True
-            continue
-        if table.last_deal is not None and i >= table.last_deal:
-            errors.append(
-                DealIssue.make(i, "", "after_last_deal", deals=table.last_deal, number=i + 1)
-            )
+        beyond = beyond_the_table(spec, table, i)
+        if beyond is not None:
+            errors.append(beyond)
             broken = True
             continue
         context = tribute_issues(variant, deal, before)

@@ -1101,6 +1101,16 @@ def _red_five_units(total: int) -> tuple[bool, int]:
     return w == DECLARER, u
 
 
+def beyond_the_table(spec: MatchSpec, table: Table, i: int) -> DealIssue | None:
+    """The issue of a table's deal ``i`` (0-based) when it lies beyond the table's deals: past
+    the match's number of deals, or past the last deal the director called; else None."""
+    if spec.deals is not None and i >= spec.deals:
+        return DealIssue.make(i, "", "table_complete", deals=spec.deals, number=i + 1)
+    if table.last_deal is not None and i >= table.last_deal:
+        return DealIssue.make(i, "", "after_last_deal", deals=table.last_deal, number=i + 1)
+    return None
+
+
 def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveTable:
     n = variant.players
     totals = [0] * n
@@ -1116,14 +1126,9 @@ def derive_red_five(variant: Variant, spec: MatchSpec, table: Table) -> RedFiveT
             continue
         if broken:
             continue
-        if spec.deals is not None and i >= spec.deals:
-            errors.append(DealIssue.make(i, "", "table_complete", deals=spec.deals, number=i + 1))
-            broken = True
-            continue
-        if table.last_deal is not None and i >= table.last_deal:
-            errors.append(
-                DealIssue.make(i, "", "after_last_deal", deals=table.last_deal, number=i + 1)
-            )
+        beyond = beyond_the_table(spec, table, i)
+        if beyond is not None:
+            errors.append(beyond)
             broken = True
             continue
         assert deal.dealer is not None
