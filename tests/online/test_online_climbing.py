@@ -1,0 +1,262 @@
+"""争上游 played online (issue 25): a table of four sent online by the director, a seat's page with
+its hand in climbing order and only the cards of a beating play selectable, moves through the
+seat's link, an illegal play refused in the reader's language with nothing changed, the bots
+finishing the deal, the deal written on the score sheet exactly as a typed row (places and the
+tribute), the next deal opening with the tribute shown to its two players only, the spectators
+seeing no hand, and a finished deal's replay."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from app.extensions import db
+from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table
+from engine import climbing_deal as cd
+from engine.cards import card_str, cards_str
+from engine.climbing import beats, crank, sort_key
+from tests.online.online_helpers import OnlineWorld, enabled_cards, moves, page_token
+from tests.tournaments.tournament_helpers import add_entrants, create, login, seat, world
+
+CLIMB = {
+    "variant": "climbing",
+    "pairing": "reseat",
+    "match_value": 3,
+    "opt_players": "4",
+    "opt_decks": "1",
+    "opt_tribute": "true",
+    "opt_place_points": "",
+}
+
+
+def climbing_world(client: FlaskClient, deals: int = 3) -> OnlineWorld:
+    w = world()
+    login(client, w.director)
+    t = create(client, w.club, **{**CLIMB, "match_value": deals})
+    add_entrants(client, w.club, t, 8, 1)
+    rnd = seat(client, w.club, t)
+    tab = min((x for x in rnd.tables if x.kind != "bye"), key=lambda x: x.number)
+    ow = OnlineWorld(w.club, t, rnd, tab, client)
+    r = client.post(ow.table_url)
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    db.session.expire_all()
+    assert db.session.get(Table, tab.id).mode == "online"  # type: ignore[union-attr]
+    return ow
+
+
+def replayed(row: OnlineDeal) -> cd.ClimbingDeal:
+    """The test's own replay of a deal row's log (the entries for people skipped)."""
+    log = [a.record for a in row.actions if a.record["kind"] not in ("ready", "continue")]
+    return cd.replay(row.setup, log)
+
+
+def link(s: OnlineSeat) -> str:
+    return f"/play/{s.token}"
+
+
+def hand_codes(html: str) -> list[str]:
+    block = re.search(r'<div class="hand climb-hand" id="hand">(.*?)</div></div>', html, re.S)
+    assert block, html[:3000]
+    return re.findall(r'value="([^"]+)"', block.group(1)) or re.findall(
+        r'title="([^"]+)"', block.group(1)
+    )
+
+
+def post_move(client: FlaskClient, s: OnlineSeat, kind: str, cards: Any = ()) -> Any:
+    page = client.get(link(s)).get_data(as_text=True)
+    return client.post(link(s), data={"v": page_token(page), "kind": kind, "cards": list(cards)})
+
+
+def test_a_climbing_table_goes_online_and_a_seat_plays_against_three_bots(client):
+    ow = climbing_world(client)
+    ow.bots(1, 2, 3)
+    seats = ow.seats()
+    me = seats[0]
+    row = ow.deals()[0]
+    assert row.setup["variant"] == "climbing" and row.setup["winner"] is None
+    deal = replayed(row)
+    assert deal.phase == cd.PLAY  # dealt, and the bots moved until seat 0 must act
+    assert deal.to_act == 0
+    page = client.get(link(me)).get_data(as_text=True)
+    assert 'id="climb-seats"' in page
+    # the hand in climbing order (3 … A 2 jokers), every card of it shown
+    mine = deal.hand(0)
+    assert hand_codes(page) == [c for c in cards_str(mine)]
+    assert [sort_key(c) for c in mine] == sorted(sort_key(c) for c in mine)
+    # selectable: exactly the engine's playable cards (the rest greyed)
+    assert sorted(enabled_cards(page)) == sorted(cards_str(deal.playable_cards(0)))
+    assert "play" in moves(page)
+    # no other hand on the page
+    for s in (1, 2, 3):
+        for c in cards_str(deal.hands[s]):
+            assert f'value="{c}"' not in page
+
+
+def _illegal_play(deal: cd.ClimbingDeal, seat: int) -> list[int] | None:
+    """Two cards of different ranks that are no play (or a single too low to beat)."""
+    hand = sorted(deal.hands[seat], key=sort_key)
+    for a in hand:
+        for b in hand:
+            if crank(a) != crank(b) and abs(crank(a) - crank(b)) > 0:
+                return [a, b]
+    return None
+
+
+def test_an_illegal_play_is_refused_in_words_and_changes_nothing(client):
+    ow = climbing_world(client)
+    ow.bots(1, 2, 3)
+    me = ow.seats()[0]
+    row = ow.deals()[0]
+    before = row.version
+    deal = replayed(row)
+    bad = _illegal_play(deal, 0)
+    assert bad is not None
+    r = post_move(client, me, "play", cards_str(bad))
+    assert r.status_code == 422
+    text = r.get_data(as_text=True)
+    assert 'class="flash error"' in text
+    db.session.expire_all()
+    assert ow.deals()[0].version == before
+    # a pass to lead is refused too: the leader must play
+    if deal.standing is None:
+        r = post_move(client, me, "pass")
+        assert r.status_code == 422
+        assert ow.deals()[0].version == before
+
+
+def _play_out(client: FlaskClient, ow: OnlineWorld, me: OnlineSeat, number: int) -> OnlineDeal:
+    """Play seat 0 with the engine's lowest legal play (a pass when it may pass) until deal
+    ``number`` is over."""
+    for _ in range(400):
+        row = next(r for r in ow.deals() if r.number == number)
+        if row.outcome is not None:
+            return row
+        deal = replayed(row)
+        assert deal.to_act == 0, (deal.phase, deal.to_act)
+        if deal.phase == cd.TRIBUTE:
+            rank = deal.tribute_rank()
+            card = next(c for c in deal.hands[0] if crank(c) == rank)
+            r = post_move(client, me, "tribute", cards_str([card]))
+        elif deal.phase == cd.RETURN:
+            r = post_move(client, me, "return", cards_str([deal.hand(0)[0]]))
+        elif deal.standing is not None and len(deal.hands[0]) > 4:
+            r = post_move(client, me, "pass")
+        else:
+            plays = deal.legal_plays(0)
+            if not plays:
+                r = post_move(client, me, "pass")
+            else:
+                play = plays[0]
+                if deal.standing is not None:
+                    assert beats(list(deal.standing[1]), play)
+                r = post_move(client, me, "play", cards_str(play))
+        assert r.status_code in (200, 303), r.get_data(as_text=True)[:3000]
+    raise AssertionError("the deal did not end")
+
+
+def test_a_whole_deal_goes_on_the_sheet_and_the_next_opens_with_the_tribute(client):
+    ow = climbing_world(client)
+    ow.bots(1, 2, 3)
+    me = ow.seats()[0]
+    first = _play_out(client, ow, me, 1)
+    deal = replayed(first)
+    assert first.outcome == "played" and deal.result is not None
+    # the sheet row: the places, no tribute before a first deal — as a typed row
+    db.session.expire_all()
+    rows = db.session.scalars(select(Deal).where(Deal.table_id == ow.tab.id)).all()
+    assert len(rows) == 1 and first.sheet_index == 0
+    assert rows[0].places == list(deal.result.places)
+    assert rows[0].source == "online" and rows[0].tribute is None
+    # the end of the deal on the seat's page: places, the next deal's tribute, Continue
+    page = client.get(link(me)).get_data(as_text=True)
+    assert 'id="places"' in page and 'id="next-tribute"' in page
+    assert "ready" in moves(page)
+    r = client.post(f"/play/{me.token}/ready", data={"v": page_token(page)})
+    assert r.status_code in (200, 204, 303)
+    deals = ow.deals()
+    assert len(deals) == 2
+    second = deals[1]
+    assert second.setup["winner"] == deal.result.winner
+    assert second.setup["loser"] == deal.result.loser
+    d2 = replayed(second)
+    loser, winner = deal.result.loser, deal.result.winner
+    if d2.refused:
+        return
+    assert d2.tribute_card is not None or d2.to_act == loser
+    # the tribute's card: shown to the two players, not to a third seat
+    seats = ow.seats()
+    third = next(s for s in range(4) if s not in (loser, winner))
+    if d2.tribute_card is not None:
+        code = card_str(d2.tribute_card)
+        for s in (loser, winner):
+            if s == 0:
+                html = client.get(link(seats[s])).get_data(as_text=True)
+                assert 'id="tribute"' in html
+                assert f'data-card="{code}"' in html
+        v2 = cd.seat_view(d2, third)
+        assert v2["tribute"]["card"] is None
+
+
+def test_the_sheet_row_of_a_played_deal_carries_the_tribute(client):
+    ow = climbing_world(client, deals=2)
+    ow.bots(0, 1, 2, 3)  # a table of bots plays its whole match
+    db.session.expire_all()
+    deals = ow.deals()
+    assert [d.outcome for d in deals] == ["played", "played"]
+    rows = db.session.scalars(
+        select(Deal).where(Deal.table_id == ow.tab.id).order_by(Deal.index)
+    ).all()
+    assert len(rows) == 2
+    d1, d2 = replayed(deals[0]), replayed(deals[1])
+    for row, d in zip(rows, (d1, d2), strict=True):
+        assert row.places == list(d.result.places)  # type: ignore[union-attr]
+    if d2.tribute_card is not None:
+        assert rows[1].tribute == {
+            "from": d1.result.loser,  # type: ignore[union-attr]
+            "to": d1.result.winner,  # type: ignore[union-attr]
+            "card": card_str(d2.tribute_card),
+        }
+    else:
+        assert d2.refused and rows[1].tribute is None
+    # the match is over: standings from the sheet
+    assert db.session.get(Table, ow.tab.id).finished in (True, False)  # type: ignore[union-attr]
+
+
+def test_spectators_see_no_hand_and_a_finished_deal_replays(client):
+    ow = climbing_world(client, deals=2)
+    ow.bots(1, 2, 3)
+    row = ow.deals()[0]
+    deal = replayed(row)
+    watch = ow.table_url.replace("/online", "/watch")
+    page = client.get(watch).get_data(as_text=True)
+    assert 'id="climb-seats"' in page, page[:3000]
+    for s in range(4):
+        for c in cards_str(deal.hands[s]):
+            assert f'data-card="{c}"' not in page or c in _public(deal)
+    me = ow.seats()[0]
+    _play_out(client, ow, me, 1)
+    r = client.get(f"/play/{me.token}/replays/1")
+    assert r.status_code == 200
+    text = r.get_data(as_text=True)
+    assert 'id="climb-moves"' in text
+    n_moves = db.session.scalar(
+        select(OnlineAction.seq)
+        .where(OnlineAction.deal_id == row.id)
+        .order_by(OnlineAction.seq.desc())
+        .limit(1)
+    )
+    assert n_moves
+    assert text.count('class="cmove') == sum(
+        1 for a in ow.deals()[0].actions if a.record["kind"] in ("play", "pass")
+    )
+
+
+def _public(deal: cd.ClimbingDeal) -> set[str]:
+    """The cards on the table: played in this round, or the turned card."""
+    out = {card_str(deal.turned)}
+    for _s, cards in deal.round:
+        out.update(cards_str(cards or ()))
+    return out
