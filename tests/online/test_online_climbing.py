@@ -18,33 +18,13 @@ from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table
 from engine import climbing_deal as cd
 from engine.cards import card_str, cards_str
 from engine.climbing import beats, crank, sort_key
-from tests.online.online_helpers import OnlineWorld, enabled_cards, moves, page_token
-from tests.tournaments.tournament_helpers import add_entrants, create, login, seat, world
-
-CLIMB = {
-    "variant": "climbing",
-    "pairing": "reseat",
-    "match_value": 3,
-    "opt_players": "4",
-    "opt_decks": "1",
-    "opt_tribute": "true",
-    "opt_place_points": "",
-}
-
-
-def climbing_world(client: FlaskClient, deals: int = 3) -> OnlineWorld:
-    w = world()
-    login(client, w.director)
-    t = create(client, w.club, **{**CLIMB, "match_value": deals})
-    add_entrants(client, w.club, t, 8, 1)
-    rnd = seat(client, w.club, t)
-    tab = min((x for x in rnd.tables if x.kind != "bye"), key=lambda x: x.number)
-    ow = OnlineWorld(w.club, t, rnd, tab, client)
-    r = client.post(ow.table_url)
-    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
-    db.session.expire_all()
-    assert db.session.get(Table, tab.id).mode == "online"  # type: ignore[union-attr]
-    return ow
+from tests.online.online_helpers import (
+    OnlineWorld,
+    climbing_world,
+    enabled_cards,
+    moves,
+    page_token,
+)
 
 
 def replayed(row: OnlineDeal) -> cd.ClimbingDeal:
@@ -93,6 +73,12 @@ def test_a_climbing_table_goes_online_and_a_seat_plays_against_three_bots(client
     for s in (1, 2, 3):
         for c in cards_str(deal.hands[s]):
             assert f'value="{c}"' not in page
+    # the seat's JSON offers the same: its hand, the playable cards, the counts, no other hand
+    js = client.get(f"/play/{me.token}/state.json").get_json()
+    assert js["hand"] == cards_str(mine)
+    assert sorted(js["playable"]) == sorted(cards_str(deal.playable_cards(0)))
+    assert js["hand_sizes"] == [len(h) for h in deal.hands]
+    assert js["actions"] == deal.actions(0) and js["my_turn"]
 
 
 def _illegal_play(deal: cd.ClimbingDeal, seat: int) -> list[int] | None:
