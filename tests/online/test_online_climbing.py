@@ -15,9 +15,11 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table
+from app.services.online import bridge
 from engine import climbing_deal as cd
 from engine.cards import card_str, cards_str
 from engine.climbing import beats, crank, sort_key
+from engine.climbing_bots import ClimbingHeuristicBot, ClimbingRandomBot
 from tests.online.online_helpers import (
     OnlineWorld,
     climbing_world,
@@ -103,7 +105,19 @@ def test_an_illegal_play_is_refused_in_words_and_changes_nothing(client):
     r = post_move(client, me, "play", cards_str(bad))
     assert r.status_code == 422
     text = r.get_data(as_text=True)
-    assert 'class="flash error"' in text
+    error = re.search(r'<p class="flash error" role="alert">(.*?)</p>', text, re.S)
+    assert error and error.group(1).strip()
+    assert "climb." not in error.group(1)  # the engine's refusal in words, not its code
+    # the same refusal in Chinese for a Chinese reader
+    page = client.get(link(me)).get_data(as_text=True)
+    r = client.post(
+        link(me),
+        data={"v": page_token(page), "kind": "play", "cards": cards_str(bad)},
+        headers={"Accept-Language": "zh-CN"},
+    )
+    assert r.status_code == 422
+    zh = re.search(r'<p class="flash error" role="alert">(.*?)</p>', r.get_data(as_text=True), re.S)
+    assert zh and re.search(r"[\u4e00-\u9fff]", zh.group(1)), zh
     db.session.expire_all()
     assert ow.deals()[0].version == before
     # a pass to lead is refused too: the leader must play
@@ -216,6 +230,9 @@ def test_spectators_see_no_hand_and_a_finished_deal_replays(client):
     ow.bots(1, 2, 3)
     row = ow.deals()[0]
     deal = replayed(row)
+    # the director's page of the table answers, with its live view
+    assert client.get(ow.table_url).status_code == 200
+    assert client.get(ow.table_url + "/live").status_code == 200
     watch = ow.table_url.replace("/online", "/watch")
     page = client.get(watch).get_data(as_text=True)
     assert 'id="climb-seats"' in page, page[:3000]
@@ -246,3 +263,26 @@ def _public(deal: cd.ClimbingDeal) -> set[str]:
     for _s, cards in deal.round:
         out.update(cards_str(cards or ()))
     return out
+
+
+def test_the_bot_levels_choose_the_climbing_bot(app):
+    """``easy`` seats play the random climbing bot, ``normal`` and ``strong`` the heuristic one
+    (the climbing engine has no searching bot), each seeded by the deal and the moment."""
+    with app.test_request_context():
+        for seed in range(1, 30):
+            deal = cd.new_deal({"players": 4}, seed=seed)
+            while deal.phase == cd.DRAW:
+                deal.draw()
+            seat = deal.to_act
+            assert seat is not None
+            row = OnlineDeal(seed=seed, setup=deal.setup.to_json(), version=0)
+            for level, kind in (("easy", ClimbingRandomBot), ("normal", ClimbingHeuristicBot)):
+                live = bridge.Live(row, replayed_copy(deal), [], frozenset(), levels={seat: level})
+                got = bridge.lent_bot_move(live, seat)
+                want = kind(seed * 4099 + seat).act(replayed_copy(deal), seat)
+                assert got["kind"] == want[0]
+                assert got.get("cards", []) == ([] if want[0] == "pass" else cards_str(want[2]))
+
+
+def replayed_copy(deal: cd.ClimbingDeal) -> cd.ClimbingDeal:
+    return cd.replay(deal.setup, list(deal.log))
