@@ -7,14 +7,16 @@ seeing no hand, and a finished deal's replay."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from app.competition import tfile
 from app.extensions import db
-from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table
+from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat
 from app.services.online import bridge
 from engine import climbing_deal as cd
 from engine.cards import card_str, cards_str
@@ -221,8 +223,18 @@ def test_the_sheet_row_of_a_played_deal_carries_the_tribute(client):
         }
     else:
         assert d2.refused and rows[1].tribute is None
-    # the match is over: standings from the sheet
-    assert db.session.get(Table, ow.tab.id).finished in (True, False)  # type: ignore[union-attr]
+    # the export: the online table with its rows, which imports as it is; standings from it
+    doc = json.loads(
+        ow.director.get(f"/clubs/{ow.club.slug}/tournaments/{ow.t.id}/export.json").data
+    )
+    table_doc = next(x for x in doc["played"][0]["tables"] if x.get("mode") == "online")
+    assert [d["places"] for d in table_doc["deals"]] == [
+        list(d1.result.places),  # type: ignore[union-attr]
+        list(d2.result.places),  # type: ignore[union-attr]
+    ]
+    comp = tfile.load(doc)
+    wins = {r["entrant"]: r["wins"] for r in tfile.standings_json(comp)}
+    assert sum(wins.values()) == 2  # each played deal has its 上游
 
 
 def test_spectators_see_no_hand_and_a_finished_deal_replays(client):
