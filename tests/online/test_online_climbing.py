@@ -16,19 +16,21 @@ from sqlalchemy import select
 
 from app.competition import tfile
 from app.extensions import db
-from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat
+from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table
 from app.services.online import bridge
 from engine import climbing_deal as cd
 from engine.cards import card_str, cards_str
 from engine.climbing import beats, crank, sort_key
 from engine.climbing_bots import ClimbingHeuristicBot, ClimbingRandomBot
 from tests.online.online_helpers import (
+    CLIMB,
     OnlineWorld,
     climbing_world,
     enabled_cards,
     moves,
     page_token,
 )
+from tests.tournaments.tournament_helpers import add_entrants, create, login, seat, world
 
 
 def replayed(row: OnlineDeal) -> cd.ClimbingDeal:
@@ -298,3 +300,24 @@ def test_the_bot_levels_choose_the_climbing_bot(app):
 
 def replayed_copy(deal: cd.ClimbingDeal) -> cd.ClimbingDeal:
     return cd.replay(deal.setup, list(deal.log))
+
+
+def test_a_climbing_round_goes_online_from_the_round_page(client):
+    """The round page sends a 争上游 round's tables online together, each dealt."""
+    w = world()
+    login(client, w.director)
+    t = create(client, w.club, **CLIMB)
+    add_entrants(client, w.club, t, 8, 1)
+    rnd = seat(client, w.club, t)
+    url = f"/clubs/{w.club.slug}/tournaments/{t.id}/rounds/{rnd.number}"
+    page = client.get(url).get_data(as_text=True)
+    seen = re.search(r'name="seen" value="([0-9a-f]+)"', page)
+    assert seen and 'id="play-online"' in page
+    r = client.post(url + "/online", data={"seen": seen.group(1), "tables": ["1", "2"]})
+    assert r.status_code == 303
+    db.session.expire_all()
+    tabs = db.session.scalars(select(Table).where(Table.round_id == rnd.id)).all()
+    assert sorted(x.mode for x in tabs) == ["online", "online"]
+    for tab in tabs:
+        rows = db.session.scalars(select(OnlineDeal).where(OnlineDeal.table_id == tab.id)).all()
+        assert [r.setup["variant"] for r in rows] == ["climbing"]
