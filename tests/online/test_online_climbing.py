@@ -112,6 +112,9 @@ def test_an_illegal_play_is_refused_in_words_and_changes_nothing(client):
     error = re.search(r'<p class="flash error" role="alert">(.*?)</p>', text, re.S)
     assert error and error.group(1).strip()
     assert "climb." not in error.group(1)  # the engine's refusal in words, not its code
+    # said next to the Play button (on a phone the hand fills the screen), once
+    assert re.search(r'<div class="play-bar">\s*<div class="errors"', text)
+    assert text.count('class="flash error"') == 1
     # the same refusal in Chinese for a Chinese reader
     page = client.get(link(me)).get_data(as_text=True)
     r = client.post(
