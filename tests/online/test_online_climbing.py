@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -16,8 +17,8 @@ from sqlalchemy import select
 
 from app.competition import tfile
 from app.extensions import db
-from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table
-from app.services.online import bridge
+from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament, utcnow
+from app.services.online import bridge, tokens
 from engine import climbing_deal as cd
 from engine.cards import card_str, cards_str
 from engine.climbing import beats, crank, sort_key
@@ -324,3 +325,27 @@ def test_a_climbing_round_goes_online_from_the_round_page(client):
     for tab in tabs:
         rows = db.session.scalars(select(OnlineDeal).where(OnlineDeal.table_id == tab.id)).all()
         assert [r.setup["variant"] for r in rows] == ["climbing"]
+
+
+def test_the_move_clock_plays_a_climbing_seat_out_of_time(client, monkeypatch):
+    """With seconds per move, a 争上游 seat out of time has its bot make that one move (marked in
+    the log), and its page says so."""
+    ow = climbing_world(client)
+    ow.bots(1, 2, 3)
+    t = db.session.get(Tournament, ow.t.id)
+    assert t is not None
+    t.move_seconds = 45
+    db.session.commit()
+    me = ow.seats()[0]
+    page = client.get(link(me)).get_data(as_text=True)
+    assert re.search(r'data-move-clock="4[45]"', page), page[:3000]
+    before = ow.deals()[-1].version
+    monkeypatch.setattr(tokens, "now", lambda: utcnow() + timedelta(seconds=50))
+    r = client.post(link(me) + "/clock", headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    row = ow.deals()[-1]
+    assert row.version > before
+    timed = [a.record for a in row.actions if a.record.get("timeout")]
+    assert len(timed) == 1 and timed[0]["seat"] == 0
+    assert timed[0]["kind"] in ("play", "pass")
+    assert "Your time ran out" in r.get_data(as_text=True)
