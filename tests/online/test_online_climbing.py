@@ -254,6 +254,7 @@ def test_spectators_see_no_hand_and_a_finished_deal_replays(client):
     watch = ow.table_url.replace("/online", "/watch")
     page = client.get(watch).get_data(as_text=True)
     assert 'id="climb-seats"' in page, page[:3000]
+    assert 'id="hand"' not in page and 'name="cards"' not in page
     for s in range(4):
         for c in cards_str(deal.hands[s]):
             assert f'data-card="{c}"' not in page or c in _public(deal)
