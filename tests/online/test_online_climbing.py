@@ -12,6 +12,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
@@ -206,6 +207,26 @@ def test_a_whole_deal_goes_on_the_sheet_and_the_next_opens_with_the_tribute(clie
                 assert f'data-card="{code}"' in html
         v2 = cd.seat_view(d2, third)
         assert v2["tribute"]["card"] is None
+
+
+@pytest.mark.parametrize(("players", "decks"), [(3, 1), (5, 2), (6, 2)])
+def test_tables_of_three_to_six_play_out_with_bots(client, players, decks):
+    """A table of 3, 5 or 6 (two decks for the larger ones): its bots play the match, each deal a
+    sheet row of as many places; each seat's page shows every seat's count."""
+    ow = climbing_world(client, deals=1, players=players, decks=decks)
+    seats = ow.seats()
+    assert len(seats) == players
+    ow.bots(*range(players))
+    deals = ow.deals()
+    assert [d.outcome for d in deals] == ["played"]
+    d = replayed(deals[0])
+    assert d.n == players and d.variant.decks == decks
+    db.session.expire_all()
+    rows = db.session.scalars(select(Deal).where(Deal.table_id == ow.tab.id)).all()
+    assert [r.places for r in rows] == [list(d.result.places)]  # type: ignore[union-attr]
+    page = client.get(link(seats[0])).get_data(as_text=True)
+    assert page.count('class="cseat') == 0  # the match is over: the end of the deal shows
+    assert page.count("data-place=") >= players
 
 
 def test_the_sheet_row_of_a_played_deal_carries_the_tribute(client):
