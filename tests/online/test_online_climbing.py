@@ -19,7 +19,7 @@ from sqlalchemy import select
 from app.competition import tfile
 from app.extensions import db
 from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament, utcnow
-from app.services.online import bridge, tokens
+from app.services.online import autoplay, bridge, tokens
 from engine import climbing_deal as cd
 from engine.cards import card_str, cards_str
 from engine.climbing import beats, crank, sort_key
@@ -371,3 +371,17 @@ def test_the_move_clock_plays_a_climbing_seat_out_of_time(client, monkeypatch):
     assert len(timed) == 1 and timed[0]["seat"] == 0
     assert timed[0]["kind"] in ("play", "pass")
     assert "Your time ran out" in r.get_data(as_text=True)
+
+
+def test_run_bots_plays_a_climbing_table_to_the_end_with_any_kind(client):
+    """``flask tournament run-bots`` (autoplay.run_bots): every seat a bot of the kind asked
+    (``mc`` has no climbing counterpart: the heuristic plays) until the match counts."""
+    ow = climbing_world(client, deals=2)
+    t = db.session.get(Tournament, ow.t.id)
+    assert t is not None
+    run = autoplay.run_bots(t, "mc", db.session.commit)
+    assert [one.table.number for one in run.tables] == [ow.tab.number]
+    assert [d.outcome for d in ow.deals()] == ["played", "played"]
+    db.session.expire_all()
+    rows = db.session.scalars(select(Deal).where(Deal.table_id == ow.tab.id)).all()
+    assert len(rows) == 2 and all(r.source == "online" for r in rows)
