@@ -18,8 +18,17 @@ from sqlalchemy import select
 
 from app.competition import tfile
 from app.extensions import db
-from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table, Tournament, utcnow
-from app.services.online import autoplay, bridge, tokens
+from app.models import (
+    AuditEntry,
+    Deal,
+    OnlineAction,
+    OnlineDeal,
+    OnlineSeat,
+    Table,
+    Tournament,
+    utcnow,
+)
+from app.services.online import autoplay, bridge, guards, tokens
 from engine import climbing_deal as cd
 from engine.cards import card_str, cards_str
 from engine.climbing import beats, crank, sort_key
@@ -385,3 +394,21 @@ def test_run_bots_plays_a_climbing_table_to_the_end_with_any_kind(client):
     db.session.expire_all()
     rows = db.session.scalars(select(Deal).where(Deal.table_id == ow.tab.id)).all()
     assert len(rows) == 2 and all(r.source == "online" for r in rows)
+
+
+def test_a_climbing_game_moved_to_paper_keeps_its_log_which_replays(client):
+    """The director moves the table to paper (confirmed): the online game is discarded, its
+    whole log kept in the audit trail, and it replays to the climbing deal it was."""
+    ow = climbing_world(client)
+    ow.bots(1, 2, 3)
+    before = replayed(ow.deals()[0])
+    r = client.post(ow.table_url + "/paper", data={"confirm": "1"})
+    assert r.status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Table, ow.tab.id).mode == "paper"  # type: ignore[union-attr]
+    entries = db.session.scalars(select(AuditEntry).order_by(AuditEntry.id)).all()
+    kept = [log for e in entries for log in guards.kept_logs(e.before)]
+    assert len(kept) == 1
+    again = guards.replay(kept[0]["deals"][0])
+    assert isinstance(again, cd.ClimbingDeal)
+    assert again.state_dict() == before.state_dict()
