@@ -429,6 +429,8 @@ def main() -> None:
                 for g in servers:
                     g.stop()
             crashed = any("Traceback" in g.log.read_text(errors="replace") for g in servers)
+            # written by each worker as it ends (bench/load_gunicorn.py)
+            _kinds, deals, gcs, _shares = load.worker_cpu(tmp, False)
     ms, unseen = latencies(tables, 4)
     errors = sum(stats.errors.values()) + (1 if crashed else 0)
     moves = len(ms)
@@ -465,6 +467,14 @@ def main() -> None:
             f"CPU per move ({made} moves made): gunicorn {cpu[1] / made * 1000:.1f} ms, "
             f"PostgreSQL {cpu[2] / made * 1000:.1f} ms, HAProxy {cpu[3] / made * 1000:.1f} ms"
         )
+    print(
+        "deals rebuilt by the workers: "
+        + ", ".join(f"{k} {deals[k]}" for k in ("hits", "forward", "replays"))
+        + "; garbage collector: "
+        + ", ".join(
+            f"gen{gen} {int(n)} passes {took:.2f} s" for gen, (n, took, _l) in sorted(gcs.items())
+        )
+    )
     if crashed:
         print("a traceback in a server's log")
     verdict = "holds" if p95 < TARGET_P95_MS and errors == 0 else "misses"
