@@ -31,9 +31,10 @@ OPEN_HEADER = "X-Live-Stream"
 
 
 def event(name: str, data: str) -> str:
-    """One server-sent event: every line of ``data`` is a ``data:`` line."""
+    """One server-sent event: every line of ``data`` is a ``data:`` line (joined at once: a
+    seat's partial is a few hundred lines, sent to every seat at every move)."""
     lines = data.splitlines() or [""]
-    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+    return f"event: {name}\ndata: " + "\ndata: ".join(lines) + "\n\n"
 
 
 # a page's state and how to draw it from what that one read loaded (``stream``'s ``read``)
