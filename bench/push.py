@@ -429,6 +429,8 @@ def main() -> None:
                 for g in servers:
                     g.stop()
             crashed = any("Traceback" in g.log.read_text(errors="replace") for g in servers)
+            # written by each worker as it ends (bench/load_gunicorn.py)
+            _kinds, deals, gcs, _shares = load.worker_cpu(tmp, False)
     ms, unseen = latencies(tables, 4)
     errors = sum(stats.errors.values()) + (1 if crashed else 0)
     moves = len(ms)
@@ -455,6 +457,23 @@ def main() -> None:
     print(
         f"CPU time: clients {cpu[0]:.1f} s, gunicorn {cpu[1]:.1f} s, PostgreSQL {cpu[2]:.1f} s, "
         f"HAProxy {cpu[3]:.1f} s (in {wall:.1f} s on {os.cpu_count()} cores)"
+    )
+    made = sum(len(t.moves) for t in tables)
+    if made:
+        # what the servers spend on one move: its POST, then the render each open stream of its
+        # table gets (and the projectors' share); independent of how busy the machine is,
+        # which the latency is not
+        print(
+            f"CPU per move ({made} moves made): gunicorn {cpu[1] / made * 1000:.1f} ms, "
+            f"PostgreSQL {cpu[2] / made * 1000:.1f} ms, HAProxy {cpu[3] / made * 1000:.1f} ms"
+        )
+    print(
+        "deals rebuilt by the workers: "
+        + ", ".join(f"{k} {deals[k]}" for k in ("hits", "forward", "replays"))
+        + "; garbage collector: "
+        + ", ".join(
+            f"gen{gen} {int(n)} passes {took:.2f} s" for gen, (n, took, _l) in sorted(gcs.items())
+        )
     )
     if crashed:
         print("a traceback in a server's log")

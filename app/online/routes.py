@@ -617,7 +617,8 @@ def _play(s: OnlineSeat, here: str, club: Club | None = None) -> ResponseReturnV
         return _render_seat(s, partial=False, club=club)
     if not MoveForm().validate_on_submit():
         abort(400)
-    tab = db.session.get(Table, s.table_id)
+    table_id = s.table_id  # read now: the move's writes expire the seat
+    tab = db.session.get(Table, table_id)
     if tab is not None and clock.expired_seat(tab) == s.seat:
         # too late by the server's clock: the bot moves for the seat, not the move sent
         return _clock_expired(s, here, club, error=clock.late_message())
@@ -635,22 +636,28 @@ def _play(s: OnlineSeat, here: str, club: Club | None = None) -> ResponseReturnV
     except ServiceError as e:
         db.session.rollback()
         return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
+    # the seat's open stream brings the state this move made, as it brings every other
+    # seat's: rendering it here as well would draw each move's state twice for this seat
+    made = _state_made(table_id) if htmx and _streamed() else None
     db.session.commit()
-    if htmx and _streamed():
-        # the seat's open stream brings the state this move made, as it brings every other
-        # seat's: rendering it here as well would draw each move's state twice for this seat
-        return _streamed_answer(s)
+    if made is not None:
+        return _streamed_answer(made)
     if htmx:
         return _render_seat(s, partial=True, club=club)
     return redirect(here, 303)
 
 
-def _streamed_answer(s: OnlineSeat) -> ResponseReturnValue:
+def _state_made(table_id: int) -> str:
+    """The state token of what this request wrote, read before its commit, in its own
+    transaction: exactly the state it made, in one query (after the commit, or from the seat
+    and table objects its writes expired, the seat and its table would be read again first)."""
+    return tokens.table_state_token(table_id)
+
+
+def _streamed_answer(made: str) -> ResponseReturnValue:
     """An empty answer naming the state the request made (``X-Live-State``): the page waits
     for its stream to bring it (static/live.js asks for it once if the stream does not)."""
-    tab = db.session.get(Table, s.table_id)
-    token = tokens.state_token(tab) if tab is not None else ""
-    return "", 204, {"X-Live-State": token}
+    return "", 204, {"X-Live-State": made}
 
 
 def _streamed() -> bool:
@@ -700,6 +707,7 @@ def _stream(
     state: Callable[[], str | None],
     render: Callable[[], str],
     name: str = "seat",
+    read: Callable[[], live_streams.Read] | None = None,
 ) -> ResponseReturnValue:
     """A live stream of a table's page: its partial pushed the moment the table changes
     (app/services/live); 404 where streams are off (the page polls then)."""
@@ -712,6 +720,7 @@ def _stream(
         shown,
         name=name,
         gone=(lambda: render_template("online/_replaced.html")) if name == "seat" else None,
+        read=read,
     )
     return Response(
         stream_with_context(events),
@@ -729,12 +738,32 @@ def seat_stream(seat_token: str) -> ResponseReturnValue:
         seat = seats.seat_by_token(seat_token)
         return "" if seat is None else _render_seat(seat, partial=True)
 
+    def read() -> live_streams.Read:
+        seat = seats.seat_by_token(seat_token)
+        if seat is None or seat.member_id is not None:  # as seat_state_token: no guest seat
+            return None, str
+        return _seat_read_state(seat), lambda: _render_seat(seat, partial=True)
+
     return _stream(
         s.table_id,
         request.args.get("v", ""),
         lambda: tokens.seat_state_token(seat_token),
         render,
+        read=read,
     )
+
+
+def _seat_read_state(seat: OnlineSeat) -> str | None:
+    """The state token of a seat just read with its table and latest deal (``seats``' seat
+    queries): what ``tokens.seat_state_token`` would answer, without a query of its own; None
+    when its table is no online table."""
+    tab = seat.table
+    if tab.mode != "online":
+        return None
+    got = seats.remembered_latest(tab.id)
+    if got is None or isinstance(got, tuple):
+        return tokens.token_of(tab, None if got is None else got[0])
+    return tokens.state_token(tab)  # not read with the seat (not so right after its query)
 
 
 def _state(s: OnlineSeat) -> ResponseReturnValue:
@@ -788,7 +817,18 @@ def my_stream(club: Club, me: Member, seat_id: int) -> ResponseReturnValue:
             return ""
         return _render_seat(seat, partial=True, club=club_now)
 
-    return _stream(table_id, request.args.get("v", ""), state, render)
+    def read() -> live_streams.Read:
+        seat = seats.seat_with_table(seat_id)
+        if seat is None or seat.table_id != table_id:  # (a seat keeps its table) as before
+            return state(), render
+        if seat.member_id != member_id:
+            return None, str
+        club_now = db.session.get(Club, club_id)
+        if club_now is None:
+            return _seat_read_state(seat), str
+        return _seat_read_state(seat), lambda: _render_seat(seat, partial=True, club=club_now)
+
+    return _stream(table_id, request.args.get("v", ""), state, render, read=read)
 
 
 @bp.get(MY_SEAT_URL + "/poll")
@@ -845,6 +885,7 @@ def _between_deals(
 ) -> ResponseReturnValue:
     if not MoveForm().validate_on_submit():
         abort(400)
+    table_id = s.table_id  # read now: the step's writes expire the seat
     for tries in (1, 2):  # another seat's Continue (or page) may have written meanwhile
         try:
             step(s)
@@ -856,11 +897,12 @@ def _between_deals(
         except ServiceError as e:
             db.session.rollback()
             return _render_seat(s, partial=bool(htmx), error=e.message, club=club), 422
+    # the seat's open stream brings the state this move made, as it brings every other
+    # seat's: rendering it here as well would draw each move's state twice for this seat
+    made = _state_made(table_id) if htmx and _streamed() else None
     db.session.commit()
-    if htmx and _streamed():
-        # the seat's open stream brings the state this move made, as it brings every other
-        # seat's: rendering it here as well would draw each move's state twice for this seat
-        return _streamed_answer(s)
+    if made is not None:
+        return _streamed_answer(made)
     if htmx:
         return _render_seat(s, partial=True, club=club)
     return redirect(here, 303)

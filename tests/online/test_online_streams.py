@@ -299,3 +299,28 @@ def test_a_move_from_a_page_with_its_stream_open_is_answered_by_the_stream(
     html = _to_seat_zero(ow, player, url)
     off = player.post(url, data=_choose(ow, html), headers=live)
     assert off.status_code == 200 and 'id="seat"' in off.get_data(as_text=True)
+
+
+def test_a_members_bound_seat_stream_is_pushed_too(
+    app: Flask, client: FlaskClient, db_backend: str, no_recheck: None
+) -> None:
+    """The member's own stream, woken by the bus, reads the seat once and draws it as that
+    member's page (its addresses, never a link); once a bot plays another seat it draws the
+    new state (the state token says who plays the seats)."""
+    from tests.online.test_online_binding import _bound, _client_of
+
+    b = _bound(client)
+    pete = _client_of(app, b.w.player)
+    shown = page_token(pete.get(b.my_url()).get_data(as_text=True))
+    reader = Reader(app, f"{b.my_url()}/stream?v={shown}", logged_in=pete)
+    READERS.append(reader)
+    assert reader.opened.get(timeout=10) == (200, "text/event-stream", "no-store")
+    assert reader.got.get(timeout=10).startswith("retry:")
+    _listening(db_backend)
+    other = next(i for i in range(4) if i != b.pete_seat)
+    b.ow.bots(other)  # who plays a seat changed: the token's ".s<n>"
+    got = reader.next_event(timeout=5)
+    assert got.startswith("event: seat\n"), got[:200]
+    data = "\n".join(line.removeprefix("data: ") for line in got.splitlines()[1:])
+    assert 'id="seat"' in data and page_token(data) != shown and ".s" in page_token(data)
+    assert f'hx-post="{b.my_url()}"' in data and "/play/" not in data

@@ -31,9 +31,14 @@ OPEN_HEADER = "X-Live-Stream"
 
 
 def event(name: str, data: str) -> str:
-    """One server-sent event: every line of ``data`` is a ``data:`` line."""
+    """One server-sent event: every line of ``data`` is a ``data:`` line (joined at once: a
+    seat's partial is a few hundred lines, sent to every seat at every move)."""
     lines = data.splitlines() or [""]
-    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+    return f"event: {name}\ndata: " + "\ndata: ".join(lines) + "\n\n"
+
+
+# a page's state and how to draw it from what that one read loaded (``stream``'s ``read``)
+Read = tuple[str | None, Callable[[], str]]
 
 
 def stream(
@@ -45,19 +50,31 @@ def stream(
     name: str,
     gone: Callable[[], str] | None = None,
     lifetime: float | None = None,
+    read: Callable[[], Read] | None = None,
 ) -> Iterator[str]:
     """The events of one page: ``name`` with the fresh partial whenever ``state()`` differs from
     what was last sent (``shown`` at first); when it becomes None, ``gone()``'s page as
-    ``name`` then a ``gone`` event (the page closes its stream on it), and the end."""
+    ``name`` then a ``gone`` event (the page closes its stream on it), and the end.
+
+    ``read`` (optional): the state and the partial's drawing from one read of the database,
+    used when the bus woke the stream — its table changed, so the partial is almost always
+    drawn, and reading the state apart first would cost a query more each time. The cheap
+    ``state()`` still answers the first look and the periodic checks, which mostly find no
+    change; ``read``'s drawing is called only when its state differs from what was sent."""
     sub = HUB.subscribe(topics)
     ends = time.monotonic() + (LIFETIME_S if lifetime is None else lifetime)
     last = shown
+    woken = False
     try:
         yield "retry: 2000\n\n"
         while True:
             try:
-                now = state()
-                page = render() if now is not None and now != last else ""
+                if read is not None and woken:
+                    now, draw = read()
+                    page = draw() if now is not None and now != last else ""
+                else:
+                    now = state()
+                    page = render() if now is not None and now != last else ""
             except SQLAlchemyError:  # the database went away: end quietly; the page polls
                 log.warning("live stream ended: the database is unavailable")
                 return  # (and reopens the stream, which answers the 503 page until it is back)

@@ -66,6 +66,26 @@ def seat_state_token(token: str) -> str | None:
     return _token(got[0], got[1], got[3] or 0, bool(got[2]))
 
 
+def table_state_token(table_id: int) -> str:
+    """``state_token`` of a table by its id in one query, its row read with its latest deal
+    (what a move's answer names: the table object may be expired after the move's writes);
+    "" when there is no such table."""
+    got = db.session.execute(_table_query(), {"table": table_id}).first()
+    return "" if got is None else _token(got[0], got[1], got[3] or 0, bool(got[2]))
+
+
+@functools.cache
+def _table_query() -> Select[int, int, bool, int]:
+    return (
+        select(OnlineDeal.number, OnlineDeal.version, Table.paused, Table.seats_version)
+        .select_from(Table)
+        .outerjoin(OnlineDeal, OnlineDeal.table_id == Table.id)
+        .where(Table.id == bindparam("table"))
+        .order_by(OnlineDeal.number.desc())
+        .limit(1)
+    )
+
+
 def _poll_row(token: str) -> Any:
     """The poll's one row (``app.db.OneRow``): a poll is most requests of a night and answers
     204 from this alone."""
