@@ -9,7 +9,7 @@ login attempts and sessions) so a test can prove that a refused request changed 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from flask import Flask, current_app
@@ -34,6 +34,7 @@ from app.services.duplicate.events import board_sheet, create_event, pair_next_r
 from app.services.seasons.manage import add_division, create_season, set_night
 from app.services.visibility import set_visibility
 from tests.conftest import _login, _make_club, _make_member, _make_user
+from tests.security import world_copy
 from tests.security.db_snapshot import snapshot  # noqa: F401  (the tests import it here)
 from tests.tournaments.tournament_helpers import add_entrants, create, fixed_deal, seat
 
@@ -198,6 +199,57 @@ def _online_seat(client: FlaskClient, club: Club, tname: str, owner: User) -> tu
 
 
 def build_world(app: Flask) -> SecurityWorld:
+    """The two clubs in ``app``'s database. Built through the routes once per test process and
+    database kind (some 1.5 s: two tournaments, a match played online by bots, a duplicate
+    event); every later test gets the same rows copied in whole (``world_copy``) and the same
+    objects read back by id, so each test still starts from its own untouched world."""
+    kind = db.engine.dialect.name
+    saved = _SAVED.get(kind)
+    if saved is not None:
+        world_copy.restore(saved[0])
+        return _reload(saved[1])
+    world = _build(app)
+    _SAVED[kind] = (world_copy.save(), _ids(world))
+    return world
+
+
+# database kind -> (the world's rows as saved, the ids and tokens of its objects)
+_SAVED: dict[str, tuple[Any, dict[str, Any]]] = {}
+_MODELS: dict[str, type[Any]] = {
+    "club": Club,
+    "tournament": Tournament,
+    "round": Round,
+    "table": Table,
+    "other_table": Table,
+    "member": Member,
+    "invite": Invite,
+    "season": Season,
+}
+
+
+def _ids(world: SecurityWorld) -> dict[str, Any]:
+    def objects(c: ClubObjects) -> dict[str, Any]:
+        out = {f.name: getattr(c, f.name) for f in fields(c)}
+        return {k: v.id if k in _MODELS else v for k, v in out.items()}
+
+    users = {name: u.id for name, u in world.users.items()}
+    return {"users": users, "a": objects(world.a), "b": objects(world.b)}
+
+
+def _reload(ids: dict[str, Any]) -> SecurityWorld:
+    def get(model: type[Any], ident: int) -> Any:
+        got = db.session.get(model, ident)
+        assert got is not None, (model, ident)
+        return got
+
+    def objects(d: dict[str, Any]) -> ClubObjects:
+        return ClubObjects(**{k: get(_MODELS[k], v) if k in _MODELS else v for k, v in d.items()})
+
+    users = {name: get(User, ident) for name, ident in ids["users"].items()}
+    return SecurityWorld(users, objects(ids["a"]), objects(ids["b"]))
+
+
+def _build(app: Flask) -> SecurityWorld:
     users = {
         name: _make_user(name, display)
         for name, display in [
