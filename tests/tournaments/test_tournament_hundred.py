@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from html import unescape
 
 import pytest
 from sqlalchemy import func, select
@@ -310,3 +311,58 @@ def test_the_new_page_starts_from_the_games_club_night(client):
     )
     assert re.search(r'<option (selected )?value="fixed"( selected)?', page)
     assert re.search(r'<option (selected )?value="swiss"( selected)?>|value="swiss" selected', page)
+
+
+def _player_line(page: str) -> tuple[int, str]:
+    m = re.search(r'<strong class="rating">(\d+)</strong>\s*\(([^)]*)\)', page)
+    assert m, "no rating on the page"
+    return int(m.group(1)), m.group(2)
+
+
+def _link(w, name: str, who: str):  # type: ignore[no-untyped-def]
+    """Bind the player ``name`` of the night to the club member ``who``."""
+    from app.models import EntrantPlayer, Member
+
+    m = db.session.query(Member).filter_by(club_id=w.club.id, display_name=who).one()
+    db.session.query(EntrantPlayer).filter_by(name=name).one().member_id = m.id
+    db.session.commit()
+    return m
+
+
+def test_a_friend_nights_players_are_rated_deal_by_deal_as_red_fives(client, runner):
+    w, t, rnd, tab, url = _table(client, HIDDEN, 8, 1)
+    # deal 1: seats 1 and 3 attack and win; deal 2: seat 1 declares with seat 3 and wins
+    assert client.post(url, data=_row(0, 25, bid=80, friend_card="AS", friend=2)).status_code == 303
+    assert client.post(url, data=_row(1, 30, bid=60, friend_card="HJ", friend=3)).status_code == 303
+    seats = _names(tab.id)
+    pete = _link(w, seats[1], "Pete Player")
+    dora = _link(w, seats[0], "Dora Director")
+    page = client.get(f"/clubs/{w.club.slug}/members/{pete.id}/player").get_data(as_text=True)
+    won, lost = _player_line(page), None
+    assert won[1] == "2 deals, league points 2"  # each deal won earns its point
+    assert "6 积分 · 1 deal won on the declarer's side" in page
+    lost = _player_line(
+        client.get(f"/clubs/{w.club.slug}/members/{dora.id}/player").get_data(as_text=True)
+    )
+    assert won[0] > 1000 > lost[0] and lost[1] == "2 deals, league points 0"
+    result = runner.invoke(args=["season", "ratings", w.club.name, "--json"])
+    assert result.exit_code == 0, result.output
+    rated = {row["player"]: row for row in json.loads(result.stdout)}
+    assert set(rated) == {"Pete Player", "Dora Director", seats[2], seats[3]}
+    assert rated[seats[3]]["rating"] == won[0] and rated[seats[2]]["rating"] == lost[0]
+    client.post("/lang", data={"lang": "zh"})
+    page = client.get(f"/clubs/{w.club.slug}/members/{pete.id}/player").get_data(as_text=True)
+    assert "6 积分 · 庄家方胜 1 局" in page
+
+
+def test_a_pair_nights_match_is_rated_as_fixed_sides(client):
+    w, t, rnd, tab, url = _table(client, PAIRS, 4, 2)
+    assert client.post(url, data=_row(0, 20, bid=70)).status_code == 303
+    assert client.post(url, data=_row(1, 0, bid=100, kou_di="y")).status_code == 303
+    seats = _names(tab.id)  # the two pairs, side A first
+    players = db.session.get(Table, tab.id).seats[0].entrant.players  # type: ignore[union-attr]
+    pete = _link(w, players[0].name, "Pete Player")
+    page = client.get(f"/clubs/{w.club.slug}/members/{pete.id}/player").get_data(as_text=True)
+    rating, words = _player_line(page)
+    assert rating > 1000 and "league points 3" in words  # a match won
+    assert "units +12" in page and f"against {seats[1]}" in unescape(page)
