@@ -366,3 +366,71 @@ def test_a_pair_nights_match_is_rated_as_fixed_sides(client):
     rating, words = _player_line(page)
     assert rating > 1000 and "league points 3" in words  # a match won
     assert "units +12" in page and f"against {seats[1]}" in unescape(page)
+
+
+def _pdf_text(r) -> str:  # type: ignore[no-untyped-def]
+    import pypdf
+
+    assert r.status_code == 200, r.get_data(as_text=True)[:2000]
+    assert r.mimetype == "application/pdf"
+    reader = pypdf.PdfReader(io.BytesIO(r.data))
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+@pytest.mark.parametrize("fields", [HIDDEN, PAIRS])
+def test_the_pages_and_printouts_of_a_hundred_night(client, fields):
+    pairs = fields is PAIRS
+    w, t, rnd, tab, url = _table(client, fields, 4 if pairs else 8, 2 if pairs else 1)
+    row = _row(0, 20, bid=70) if pairs else _row(0, 25, bid=80, friend_card="AS", friend=2)
+    assert client.post(url, data=row).status_code == 303
+    base = f"/clubs/{w.club.slug}/tournaments/{t.id}"
+    entrant_id = db.session.get(Table, tab.id).seats[0].entrant_id  # type: ignore[union-attr]
+    for page in (
+        base,
+        f"{base}/rounds/1",
+        f"/standings/{t.id}",
+        f"/standings/{t.id}/entrants/{entrant_id}",
+        f"{base}/standings.csv",
+        f"{base}/deals.csv",
+        f"{base}/standings.png",
+        f"{base}/audit",
+    ):
+        r = client.get(page)
+        assert r.status_code == 200, (page, r.get_data(as_text=True)[:2000])
+    round_page = client.get(f"{base}/rounds/1").get_data(as_text=True)
+    if pairs:
+        assert "units A +3 : -3 B" in round_page
+    sheet_pdf = f"{base}/rounds/1/tables/{tab.number}/sheet.pdf"
+    blank = _pdf_text(client.get(sheet_pdf))
+    assert "打百分 Hundred, 4 players" in blank and "叫分" in blank and "起始级" not in blank
+    filled = _pdf_text(client.get(sheet_pdf + "?filled=1"))
+    if pairs:  # side A kept 70: 3 units
+        assert "\n1\n70\n♥\n20\n" in filled and "\n+3\n-3\n分数合计 Units total" in filled
+    else:  # the attackers' 5 units against the declarer (seat 1) and the friend (seat 3)
+        assert "\n1\n80\n♥\nA♠\n3\n25\n" in filled and "\n闲 5\n-5\n+5\n-5\n+5\n" in filled
+    names = [s.entrant.name for s in db.session.get(Table, tab.id).seats]  # type: ignore[union-attr]
+    for kind in ("cards", "pairings", "sheets", "pack"):
+        text = _pdf_text(client.get(f"{base}/rounds/1/{kind}.pdf"))
+        assert names[0] in text, kind
+    standings = _pdf_text(client.get(f"{base}/standings.pdf"))
+    assert ("分差" if pairs else "庄家方胜") in standings and "级差" not in standings
+    # a 打百分 table is played on paper only
+    r = client.post(f"{base}/rounds/1/tables/{tab.number}/online", follow_redirects=True)
+    assert "This game is played on paper for now" in r.get_data(as_text=True)
+    db.session.expire_all()
+    assert db.session.get(Table, tab.id).mode == "paper"  # type: ignore[union-attr]
+
+
+def test_the_tables_code_types_the_sheet_too(client):
+    w, t, rnd, tab, url = _table(client, HIDDEN, 8, 1)
+    code = db.session.get(Table, tab.id).code  # type: ignore[union-attr]
+    client.post("/account/logout")
+    r = client.post(f"/table/{code}", data=_row(0, 25, bid=80, friend_card="AS", friend=2))
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    r = client.post(f"/table/{code}", data=_row(1, 25, bid=80, friend_card="AS", friend=1))
+    assert r.status_code == 422
+    assert "The friend is not the declarer" in _field_errors(r.get_data(as_text=True), "friend")
+    db.session.expire_all()
+    assert [d.hundred for d in db.session.get(Table, tab.id).deals] == [  # type: ignore[union-attr]
+        {"kou_di": False, "bid": 80, "friend_card": "AS"}
+    ]
