@@ -211,6 +211,25 @@ def test_a_fixed_pair_match_is_won_on_units_with_fen_cha(client):
     assert by[sides[1]]["match_points"] == 0 and by[sides[1]]["level_diff"] == -12
     standings = client.get(f"/standings/{t.id}").get_data(as_text=True)
     assert "分差" in standings
+    csv_text = client.get(f"/clubs/{w.club.slug}/tournaments/{t.id}/standings.csv").get_data(
+        as_text=True
+    )
+    assert csv_text.lstrip("\ufeff").startswith(
+        "rank,entrant,players,played,match_points,unit_diff,"
+    )
+    # the file imports back as a new pair event with the same standings
+    doc["name"] = "打百分 pairs again"
+    body = json.dumps(doc, ensure_ascii=False).encode()
+    r = client.post(
+        f"/clubs/{w.club.slug}/tournaments/import", data={"file": (io.BytesIO(body), "t.json")}
+    )
+    assert r.status_code == 303, r.get_data(as_text=True)[:3000]
+    again = db.session.scalar(select(Tournament).where(Tournament.name == "打百分 pairs again"))
+    assert again is not None and again.pairing == "swiss"
+    again_doc = json.loads(
+        client.get(f"/clubs/{w.club.slug}/tournaments/{again.id}/export.json").data
+    )
+    assert tfile.standings_json(tfile.load(again_doc)) == rows
 
 
 def test_fixed_pairs_read_no_friend(client):
