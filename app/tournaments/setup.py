@@ -239,9 +239,13 @@ def new_options(club: Club, me: Member) -> ResponseReturnValue:
     if variant not in VARIANT_LABELS:
         abort(404)
     pairing_form = TournamentForm(formdata=None)
+    # the preset shown stays if it fits the game; else the game's first (打百分's club night)
+    chosen = presets.preset(request.args.get("preset"))
+    if chosen is None or not chosen.fits(variant):
+        chosen = presets.presets_for(variant)[0]
     defaults = variant_defaults(variant)
-    if is_hundred(variant):  # the club night's options, as the page's preset says
-        defaults = {**defaults, **dict(presets.presets_for(variant)[0].options)}
+    if is_hundred(variant):  # its options as the club night's preset has them
+        defaults = {**defaults, **dict(chosen.options)}
     pairing_form.pairing.data = fitting_pairing(
         variant, request.args.get("pairing", "swiss"), defaults
     )
@@ -251,6 +255,8 @@ def new_options(club: Club, me: Member) -> ResponseReturnValue:
         options=option_fields(variant, None, defaults),
         option_errors={},
         pairing_form=pairing_form,
+        fitting_preset=chosen,
+        locale=str(get_locale() or "en"),
     )
 
 

@@ -453,3 +453,22 @@ def test_the_tables_code_types_the_sheet_too(client):
     assert [d.hundred for d in db.session.get(Table, tab.id).deals] == [  # type: ignore[union-attr]
         {"kou_di": False, "bid": 80, "friend_card": "AS"}
     ]
+
+
+def test_switching_the_game_to_hundred_brings_its_club_night_preset(client):
+    """The game select swaps in its options; a preset of another game (the generic ``club``
+    does not fit 打百分) is replaced out of band by the game's club night, so the hidden preset
+    field never refuses a form its user cannot correct."""
+    w = world()
+    login(client, w.director)
+    base = f"/clubs/{w.club.slug}/tournaments/new/options"
+    page = client.get(f"{base}?variant=hundred-4p&preset=club&pairing=swiss").get_data(as_text=True)
+    assert re.search(r'id="preset" name="preset" value="club-hundred" hx-swap-oob="true"', page)
+    assert re.search(r'<option (selected )?value="reseat"( selected)?', page)
+    page = client.get(f"{base}?variant=hundred-4p&preset=club-hundred-pairs").get_data(as_text=True)
+    assert 'value="club-hundred-pairs" hx-swap-oob="true"' in page
+    assert re.search(r'<option (selected )?value="fixed"( selected)?', page)
+    page = client.get(f"{base}?variant=red-five-5p&preset=competition-tractor").get_data(
+        as_text=True
+    )
+    assert 'value="club" hx-swap-oob="true"' in page
