@@ -11,6 +11,8 @@ from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.validators import Length, Optional, ValidationError
 
+from engine.cards import LJ, SUITS, parse_card
+from engine.errors import EngineError
 from engine.hundred_rules import (
     ATTACKERS,
     BID_STEP,
@@ -35,6 +37,16 @@ def _int_or_none(value: Any) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+def _suit_of(card: str) -> str | None:
+    """A suited card's suit ("7H" → "H"); None for a joker or what is not a card (the row's
+    check then refuses the turned card on its field)."""
+    try:
+        c = parse_card(card)
+    except EngineError:
+        return None
+    return SUITS[c // 13] if c < LJ else None
 
 
 class HundredDealForm(DealForm):
@@ -82,6 +94,8 @@ class HundredDealForm(DealForm):
             [("", "—")] + [(b, str(b)) for b in range(MIN_BID, MAX_BID + 1, BID_STEP)]
         )
         self.trump.choices = choices([("", "—"), *SUIT_LABELS.items()])
+        if not variant.bidding:  # 40分下台: the turned card names trump
+            self.trump.description = str(_l("Leave it at — for the turned card's suit."))
         if variant.friend_mode == "fixed":
             self.friend.label.text = str(_l("Partner (对家)"))
         self.friend.choices = choices([("", _l("alone (独打)")), *seats])
@@ -154,10 +168,13 @@ class HundredDealForm(DealForm):
         points = self.points.data
         if points is None and self.ends_by_penalty():
             points = 0  # not counted: the penalty decides the deal
+        trump = self.trump.data or None
+        if trump is None and turned is not None and not self.variant.bidding:
+            trump = _suit_of(turned)  # 40分下台: the turned card's suit, unless typed
         return HundredDeal(
             points=points,  # type: ignore[arg-type]  # None: refused with the row
             kitty=0,
-            trump=self.trump.data or None,
+            trump=trump,
             declarer=self.declarer.data,
             friend=self.friend.data if self.has_friend_card else None,
             penalties=self.penalties(),

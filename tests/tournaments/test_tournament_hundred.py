@@ -252,12 +252,13 @@ def test_forty_takes_the_turned_card_and_refuses_a_trump_of_another_suit(client)
     r = client.post(url, data=_row(0, 40, turned="HJ", trump="S"))
     assert r.status_code == 422
     assert "HJ is not a suited card" in _field_errors(r.get_data(as_text=True), "turned")
-    # the attackers reach 40: they win one unit
-    r = client.post(url, data=_row(0, 40, turned="7h"))
+    # the attackers reach 40: they win one unit; trump left at — is the turned card's suit
+    assert "Leave it at — for the turned card" in client.get(url).get_data(as_text=True)
+    r = client.post(url, data={**_row(0, 40, turned="7h"), "trump": ""})
     assert r.status_code == 303, r.get_data(as_text=True)[:3000]
     db.session.expire_all()
     d = db.session.scalar(select(Deal).where(Deal.table_id == tab.id))
-    assert d is not None and d.hundred == {"kou_di": False, "turned": "7H"}
+    assert d is not None and d.hundred == {"kou_di": False, "turned": "7H"} and d.trump == "H"
     assert "attackers win, 1 unit" in client.get(url).get_data(as_text=True)
 
 
