@@ -473,3 +473,32 @@ def test_switching_the_game_to_hundred_brings_its_club_night_preset(client):
         as_text=True
     )
     assert 'value="club" hx-swap-oob="true"' in page
+
+
+def test_a_removed_hundred_deal_is_restored_as_it_was(client):
+    from tests.forms import form_fields
+
+    w, t, rnd, tab, url = _table(client, HIDDEN, 8, 1)
+    row = _row(2, 0, bid=100, friend_card="HJ", friend=1, kou_di="y", kitty=20)
+    row["points"] = 10
+    assert client.post(url, data=row).status_code == 303
+    db.session.expire_all()
+    before = [
+        (d.declarer, d.friend, d.points, d.hundred) for d in db.session.get(Table, tab.id).deals
+    ]  # type: ignore[union-attr]
+    assert before == [(2, 1, 10, {"kou_di": True, "bid": 100, "friend_card": "HJ", "kitty": 20})]
+    fields = form_fields(client.get(url).get_data(as_text=True), action=f"{url}/undo")
+    assert client.post(f"{url}/undo", data=fields).status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Table, tab.id).deals == []  # type: ignore[union-attr]
+    fields = form_fields(client.get(url).get_data(as_text=True), action=f"{url}/restore")
+    r = client.post(f"{url}/restore", data=fields)
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    db.session.expire_all()
+    after = [
+        (d.declarer, d.friend, d.points, d.hundred) for d in db.session.get(Table, tab.id).deals
+    ]  # type: ignore[union-attr]
+    assert after == before
+    # 抠底: the attackers win the bid of 100's 9 units whatever their points; 10 + 20 printed
+    page = client.get(url).get_data(as_text=True)
+    assert "attackers win, 9 units" in page and "30 <small>(10 + 20)</small>" in page
