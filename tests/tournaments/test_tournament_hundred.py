@@ -502,3 +502,41 @@ def test_a_removed_hundred_deal_is_restored_as_it_was(client):
     # 抠底: the attackers win the bid of 100's 9 units whatever their points; 10 + 20 printed
     page = client.get(url).get_data(as_text=True)
     assert "attackers win, 9 units" in page and "30 <small>(10 + 20)</small>" in page
+
+
+def test_a_hundred_season_takes_nights_of_one_kind_only(client, runner):  # type: ignore[no-untyped-def]
+    """Imported nights with a season: two hidden-friend nights count together; a fixed-pair
+    night of the same game is refused with both games named in words, nothing imported."""
+    from tests.competition.test_competition_hundred import individual_doc, pair_doc
+
+    w = world()
+    login(client, w.director)
+    url = f"/clubs/{w.club.slug}/tournaments/import"
+
+    def post(doc: dict[str, object]):  # type: ignore[no-untyped-def]
+        body = json.dumps(doc, ensure_ascii=False).encode()
+        return client.post(url, data={"file": (io.BytesIO(body), "t.json")})
+
+    for name in ("百分 night 1", "百分 night 2"):
+        doc = individual_doc()
+        doc.update(club=w.club.name, name=name, season="Winter hundred")
+        r = post(doc)
+        assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    pairs = pair_doc()
+    pairs.update(club=w.club.name, season="Winter hundred")
+    r = post(pairs)
+    assert r.status_code == 422
+    assert (
+        "Winter hundred is a season of 打百分 with a hidden friend (暗朋友) nights; 固定朋友 cup is a "
+        "打百分 with fixed partners (pairs) night and cannot count in it."
+    ) in unescape(r.get_data(as_text=True))
+    assert db.session.scalar(select(func.count(Tournament.id))) == 2
+    result = runner.invoke(args=["season", "standings", w.club.name, "Winter hundred", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    # the same night twice: each player's season score is twice the night's 积分
+    night = {r["entrant"]: r["score"] for r in tfile.standings_json(tfile.load(individual_doc()))}
+    assert {r["player"]: (r["nights"], r["score"]) for r in rows} == {
+        p: (2, 2 * score) for p, score in night.items()
+    }
+    assert any(score for score in night.values())
