@@ -120,7 +120,8 @@ TEXTS = {
         "Please choose the seat that held the friend card (only a blind call plays alone)."
     ),
     "hundred_friend_is_declarer": _l(
-        "The friend is not the declarer: choose alone (独打) if the declarer played alone."
+        "The friend is not the declarer: choose the seat that held the friend card (only a "
+        "blind call can leave the declarer alone)."
     ),
     "hundred_friend_not_partner": _l(
         "Partners are fixed: the partner is the player opposite the declarer."
