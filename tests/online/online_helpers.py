@@ -84,6 +84,36 @@ def online_world(
     return ow
 
 
+CLIMB = {
+    "variant": "climbing",
+    "pairing": "reseat",
+    "match_value": 3,
+    "opt_players": "4",
+    "opt_decks": "1",
+    "opt_tribute": "true",
+    "opt_place_points": "",
+}
+
+
+def climbing_world(
+    client: FlaskClient, deals: int = 3, players: int = 4, decks: int = 1
+) -> OnlineWorld:
+    """A 争上游 night of two tables of ``players`` (one deck or two), table 1 sent online."""
+    w = world()
+    login(client, w.director)
+    fields = {"match_value": deals, "opt_players": str(players), "opt_decks": str(decks)}
+    t = create(client, w.club, **{**CLIMB, **fields})
+    add_entrants(client, w.club, t, 2 * players, 1)
+    rnd = seat(client, w.club, t)
+    tab = min((x for x in rnd.tables if x.kind != "bye"), key=lambda x: x.number)
+    ow = OnlineWorld(w.club, t, rnd, tab, client)
+    r = client.post(ow.table_url)
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    db.session.expire_all()
+    assert db.session.get(Table, tab.id).mode == "online"  # type: ignore[union-attr]
+    return ow
+
+
 def replay_row(row: OnlineDeal) -> Deal:
     """The engine deal an online deal's log replays to (the test's own replay)."""
     deal = Deal(DealSetup.from_json(row.setup))

@@ -22,6 +22,9 @@ ENGINE_READERS = {
     "throws",  # the engine's failed-throw records and their cost
     "guards",  # a discarded game's log replayed
     "takeback",  # the take-back penalty of RULES §7
+    # 争上游's adapter: the bridge hands it the climbing deals to drive (one family, one adapter;
+    # the bridge stays the entry point, see its docstring)
+    "climbing_game",
 }
 
 

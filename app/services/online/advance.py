@@ -19,7 +19,7 @@ from .. import ServiceError
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.audit import Actor, audit
 from ..tournaments.sheets import record_deal
-from . import botchoice
+from . import botchoice, bridge
 from .between_deals import may_deal_next
 from .bridge import Live, load, load_deal, save, sheet_deal, start_next, step, where
 
@@ -67,7 +67,8 @@ def advance(t: Tournament, tab: Table, live: Live | None = None) -> Live | None:
             on_sheet = takeback.with_penalties(t, live, sheet_deal(live.deal))
             written = record_deal(t, tab, on_sheet, GAME_ACTOR, source="online")
             live.row.sheet_index = written.index
-            duplicate_tables.record(tab, live.deal)  # a duplicate board: its traveller line
+            if live.family == bridge.TRICKS:  # a duplicate board: its traveller line
+                duplicate_tables.record(tab, live.trick)
             db.session.flush()
         if live.deal.outcome != "played" and duplicate_tables.board_number(tab) is not None:
             _board_without_result(t, tab, live.deal.outcome)  # never dealt again

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from ...extensions import db
 from ...models import OnlineAction, Table, Tournament, utcnow
-from .bridge import READY, TRACTOR, Live, next_setup, points_of, throw_penalty_points
+from .bridge import READY, TRACTOR, TRICKS, Live, next_deal_setup, points_of, throw_penalty_points
 from .cards import card_face, faces_of
 from .throws import failed_throws
 
@@ -67,7 +67,7 @@ def match_complete(t: Tournament, tab: Table, live: Live) -> bool:
         return True
     if live.deal.outcome != "played":
         return False
-    return next_setup(t, tab, live.deal, 0, live.row.number + 1) is None
+    return next_deal_setup(t, tab, live.deal, 0, live.row.number + 1) is None
 
 
 def deal_summary(live: Live) -> dict[str, Any] | None:
@@ -76,7 +76,9 @@ def deal_summary(live: Live) -> dict[str, Any] | None:
     cards forced, the totals and the result. The kitty is turned face up once the deal is over
     (replays show every card then too); it counts only when the attackers won the last trick
     (抠底). None while the deal is not played out."""
-    deal = live.deal
+    if live.family != TRICKS:
+        return None  # 争上游's end of the deal: climbing_pages.deal_end
+    deal = live.trick
     r = deal.result
     if deal.outcome != "played" or r is None or deal.dealer is None:
         return None

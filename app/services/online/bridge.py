@@ -20,6 +20,14 @@ one automatic step (a draw, a bot's call or move), a seat's move applied, a play
 score sheet row, the engine's views of a deal and the replay of a finished one. The other
 modules of the package import no engine: the few engine names they read (card points, the
 trick's winner, the calling phases) they take from here.
+
+Game families: the trick games (升级, 红五, 120分: ``engine.deal.Deal``) are this module's own
+code; a game with a state machine of its own is driven through its family's adapter, chosen by
+the variant (``family_of``): 争上游 by ``climbing_game`` (its docstring lists what an adapter
+offers; 打百分 would add one of its own). Each entry point below (``start_next``, ``step``,
+``apply_move``, ``lent_bot_move``, ``sheet_deal``, ``view``, ``spectate``) hands a deal of
+another family to its adapter; ``Live.family`` says which family a deal is, ``Live.trick``
+gives a trick game's deal as its own type to code that reads the trick games only.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from engine.cards import LJ as LJ
 from engine.cards import RANKS as RANKS
 from engine.cards import parse_card
 from engine.cards import points_of as points_of
+from engine.climbing_deal import ClimbingDeal
 from engine.deal import CALLS as CALLS
 from engine.deal import DRAW, Deal, DealSetup, Record, apply
 from engine.deal import OVERCALL as OVERCALL
@@ -50,6 +59,7 @@ from engine.errors import EngineError
 from engine.play import trick_winner as trick_winner
 from engine.scoring import next_dealer
 from engine.scoring import throw_penalty_points as throw_penalty_points
+from engine.variants import CLIMBING as CLIMBING
 from engine.variants import ONE_TWENTY, RED_FIVE, TRACTOR
 from engine.views import seat_view, spectator_view
 
@@ -62,7 +72,8 @@ from .. import ServiceError
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import variant_of
 from ..tournaments.sheets import sheet
-from . import botchoice, cache
+from . import botchoice, cache, climbing_game
+from .cache import GameDeal
 from .refusals import refusal_text
 from .seats import Latest, remembered_latest
 
@@ -91,7 +102,7 @@ class Live:
     """The current deal of a table rebuilt from its log, plus the entries added meanwhile."""
 
     row: OnlineDeal
-    deal: Deal
+    deal: GameDeal
     entries: list[dict[str, Any]]
     humans: frozenset[int]
     new: list[tuple[dict[str, Any], str]] = field(default_factory=list)
@@ -106,9 +117,23 @@ class Live:
         self.entries.append(entry)
         self.new.append((entry, actor))
 
+    @property
+    def trick(self) -> Deal:
+        """The deal of a trick game (a bug to ask it of another family's)."""
+        if not isinstance(self.deal, Deal):
+            raise TypeError("not a trick game's deal")
+        return self.deal
+
+    @property
+    def family(self) -> str:
+        return family_of(self.deal.variant.id)
+
     def pause(self) -> int | None:
-        """The human seat the draw waits for (it may call with the card it just drew)."""
+        """The human seat the draw waits for (it may call with the card it just drew; in a
+        game without calls the draw never waits)."""
         deal = self.deal
+        if not isinstance(deal, Deal):
+            return None
         if deal.phase != DRAW or not self.entries or self.entries[-1]["kind"] != "draw":
             return None
         seat = self.entries[-1]["seat"]
@@ -126,10 +151,22 @@ class Live:
         return self.deal.to_act
 
 
+TRICKS = "tricks"  # the family of the trick games (this module's own code)
+FAMILIES = {TRICKS: (TRACTOR, RED_FIVE, ONE_TWENTY), climbing_game.FAMILY: (CLIMBING,)}
+
+
+def family_of(variant: str) -> str:
+    """The game family of a variant (its adapter plays its deals); "" for one not online."""
+    for family, variants in FAMILIES.items():
+        if variant in variants:
+            return family
+    return ""
+
+
 def plays_online(variant: str) -> bool:
     """Whether tables of ``variant`` can be played in the browser: the trick games the engine's
-    ``Deal`` plays (争上游 and 打百分, with state machines of their own, are on paper for now)."""
-    return variant in (TRACTOR, RED_FIVE, ONE_TWENTY)
+    ``Deal`` plays and 争上游 (``climbing_game``); 打百分 is on paper for now."""
+    return family_of(variant) != ""
 
 
 def tournament_of(tab: Table) -> Tournament:
@@ -244,6 +281,13 @@ def start_next(t: Tournament, tab: Table, prev: Live | None) -> OnlineDeal | Non
     v = variant_of(t)
     number = 1 if prev is None else prev.row.number + 1
     seed = _new_seed(tab, number)
+    if family_of(v.id) == climbing_game.FAMILY:
+        stored = (
+            climbing_game.first_setup(dict(t.options or {}), seed)
+            if prev is None
+            else next_deal_setup(t, tab, prev.deal, seed, number)
+        )
+        return None if stored is None else _new_row(tab, number, seed, stored)
     setup: DealSetup | None
     board = duplicate_tables.board_of(tab)
     if board is not None:  # a duplicate board: its own draw, once
@@ -253,13 +297,31 @@ def start_next(t: Tournament, tab: Table, prev: Live | None) -> OnlineDeal | Non
     elif prev is None:
         setup = DealSetup(v.id, dict(t.options or {}), seed, ("2", "2"), None, True, False, 1)
     else:
-        setup = next_setup(t, tab, prev.deal, seed, number)
+        setup = next_setup(t, tab, prev.trick, seed, number)
     if setup is None:
         return None
-    row = OnlineDeal(table_id=tab.id, number=number, seed=seed, setup=setup.to_json(), version=0)
+    return _new_row(tab, number, seed, setup.to_json())
+
+
+def _new_row(tab: Table, number: int, seed: int, setup: dict[str, Any]) -> OnlineDeal:
+    row = OnlineDeal(table_id=tab.id, number=number, seed=seed, setup=setup, version=0)
     db.session.add(row)
     db.session.flush()
     return row
+
+
+def next_deal_setup(
+    t: Tournament, tab: Table, deal: GameDeal, seed: int, number: int
+) -> dict[str, Any] | None:
+    """The stored setup of the deal after ``deal``, of any family; None when the match is
+    complete (the sheet counts, or is in error)."""
+    if isinstance(deal, Deal):
+        setup = next_setup(t, tab, deal, seed, number)
+        return None if setup is None else setup.to_json()
+    derived = sheet(t, tab)
+    if derived.counts or derived.errors:
+        return None
+    return climbing_game.next_setup(deal, seed)
 
 
 def next_setup(t: Tournament, tab: Table, deal: Deal, seed: int, number: int) -> DealSetup | None:
@@ -292,8 +354,10 @@ def next_setup(t: Tournament, tab: Table, deal: Deal, seed: int, number: int) ->
     return DealSetup(**base, levels=derived.levels, dealer=dealer, first=False)
 
 
-def sheet_deal(deal: Deal) -> cm.Deal:
+def sheet_deal(deal: GameDeal) -> cm.Deal:
     """The score sheet row of a played deal, computed from the engine's state."""
+    if not isinstance(deal, Deal):
+        return climbing_game.sheet_row(deal)
     assert deal.dealer is not None and deal.result is not None
     kitty, mult = deal.kitty_bonus if deal.kitty_bonus is not None else (0, 0)
     points = deal.attackers_points()
@@ -333,10 +397,13 @@ def sheet_deal(deal: Deal) -> cm.Deal:
     )
 
 
-def _bot(live: Live, seat: int) -> RandomBot:
+def _seed(live: Live, seat: int) -> int:
     # a fresh bot per decision, seeded by the deal and the moment: replay needs no bot state
-    seed = live.row.seed * 4099 + len(live.entries) * 17 + seat
-    return botchoice.make_seat_bot(live.levels.get(seat), seed)
+    return live.row.seed * 4099 + len(live.entries) * 17 + seat
+
+
+def _bot(live: Live, seat: int) -> RandomBot:
+    return botchoice.make_seat_bot(live.levels.get(seat), _seed(live, seat))
 
 
 def lent_bot_move(live: Live, seat: int) -> dict[str, Any]:
@@ -344,7 +411,22 @@ def lent_bot_move(live: Live, seat: int) -> dict[str, Any]:
     entry, not yet added (the move clock lends a human seat its bot for one move and marks the
     entry: clock.py)."""
     deal = live.deal
+    if not isinstance(deal, Deal):
+        kind = botchoice.kind_for(live.levels.get(seat))
+        return climbing_game.bot_entry(deal, seat, kind, _seed(live, seat))
     return perform(deal, _bot(live, seat).act(deal, seat)).to_json()
+
+
+def _climbing_step(live: Live, deal: ClimbingDeal) -> bool:
+    drawn = climbing_game.draw_entry(deal)
+    if drawn is not None:
+        live.add(drawn, "chance")
+        return True
+    seat = deal.to_act
+    if seat is None or seat in live.humans:
+        return False
+    live.add(lent_bot_move(live, seat), "bot")
+    return True
 
 
 def step(live: Live) -> bool:
@@ -353,6 +435,8 @@ def step(live: Live) -> bool:
     deal = live.deal
     if deal.outcome is not None:
         return False
+    if not isinstance(deal, Deal):
+        return _climbing_step(live, deal)
     if deal.phase == DRAW:
         if live.pause() is not None:
             return False
@@ -421,6 +505,14 @@ def apply_move(live: Live, seat: int, kind: str, cards: Sequence[str] = (), card
     saw first, and lets the bots answer); an engine refusal is ``IllegalMove`` in the reader's
     language."""
     deal = live.deal
+    if not isinstance(deal, Deal):
+        if kind not in climbing_game.MOVE_KINDS:
+            raise IllegalMove(_("Unknown move."))
+        try:
+            live.add(climbing_game.move_entry(deal, seat, kind, cards), f"seat {seat}")
+        except EngineError as e:
+            raise IllegalMove(refusal_text(e)) from None
+        return
     try:
         parsed = [parse_card(c) for c in cards]
         if deal.phase == DRAW:
@@ -450,12 +542,16 @@ def apply_move(live: Live, seat: int, kind: str, cards: Sequence[str] = (), card
 def view(live: Live, seat: int) -> dict[str, Any]:
     """The engine's view of the deal for one seat: never another seat's hand (its log left
     out: the pages draw the table from the rest, replays read the log itself)."""
+    if not isinstance(live.deal, Deal):
+        return climbing_game.seat_view(live.deal, seat)
     return seat_view(live.deal, seat, log=False)
 
 
 def spectate(live: Live) -> dict[str, Any]:
     """The engine's public view of the deal: no hand, no buried kitty before it is revealed
     (without its log, as ``view``)."""
+    if not isinstance(live.deal, Deal):
+        return climbing_game.spectator_view(live.deal)
     return spectator_view(live.deal, log=False)
 
 
@@ -516,6 +612,20 @@ def finished_deal(tab: Table, number: int) -> OnlineDeal | None:
 
 def deal_by_id(deal_id: int) -> OnlineDeal | None:
     return db.session.get(OnlineDeal, deal_id)
+
+
+def family_of_row(row: OnlineDeal) -> str:
+    return family_of(str(row.setup.get("variant", "")))
+
+
+def replay_moves(row: OnlineDeal) -> dict[str, Any]:
+    """A finished deal of a game without tricks (争上游) replayed move by move (its family's
+    adapter's ``replay_moves``)."""
+    if row.outcome is None:
+        raise ServiceError(_("This deal is not over yet."))
+    return climbing_game.replay_moves(
+        row.setup, cache.engine_records([a.record for a in row.actions])
+    )
 
 
 def replay(row: OnlineDeal) -> Replay:

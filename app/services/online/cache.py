@@ -29,10 +29,15 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import ORMExecuteState, Session
 
+from engine.climbing_deal import ClimbingDeal
 from engine.deal import Deal, DealSetup, Record, apply
 
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal
+from . import climbing_game
+
+# a deal of any game family the online tables play: the trick games' ``Deal``, 争上游's own
+GameDeal = Deal | ClimbingDeal
 
 # log entries that are no engine record (replay skips them):
 CONTINUE = "continue"  # a seat let the draw go on
@@ -57,7 +62,7 @@ class Snapshot:
     seed: int
     setup: dict[str, Any]  # the row's DealSetup as stored
     version: int
-    deal: Deal  # never changed once made: readers get a clone
+    deal: GameDeal  # never changed once made: readers get a clone
     entries: tuple[dict[str, Any], ...]
 
     def of(self, row: OnlineDeal) -> bool:
@@ -191,9 +196,9 @@ def _copy(x: Any, memo: dict[int, Any]) -> Any:
     return obj
 
 
-def clone(deal: Deal) -> Deal:
+def clone(deal: GameDeal) -> GameDeal:
     """A private copy of a deal (what is immutable is shared, everything else copied)."""
-    out: Deal = _copy(deal, {})
+    out: GameDeal = _copy(deal, {})
     return out
 
 
@@ -225,17 +230,28 @@ def engine_records(log: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for seq, e in enumerate(log, 1) if e["kind"] not in LOG_ONLY and seq not in cancelled]
 
 
-def _apply(deal: Deal, entries: Iterable[dict[str, Any]]) -> None:
+def _apply(deal: GameDeal, entries: Iterable[dict[str, Any]]) -> None:
     """Apply entries that cancel nothing before them (a whole log goes through
     ``engine_records`` first)."""
     for entry in entries:
-        if entry["kind"] not in LOG_ONLY:
+        if entry["kind"] in LOG_ONLY:
+            continue
+        if isinstance(deal, Deal):
             apply(deal, Record.from_json(entry))
+        else:
+            climbing_game.apply_entry(deal, entry)
 
 
-def replayed(setup: dict[str, Any], log: Sequence[dict[str, Any]]) -> Deal:
+def new_deal(setup: dict[str, Any]) -> GameDeal:
+    """A deal of its setup's game family (by its variant), before any entry of its log."""
+    if climbing_game.owns(setup.get("variant", "")):
+        return climbing_game.new_deal(setup)
+    return Deal(DealSetup.from_json(setup))
+
+
+def replayed(setup: dict[str, Any], log: Sequence[dict[str, Any]]) -> GameDeal:
     """The deal a whole log replays to."""
-    deal = Deal(DealSetup.from_json(setup))
+    deal = new_deal(setup)
     _apply(deal, engine_records(log))
     return deal
 
@@ -244,7 +260,7 @@ def _contiguous(rows: list[tuple[int, dict[str, Any]]], after: int, version: int
     return [seq for seq, _e in rows] == list(range(after + 1, version + 1))
 
 
-def rebuild(row: OnlineDeal, private: bool = True) -> tuple[Deal, list[dict[str, Any]]]:
+def rebuild(row: OnlineDeal, private: bool = True) -> tuple[GameDeal, list[dict[str, Any]]]:
     """The deal ``row``'s log replays to, and its entries. ``private``: a copy of its own to
     act on; False: the cached object itself, which the caller only reads."""
     version = row.version
@@ -274,7 +290,9 @@ def rebuild(row: OnlineDeal, private: bool = True) -> tuple[Deal, list[dict[str,
     return deal, entries
 
 
-def offer(row: OnlineDeal, deal: Deal, entries: list[dict[str, Any]], private: bool = True) -> None:
+def offer(
+    row: OnlineDeal, deal: GameDeal, entries: list[dict[str, Any]], private: bool = True
+) -> None:
     """Keep a copy of ``deal`` (at ``row.version``) once it is known to be committed.
 
     ``private``: the caller goes on using ``deal``, so a copy is kept; False hands the object

@@ -29,7 +29,7 @@ from .throws import failed_throw
 def trick_plays(live: Live, which: str = "current") -> dict[str, Any] | None:
     """The current trick (or the previous one: ``which="previous"``) by seat, with the play
     that wins it so far (the engine's judgement) and its points."""
-    deal = live.deal
+    deal = live.trick
     if which == "current":
         tr = deal.trick
         if tr is None or not tr.plays or deal.ctx is None:
@@ -62,7 +62,7 @@ def current_winner(live: Live) -> int | None:
 def call_help(live: Live, seat: int) -> dict[str, Any] | None:
     """What the rules allow a seat to call now, and why cards it holds are not a call here
     (codes the page words in the reader's language). None outside the calling phases."""
-    deal = live.deal
+    deal = live.trick
     if deal.phase not in (DRAW, CALLS, OVERCALL):
         return None
     v = deal.variant

@@ -16,8 +16,6 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy import func, select
 
-from engine.deal import Deal
-
 from ...competition.tfile import dump_deal
 from ...extensions import db
 from ...models import Club, Member, OnlineAction, OnlineDeal, Table, Tournament
@@ -125,7 +123,7 @@ def log_of(tab: Table) -> dict[str, Any]:
     }
 
 
-def replay(kept: dict[str, Any]) -> Deal:
+def replay(kept: dict[str, Any]) -> cache.GameDeal:
     """The engine deal one kept deal of ``log_of`` replays to."""
     log = [a["record"] for a in sorted(kept["actions"], key=lambda a: a["seq"])]
     return cache.replayed(kept["setup"], log)

@@ -19,7 +19,7 @@ from ...models import OnlineSeat, Table, Tournament
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
-from . import between_deals, bridge, clock, deal_view, takeback, tokens
+from . import between_deals, bridge, climbing_pages, clock, deal_view, takeback, tokens
 from . import seats as seats_module
 from .cards import card_face, face_of, faces, hand_groups, sorted_cards
 from .seats import seats_of
@@ -136,11 +136,13 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
     }
     if live is None:
         return page
-    deal = live.deal
+    if tab.finished and live.deal.outcome is None:
+        return page  # time was up during this deal: it is not played on
+    if live.family != bridge.TRICKS:
+        return _climbing_seat(page, t, tab, live, derived, seat_row, names, bots, over)
+    deal = live.trick
     if duplicate_board is not None:
         page["no_result"] = _without_result(deal)
-    if tab.finished and deal.outcome is None:
-        return page  # time was up during this deal: it is not played on
     view = bridge.view(live, seat)
     waiting = live.waiting_for()
     paused = tab.paused and not tab.finished
@@ -156,7 +158,7 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         actions = list(view["actions"])
     if seat_row.bot or paused:
         actions = []  # a paused table takes no move: its seats are told so, not "your turn"
-    groups = hand_groups(live.deal, seat)
+    groups = hand_groups(deal, seat)
     for g in groups:
         g["cards"] = [dict(c, playable=c["code"] in playable) for c in g["cards"]]
     summary = between_deals.deal_summary(live)
@@ -204,6 +206,44 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
             "summary": None
             if summary is None
             else summary_page(t, tab, live, summary, derived, seat, over),
+        }
+    )
+    return page
+
+
+def _climbing_seat(
+    page: dict[str, Any],
+    t: Tournament,
+    tab: Table,
+    live: bridge.Live,
+    derived: SheetTable,
+    seat_row: OnlineSeat,
+    names: list[str],
+    bots: set[int],
+    over: bool,
+) -> dict[str, Any]:
+    """``seat_page`` for a deal of 争上游 (``climbing_pages``): its own table and hand, the same
+    header, clock, waiting and end of the deal with its Continue."""
+    seat = seat_row.seat
+    view = bridge.view(live, seat)
+    waiting = live.waiting_for()
+    paused = tab.paused and not tab.finished
+    page.update(
+        climbing_pages.seat_context(
+            live, view, seat, names, bots, waiting, not seat_row.bot and not paused
+        )
+    )
+    end = climbing_pages.deal_end(live, view)
+    page.update(
+        {
+            "deal_number": live.row.number,
+            "waiting": waiting,
+            "paused": paused,
+            "move_left": clock.seconds_left(t, tab, live),
+            "timed_out": None if seat_row.bot else clock.timed_out_note(live, seat),
+            "summary": None
+            if end is None
+            else summary_page(t, tab, live, end, derived, seat, over),
         }
     )
     return page
@@ -369,6 +409,14 @@ def _trick(deal: Deal, trick: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+def _idle(page: dict[str, Any], tab: Table, waiting: int | None, bots: set[int]) -> None:
+    """How long the waited human seat has kept the table waiting (``page["idle"]``)."""
+    if waiting is not None and waiting not in bots:
+        waited = tokens.idle_for(tab)
+        if waited is not None:
+            page["idle"] = {"seat": waiting, "minutes": int(waited.total_seconds() // 60)}
+
+
 def spectator_page(tab: Table) -> dict[str, Any]:
     """What a spectator (or the director) sees of an online table as it is played: the public
     table only (the engine's spectator view: no hand, no buried kitty before it is revealed),
@@ -396,7 +444,17 @@ def spectator_page(tab: Table) -> dict[str, Any]:
     }
     if live is None or (tab.finished and live.deal.outcome is None):
         return page  # no deal yet, or time was up during this deal: it is not played on
-    deal = live.deal
+    if live.family != bridge.TRICKS:
+        view = bridge.spectate(live)
+        waiting = live.waiting_for()
+        _idle(page, tab, waiting, bots)
+        page.update(
+            climbing_pages.spectator_context(live, view, names, bots, waiting),
+            deal_number=live.row.number,
+            waiting=waiting,
+        )
+        return page
+    deal = live.trick
     if deal.outcome in duplicate_tables.NO_RESULT:  # only then: which duplicate board, if any
         board = duplicate_tables.board_number(tab)
         if board is not None:
@@ -404,10 +462,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
             page["no_result"] = _without_result(deal)
     view = bridge.spectate(live)
     waiting = live.waiting_for()
-    if waiting is not None and waiting not in bots:
-        waited = tokens.idle_for(tab)
-        if waited is not None:
-            page["idle"] = {"seat": waiting, "minutes": int(waited.total_seconds() // 60)}
+    _idle(page, tab, waiting, bots)
     kitty = view["kitty"]
     friend = view["friend"]
     page.update(
@@ -490,6 +545,18 @@ def replay_page(tab: Table, number: int, trick: int) -> dict[str, Any] | None:
     row = bridge.finished_deal(tab, number)
     if row is None:
         return None
+    if bridge.family_of_row(row) != bridge.TRICKS:
+        t = bridge.tournament_of(tab)
+        _sides, names = seat_names(tab)
+        return dict(
+            climbing_pages.replay_context(bridge.replay_moves(row), names),
+            tournament=t.name,
+            table=tab.number,
+            round=tab.round.number,
+            deal_number=row.number,
+            sheet_row=None if row.sheet_index is None else row.sheet_index + 1,
+            outcome=row.outcome,
+        )
     r = bridge.replay(row)
     deal = r.deal
     t = bridge.tournament_of(tab)

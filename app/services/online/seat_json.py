@@ -68,6 +68,47 @@ def seat_json(page: dict[str, Any], tab: Any) -> dict[str, Any]:
         "trick": None,
         "summary": None,
     }
+    if page.get("climbing"):  # 争上游: the hand in climbing order, the table, the places
+        out["hand"] = [c["code"] for c in page.get("hand", [])]
+        out["playable"] = [c["code"] for c in page.get("hand", []) if c.get("usable")]
+        cb = page.get("climb")
+        if cb is not None:
+            by_seat = sorted(cb["seats"], key=lambda s: s["seat"])
+            out["hand_sizes"] = [s["cards"] for s in by_seat]
+            out["climbing"] = {
+                "standing": None
+                if cb["standing"] is None
+                else {"seat": cb["standing"]["seat"], "cards": _codes(cb["standing"]["cards"])},
+                "leader": cb["leader"],
+                "out": list(cb["out"]),
+                "round": [
+                    {"seat": s["seat"], "cards": None if s["passed"] else _codes(s["play"])}
+                    for s in by_seat
+                    if s["passed"] or s["play"]
+                ],
+                "tribute": {
+                    "giver": cb["tribute"]["giver"],
+                    "receiver": cb["tribute"]["receiver"],
+                    "due": cb["tribute"]["due"],
+                    "refused": cb["tribute"]["refused"],
+                    "card": None
+                    if cb["tribute"]["card"] is None
+                    else cb["tribute"]["card"]["code"],
+                    "returned": None
+                    if cb["tribute"]["returned"] is None
+                    else cb["tribute"]["returned"]["code"],
+                },
+            }
+        sm = page.get("summary")
+        if sm is not None:
+            out["summary"] = {
+                "places": list(sm["places"]),
+                "ready": list(sm["ready"]),
+                "waiting_for": list(sm["waiting_for"]),
+                "me_ready": sm["me_ready"],
+                "pause_left": sm["pause_left"],
+            }
+        return out
     for g in page.get("hand_groups", []):
         for c in g["cards"]:
             out["hand"].append(c["code"])

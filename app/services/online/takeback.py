@@ -40,7 +40,9 @@ ASK, ACCEPTED, REFUSED = cache.TAKEBACK_ASK, cache.TAKEBACK, cache.TAKEBACK_REFU
 
 def askable(live: bridge.Live, seat: int) -> bool:
     """May ``seat`` ask to take back its last play now?"""
-    deal = live.deal
+    if live.family != bridge.TRICKS:  # 争上游: no take-backs online (yet)
+        return False
+    deal = live.trick
     trick = deal.trick
     if deal.outcome is not None or not live.entries or trick is None or not trick.plays:
         return False
@@ -50,7 +52,7 @@ def askable(live: bridge.Live, seat: int) -> bool:
 
 def pending(live: bridge.Live) -> dict[str, Any] | None:
     """The take-back asked and not answered yet: who asked, who answers, the cards."""
-    if live.deal.outcome is not None or len(live.entries) < 2:
+    if live.family != bridge.TRICKS or live.deal.outcome is not None or len(live.entries) < 2:
         return None
     if live.entries[-1]["kind"] != ASK:
         return None
@@ -58,7 +60,7 @@ def pending(live: bridge.Live) -> dict[str, Any] | None:
     return {
         "asker": live.entries[-1]["seat"],
         "answers": live.deal.to_act,
-        "cards": faces_of(live.deal, [parse_card(c) for c in play.get("cards", [])]),
+        "cards": faces_of(live.trick, [parse_card(c) for c in play.get("cards", [])]),
     }
 
 
