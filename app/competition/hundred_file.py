@@ -16,6 +16,7 @@ TOURNAMENT.md does not describe 打百分 (its ``variant`` list predates it); th
 - Pair events (``hundred-4p`` fixed, ``forty-4p``): ``pairing`` is ``round-robin`` or ``swiss``;
   entrants are pairs; a table lists its two ``sides`` (side 0 in seats 0, 2, side 1 in 1, 3) and
   may be a ``forfeit`` (then 分差 ±``points.forfeit_level_diff``).
+- A table's ``mode`` is ``paper`` (the app plays no 打百分 online yet).
 - ``match``: ``{"deals": n}`` or ``{"minutes": n}``; ``to_a`` (there are no levels) and a
   ``tie_break`` other than ``draw`` are refused. ``level`` and ``multiplier`` do not exist.
 
@@ -57,6 +58,8 @@ from .tfile import (
     ROUND_KEYS,
     TABLE_KEYS,
     TOP_KEYS,
+    FileError,
+    TournamentFileError,
     _bounds,
     _is_int,
     _join,
@@ -290,6 +293,9 @@ class HundredLoader(_Loader):
         if mode not in MODES:
             self.err(_join(path, "mode"), f"{_show(mode)} is not one of {', '.join(MODES)}")
             ok = False
+        elif mode != "paper":  # the app plays no 打百分 online yet: its sheets are typed
+            self.err(_join(path, "mode"), "打百分 tables are played on paper")
+            ok = False
         finished = t.get("finished", False)
         if not isinstance(finished, bool):
             self.err(_join(path, "finished"), f"must be true or false, not {_show(finished)}")
@@ -387,3 +393,16 @@ class HundredLoader(_Loader):
             kou_di=d.get("kou_di", False),
             kitty_points=d.get("kitty"),
         )
+
+
+def load_hundred_deal(doc: object, variant: HundredVariant) -> HundredDeal:
+    """Read one 打百分 row as ``tfile.dump_deal`` wrote it (a removed deal kept in the audit
+    trail, to restore), as ``tfile.load_deal`` does for the other games; raise
+    ``TournamentFileError`` if it cannot be read."""
+    loader = HundredLoader()
+    deal = loader.hundred_deal(doc, "deal", variant)
+    if loader.errors or deal is None:
+        raise TournamentFileError(
+            loader.errors or [FileError("deal", "the deal could not be read")]
+        )
+    return deal

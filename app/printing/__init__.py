@@ -34,6 +34,7 @@ from .layout import FONT
 from .model import (
     ClimbingDeal,
     FixedDeal,
+    HundredDeal,
     PrintError,
     RedFiveDeal,
     RoundPack,
@@ -65,6 +66,7 @@ __all__ = [
     "QR_ERROR",
     "ClimbingDeal",
     "FixedDeal",
+    "HundredDeal",
     "PrintError",
     "RedFiveDeal",
     "RoundPack",

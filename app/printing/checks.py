@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine.hundred_rules import HUNDRED_3P
+from engine.hundred_rules import is_family as is_hundred
 from engine.variants import CLIMBING, LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR
 
 from .layout import _clean
@@ -12,13 +14,14 @@ from .model import (
     SUITS,
     ClimbingDeal,
     FixedDeal,
+    HundredDeal,
     PrintError,
     RedFiveDeal,
     ScoreSheet,
     SeatLink,
     TableCard,
 )
-from .words import PENALTY_KINDS, _check_variant
+from .words import PAPER_GAMES, PENALTY_KINDS, _check_variant
 
 # --------------------------------------------------------------------------------------------
 # Validation of the input dataclasses
@@ -65,18 +68,22 @@ class _Table:
 
     @property
     def fixed(self) -> bool:
+        if is_hundred(self.variant):  # 打百分: pairs (fixed, 40分下台) have sides
+            return bool(self.sides)
         return self.variant not in (RED_FIVE, CLIMBING)
 
 
 def _check_table(src: TableCard | ScoreSheet, where: str) -> _Table:
-    variant = _check_variant(src.variant, (CLIMBING,))
+    variant = _check_variant(src.variant, PAPER_GAMES)
     n = _players(src, variant, where)
     rnd = _check_int(src.round, f"{where}: round", 1)
     table = _check_int(src.table, f"{where}: table", 1)
     if not isinstance(src.seats, (tuple, list)) or len(src.seats) != n:
         raise PrintError(f"{where}: {variant} needs {n} seat names, got {src.seats!r}")
     seats = tuple(_clean(s, f"{where}: seat {i + 1}") for i, s in enumerate(src.seats))
-    if variant not in (RED_FIVE, CLIMBING):  # fixed sides: two entrants
+    if is_hundred(variant) and not src.sides:  # 打百分's individual events
+        sides: tuple[str, ...] = ()
+    elif variant not in (RED_FIVE, CLIMBING):  # fixed sides: two entrants
         if not isinstance(src.sides, (tuple, list)) or len(src.sides) != 2:
             raise PrintError(f"{where}: {variant} needs the two sides' entrant names")
         sides = tuple(_clean(s, f"{where}: side {i}") for i, s in enumerate(src.sides))
@@ -102,6 +109,8 @@ def _check_table(src: TableCard | ScoreSheet, where: str) -> _Table:
 def _players(src: TableCard | ScoreSheet, variant: str, where: str) -> int:
     """The seats a table of the variant has: fixed, or 争上游's ``players`` option (a table card,
     which has no options, takes its number of names when it is one 争上游 plays with)."""
+    if is_hundred(variant):
+        return 3 if variant == HUNDRED_3P else 4
     if variant != CLIMBING:
         return _PLAYERS[variant]
     options = getattr(src, "options", None)
@@ -167,8 +176,44 @@ def _check_climbing_deal(deal: object, players: int, what: str) -> None:
         _check_int(s, f"{what}: warned seat", 0, players - 1)
 
 
+def _check_hundred_deal(deal: object, players: int, what: str) -> None:
+    if not isinstance(deal, HundredDeal):
+        raise PrintError(f"{what}: a 打百分 sheet takes HundredDeal rows, not {deal!r}")
+    _check_int(deal.declarer, f"{what}: declarer", 0, players - 1)
+    _check_trump(deal.trump, f"{what}: trump", allow_none=False)
+    if deal.points is not None:
+        _check_int(deal.points, f"{what}: points", 0, 100)
+    if deal.bid is not None:
+        _check_int(deal.bid, f"{what}: bid", 60, 100)
+    if deal.friend is not None:
+        _check_int(deal.friend, f"{what}: friend", 0, players - 1)
+    if deal.kitty is not None:
+        _check_int(deal.kitty, f"{what}: kitty", 0, 100)
+    _clean(deal.turned, f"{what}: turned card")
+    _clean(deal.friend_card, f"{what}: friend card")
+    if deal.winner not in (None, "declarer", "attackers"):
+        raise PrintError(f"{what}: the winner is declarer or attackers, not {deal.winner!r}")
+    if deal.scores is not None and (
+        len(deal.scores) != players or not all(isinstance(v, int) for v in deal.scores)
+    ):
+        raise PrintError(f"{what}: scores must be {players} whole numbers, not {deal.scores!r}")
+    for item in deal.penalties:
+        if (
+            not isinstance(item, tuple)
+            or len(item) != 2
+            or item[0] not in ("revoke", "miscount", "takeback")
+            or item[1] not in ("declarer", "attackers")
+        ):
+            raise PrintError(f'{what}: a 打百分 penalty is (kind, "declarer" / "attackers")')
+    for s in deal.warnings:
+        _check_int(s, f"{what}: warned seat", 0, players - 1)
+
+
 def _check_deal(deal: object, variant: str, i: int, where: str, players: int = 0) -> None:
     what = f"{where}: deal {i + 1}"
+    if is_hundred(variant):
+        _check_hundred_deal(deal, players, what)
+        return
     if variant == CLIMBING:
         _check_climbing_deal(deal, players, what)
         return

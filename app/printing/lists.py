@@ -142,11 +142,16 @@ _STANDING_COLS: dict[str, _ListCol] = {
     "score": _ListCol("积分", "Score", 1.1, "right"),
     "dealer_wins": _ListCol("庄胜", "Dealer wins", 1.2, "right"),
     "wins": _ListCol("上游", "Deals won", 1.2, "right"),
+    "unit_diff": _ListCol("分差", "Units diff.", 1.1, "right"),
+    "declarer_wins": _ListCol("庄家方胜", "Declarer side wins", 1.4, "right"),
 }
 _DEFAULT_STANDING_COLS = {
     "fixed": ("rank", "entrant", "played", "match_points", "level_diff", "opponents_points"),
     RED_FIVE: ("rank", "entrant", "deals", "score", "dealer_wins"),
     CLIMBING: ("rank", "entrant", "deals", "score", "wins"),
+    # 打百分: pair events rank by match points then 分差, individual events by 积分
+    "hundred-pairs": ("rank", "entrant", "played", "match_points", "unit_diff", "opponents_points"),
+    "hundred": ("rank", "entrant", "deals", "score", "declarer_wins"),
 }
 
 
@@ -155,6 +160,6 @@ def _standing_cell(key: str, value: Any, row_no: int) -> str:
         return _clean(value, f"standings row {row_no}: entrant")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise PrintError(f"standings row {row_no}: {key} must be a number, not {value!r}")
-    if key in ("level_diff", "score"):
+    if key in ("level_diff", "unit_diff", "score"):
         return _signed(int(value)) if float(value).is_integer() else f"{value:+g}"
     return f"{value:g}" if isinstance(value, float) else str(value)

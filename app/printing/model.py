@@ -78,7 +78,30 @@ class ClimbingDeal:
     warnings: tuple[int, ...] = ()  # the seats warned for conduct (警告)
 
 
-Deal = FixedDeal | RedFiveDeal | ClimbingDeal
+@dataclass(frozen=True)
+class HundredDeal:
+    """One recorded deal of a 打百分 table (HUNDRED.md §8); seats 0..n-1, the declarer's seat
+    (not a side, even in a pair event). What the sheet records first, then what the caller
+    derived (``winner``, ``units``, ``scores``: each seat's units for the deal), printed as
+    given."""
+
+    declarer: int
+    trump: str  # "S", "H", "D", "C": 打百分 always has one
+    points: int | None  # the attackers' points; None when a penalty ended the deal
+    bid: int | None = None  # the winning bid (none in 40分下台)
+    turned: str = ""  # 40分下台's turned card, e.g. "7H"
+    friend_card: str = ""  # the card called (friend modes shown, hidden, blind)
+    friend: int | None = None  # the friend's seat; None: alone, or no friend in this mode
+    kou_di: bool = False  # an attacker won the last trick (抠底): the attackers win
+    kitty: int | None = None  # the buried cards' points when written
+    winner: str | None = None  # "declarer" or "attackers"
+    units: int | None = None
+    scores: tuple[int, ...] | None = None  # each seat's units for the deal, by seat
+    penalties: tuple[tuple[str, str], ...] = ()  # (kind, "declarer" / "attackers"), in order
+    warnings: tuple[int, ...] = ()  # the seats warned for conduct (警告)
+
+
+Deal = FixedDeal | RedFiveDeal | ClimbingDeal | HundredDeal
 
 
 @dataclass(frozen=True)

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from engine.variants import CLIMBING
-
 from .checks import _check_int, _check_table, _Table
 from .frame import _Frame, _new_canvas
 from .layout import _clean, _page_size, _Pen
 from .lists import _draw_list, _pairings_rows
 from .model import PrintError, RoundPack
-from .words import _check_variant, _variant_label
+from .words import PAPER_GAMES, _check_variant, _variant_label
 
 
 def _check_round(rnd: RoundPack) -> tuple[list[_Table], list[str]]:
     if not isinstance(rnd, RoundPack):
         raise PrintError(f"expected a RoundPack, not {rnd!r}")
-    _check_variant(rnd.variant, (CLIMBING,))
+    _check_variant(rnd.variant, PAPER_GAMES)
     _check_int(rnd.round, "round", 1)
     tables = []
     seen: set[int] = set()

@@ -8,12 +8,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError
+from engine.hundred_rules import is_family as is_hundred
+from engine.hundred_rules import make_hundred_variant
 from engine.variants import CLIMBING, RED_FIVE, TRACTOR, make_variant
 
 from .checks import _check_deal, _check_level, _check_table, _Table
 from .frame import _footer, _Frame, _new_canvas, _seat_diagram
 from .layout import GREY, LIGHT, ROW_SHADE, SHADE, _clean, _page_size, _Pen, _width, _wrap_items
-from .model import ClimbingDeal, Deal, FixedDeal, PrintError, RedFiveDeal, ScoreSheet
+from .model import (
+    ClimbingDeal,
+    Deal,
+    FixedDeal,
+    HundredDeal,
+    PrintError,
+    RedFiveDeal,
+    ScoreSheet,
+)
 from .words import (
     _SIDE,
     _SIDE_LONG,
@@ -62,7 +72,59 @@ def _climbing_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
     return cols
 
 
+def _hundred_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
+    """打百分 (HUNDRED.md §8): the declarer's seat, the bid (40分下台: the turned card), trump,
+    the friend card and the friend (friend modes), the attackers' points, 抠底, the buried cards'
+    points, penalties, the result, then each seat's units (a pair event: each side's)."""
+    cols = [_Col("no", "局", "No.", 0.5), _Col("decl", "庄家", "Declarer", 0.7, "座")]
+    if t.variant == "forty-4p":
+        cols.append(_Col("bid", "翻牌", "Turned", 0.8))
+    else:
+        cols.append(_Col("bid", "叫分", "Bid", 0.7))
+    cols.append(_Col("trump", "主", "Trump", 0.95, "♠ ♥ ♦ ♣"))
+    if options.get("friend", "fixed") != "fixed" and t.variant == "hundred-4p":
+        cols += [
+            _Col("card", "叫牌", "Friend card", 0.8),
+            _Col("friend", "朋友", "Friend", 0.75, "座 / 独"),
+        ]
+    cols += [
+        _Col("points", "闲家得分", "Points", 0.85),
+        _Col("koudi", "抠底", "Last trick", 0.65, "是 / 否"),
+        _Col("kitty", "底分", "Buried", 0.65),
+        _Col("pen", "罚则", "Penalties", 0.95, "庄     闲"),
+        _Col("result", "结果", "Result", 1.0, "庄 · 闲  分"),
+    ]
+    if t.fixed:
+        cols += [_Col(f"s{i}", f"{_SIDE[i]} 分", "Units", 0.8) for i in range(2)]
+    else:
+        cols += [_Col(f"s{i}", f"座{i + 1}", t.seats[i], 0.8) for i in range(t.players)]
+    return cols
+
+
+def _hundred_cells(d: HundredDeal, pairs: bool) -> dict[str, str]:
+    cells = {
+        "decl": str(d.declarer + 1),
+        "bid": _card_text(d.turned) if d.turned else ("" if d.bid is None else str(d.bid)),
+        "trump": _SUIT_SIGNS[d.trump],
+        "card": _card_text(d.friend_card) if d.friend_card else "",
+        "friend": "独 alone" if d.friend is None else str(d.friend + 1),
+        "points": "—" if d.points is None else str(d.points),
+        "koudi": "是 yes" if d.kou_di else "",
+        "kitty": "" if d.kitty is None else str(d.kitty),
+        "pen": _penalty_cell(d.penalties, d.warnings, fixed=True),
+    }
+    if d.winner is not None and d.units is not None:
+        cells["result"] = f"{'庄' if d.winner == 'declarer' else '闲'} {d.units}"
+    if d.scores is not None:
+        shown = d.scores[:2] if pairs else d.scores
+        for i, v in enumerate(shown):
+            cells[f"s{i}"] = _signed(v)
+    return cells
+
+
 def _sheet_columns(t: _Table, options: Mapping[str, Any]) -> list[_Col]:
+    if is_hundred(t.variant):
+        return _hundred_columns(t, options)
     if t.variant == CLIMBING:
         return _climbing_columns(t, options)
     if t.variant == RED_FIVE:
@@ -169,7 +231,9 @@ def _climbing_cells(d: ClimbingDeal) -> dict[str, str]:
     return cells
 
 
-def _deal_cells(d: Deal) -> dict[str, str]:
+def _deal_cells(d: Deal, t: _Table) -> dict[str, str]:
+    if isinstance(d, HundredDeal):
+        return _hundred_cells(d, t.fixed)
     if isinstance(d, ClimbingDeal):
         return _climbing_cells(d)
     if isinstance(d, RedFiveDeal):
@@ -286,7 +350,20 @@ def _check_sheet(sheet: ScoreSheet, filled: bool) -> _Sheet:
     where = f"table {sheet.table}"
     t = _check_table(sheet, where)
     try:
-        options = dict(make_variant(t.variant, sheet.options).options)
+        if is_hundred(t.variant):
+            rules = make_hundred_variant(t.variant, sheet.options)
+            options = dict(rules.options)
+            if rules.fixed_pairs != t.fixed:
+                raise PrintError(
+                    f"{where}: {t.variant} with these options is played by "
+                    + (
+                        "two pairs: give the sides"
+                        if rules.fixed_pairs
+                        else "individuals: no sides"
+                    )
+                )
+        else:
+            options = dict(make_variant(t.variant, sheet.options).options)
     except EngineError as exc:
         raise PrintError(f"{where}: {exc}") from exc
     _match_kind(sheet.match)
@@ -325,7 +402,7 @@ def _draw_sheet(pen: _Pen, fr: _Frame, s: _Sheet) -> int:
     else:
         plan = layout.plan(rows)
         row_h = ROW_H
-    cells = [_deal_cells(d) for d in s.deals]
+    cells = [_deal_cells(d, t) for d in s.deals]
     foot = (
         f"记分表 Score sheet · {t.tournament} · 第 {t.round} 轮 Round {t.round}"
         f" · 第 {t.table} 桌 Table {t.table}"
@@ -418,6 +495,8 @@ def _sheet_head(pen: _Pen, fr: _Frame, s: _Sheet, layout: _SheetLayout) -> float
             pen.block(bx + 5, top - 16, bw - 10, 17, t.sides[side], 11, bold=True, align="left")
             names = " · ".join(t.seats[i] for i in range(side, t.players, 2))
             pen.block(bx + 5, top - 34, bw - 10, half - 58, names, 8, align="left", valign="top")
+            if is_hundred(t.variant):  # no levels: units by the bid, 分差 breaks ties
+                continue
             pen.text(bx + 5, top - half + 9, "起始级 Start level", 7.5, color=GREY)
             lx = bx + bw - 42
             pen.rect(lx, top - half + 24, 36, 20, width=0.8)
@@ -431,11 +510,14 @@ def _sheet_head(pen: _Pen, fr: _Frame, s: _Sheet, layout: _SheetLayout) -> float
             pen.text(bx + 5, ly, f"座{i + 1}", 8.5, color=GREY)
             pen.fit(bx + 32, ly, bw - 38, name, 10, bold=True)
             ly -= 19
-        note = (
-            "按名次得分排名，再比上游次数 Players rank by points by place, then deals won (上游)"
-            if t.variant == CLIMBING
-            else "级数固定打 2，按积分排名 Level stays 2; players rank by 积分 (score)"
-        )
+        if t.variant == CLIMBING:
+            note = "按名次得分排名，再比上游次数 Players rank by points by place, then deals won (上游)"
+        elif is_hundred(t.variant):
+            note = (
+                "按积分排名，再比庄家方胜局 Players rank by 积分, then deals won as declarer's side"
+            )
+        else:
+            note = "级数固定打 2，按积分排名 Level stays 2; players rank by 积分 (score)"
         pen.block(
             bx + 5,
             ly + 4,
@@ -489,7 +571,7 @@ def _sheet_end(
 ) -> None:
     t = s.t
     y -= 8
-    if t.fixed:
+    if t.fixed and not is_hundred(t.variant):
         final = ("", "")
         passed = False
         if s.deals:
@@ -528,9 +610,11 @@ def _sheet_end(
         sums: dict[str, str] = {}
         climbing = t.variant == CLIMBING
         sum_key = "p" if climbing else "s"
-        scored = [d.scores for d in s.deals if isinstance(d, (RedFiveDeal, ClimbingDeal))]
+        scored = [
+            d.scores for d in s.deals if isinstance(d, (RedFiveDeal, ClimbingDeal, HundredDeal))
+        ]
         if s.deals and len(scored) == len(s.deals) and all(scored):
-            for i in range(t.players):
+            for i in range(2 if t.fixed else t.players):  # 打百分's pairs: sides A and B
                 total = sum(sc[i] for sc in scored if sc)
                 sums[f"{sum_key}{i}"] = str(total) if climbing else _signed(total)
         y += 8
@@ -556,13 +640,21 @@ def _sheet_end(
         pen.text(
             fr.left + label_w - 6,
             y - ROW_H + 6.5,
-            "得分合计 Points total" if climbing else "积分合计 Score total",
+            "得分合计 Points total"
+            if climbing
+            else ("分数合计 Units total" if t.fixed else "积分合计 Score total"),
             9,
             bold=True,
             align="right",
         )
         y -= ROW_H + 12
         labels = [f"座{i + 1} 签名 Seat {i + 1}" for i in range(t.players)] + ["裁判 Director"]
+        if t.fixed:  # 打百分's pairs
+            labels = [
+                "甲方队长签名 Captain, side A",
+                "乙方队长签名 Captain, side B",
+                "裁判签名 Table director",
+            ]
     n = len(labels)
     gap = 8.0
     w = (fr.inner - gap * (n - 1)) / n

@@ -4,21 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.hundred_rules import is_family as is_hundred
 from engine.variants import CLIMBING, RED_FIVE
 
 from .frame import _Frame, _new_canvas
 from .layout import _clean, _page_size, _Pen
 from .lists import _DEFAULT_STANDING_COLS, _STANDING_COLS, _Cell, _draw_list, _standing_cell
 from .model import PrintError, Standings
-from .words import _check_variant, _variant_label
+from .words import PAPER_GAMES, _check_variant, _variant_label
+
+
+def _kind(variant: str, doc: Standings) -> str:
+    """The standings' columns: the variant's, and 打百分's by its event — a pair event's rows
+    have match points (and 分差, ``unit_diff``), an individual event's have 积分."""
+    if is_hundred(variant):
+        pairs = any(isinstance(r, Mapping) and "match_points" in r for r in doc.rows)
+        return "hundred-pairs" if pairs or variant == "forty-4p" else "hundred"
+    return variant if variant in (RED_FIVE, CLIMBING) else "fixed"
 
 
 def standings(doc: Standings, page_size: str = "A4") -> bytes:
     """Standings with the tie-break columns (see ``Standings``)."""
     if not isinstance(doc, Standings):
         raise PrintError(f"expected Standings, not {doc!r}")
-    variant = _check_variant(doc.variant, (CLIMBING,))
-    default = _DEFAULT_STANDING_COLS[variant if variant in (RED_FIVE, CLIMBING) else "fixed"]
+    variant = _check_variant(doc.variant, PAPER_GAMES)
+    default = _DEFAULT_STANDING_COLS[_kind(variant, doc)]
     keys = tuple(doc.columns) if doc.columns is not None else default
     for key in keys:
         if key not in default:

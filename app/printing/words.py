@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.hundred_rules import FAMILY_IDS, FORTY_4P, HUNDRED_3P, HUNDRED_4P
 from engine.variants import CLIMBING, ONE_TWENTY, RED_FIVE, TRACTOR, VARIANT_IDS
 
 from .model import PrintError
@@ -18,7 +19,12 @@ _VARIANT_NAMES = {
     RED_FIVE: ("红五", "Red five, 5 players"),
     ONE_TWENTY: ("120分", "One-twenty, 6 players"),
     CLIMBING: ("争上游", "Climbing, 3 to 6 players"),
+    HUNDRED_4P: ("打百分", "Hundred, 4 players"),
+    FORTY_4P: ("40分下台", "Forty, 4 players in pairs"),
+    HUNDRED_3P: ("3人百分", "Hundred, 3 players and a dummy"),
 }
+# the games played on paper beside the trick games: 争上游 and 打百分's three
+PAPER_GAMES = (CLIMBING, *FAMILY_IDS)
 _SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SIDE = ("甲A", "乙B")
 _SIDE_LONG = ("甲方 A", "乙方 B")
@@ -58,6 +64,8 @@ def _yes(v: bool) -> str:
 
 def _option_words(variant: str, options: Mapping[str, Any]) -> list[str]:
     """Every option in force, in plain bilingual words (Chinese first)."""
+    if variant in FAMILY_IDS:
+        return _hundred_options(options)
     words: list[str] = []
     for name, value in options.items():
         if variant == CLIMBING and name in _CLIMBING_OPTIONS:
@@ -137,6 +145,36 @@ def _climbing_option(name: str, value: Any, options: Mapping[str, Any]) -> str:
     return f"名次得分（上游→下游）Points by place (first to last): {text}"
 
 
+def _hundred_options(options: Mapping[str, Any]) -> list[str]:
+    """打百分's options (HUNDRED.md) in words, with the scoring they bring (§8)."""
+    words = []
+    friend = options.get("friend")
+    if friend is not None:
+        words.append(
+            {
+                "fixed": "固定朋友：对家为搭档 Fixed partners opposite",
+                "shown": "明朋友：叫牌者亮明 A friend card, its holder shown at once",
+                "hidden": "暗朋友：出牌才知 A hidden friend, known when the card is played",
+                "blind": "盲叫：看底前叫主和朋友牌 Trump and friend card named before the kitty",
+            }[str(friend)]
+        )
+    if "open_kitty" in options:
+        words.append(
+            "明底 Open kitty" if options["open_kitty"] else "暗底 Kitty seen by the declarer"
+        )
+    stakes = options.get("stakes")
+    if stakes == "flat":
+        words.append("每局 1 分 One unit a deal")
+    elif stakes == "bid":
+        words.append("每局分数 = (叫分 − 55) ÷ 5 Units = (bid − 55) / 5")
+    else:
+        words.append(
+            "翻牌定主，闲家 40 分胜，每局 1 分 Turned card trump; attackers win at 40; 1 unit"
+        )
+    words.append("抠底闲家胜 抠底: the attackers win the deal")
+    return words
+
+
 _PENALTY_OPTIONS = ("revoke_effect", "takeback_effect", "strikes_lose_match")
 
 
@@ -144,6 +182,14 @@ def _penalty_catalogue(variant: str, options: Mapping[str, Any]) -> list[str]:
     """The competition penalties (RULES §7) with this tournament's options, in bilingual words
     for the rules line; the sheet's penalties column records them."""
     takeback_level = options.get("takeback_effect", "level") == "level"
+    if variant in FAMILY_IDS:  # HUNDRED.md §8
+        return [
+            "罚则 Penalties: 出错牌、多牌/少牌本局结束 revoke, miscount end the deal: "
+            "庄家方犯规闲家胜，闲家犯规庄家方胜 declarer side at fault → the attackers win it; "
+            "attackers at fault → the declarer side wins it (units by the bid)",
+            "悔牌只警告 Take-back: a warning only",
+            "警告不计分 Warnings (警告) count for nothing",
+        ]
     if variant == CLIMBING:
         return [
             "罚则 Penalties: 悔牌犯规者少 1 分 a take-back costs its player one point",

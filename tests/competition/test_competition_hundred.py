@@ -581,6 +581,13 @@ def test_the_file_refuses_with_json_paths() -> None:
         "pairing: 'reseat': a pair event is paired round-robin or swiss",
         "played[0].tables[0].deals[0].friend_card: is not used: fixed has no friend card",
     ]
+    online = individual_doc()
+    online["played"][0]["tables"][0]["mode"] = "online"
+    with pytest.raises(tfile.TournamentFileError) as e:
+        tfile.load(online)
+    assert [str(x) for x in e.value.errors] == [
+        "played[0].tables[0].mode: 打百分 tables are played on paper"
+    ]
 
 
 def test_seasons_take_hundred_nights_of_one_variant() -> None:

@@ -8,7 +8,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from app.printing import ClimbingDeal, FixedDeal, RedFiveDeal, RoundPack, ScoreSheet
+from app.printing import (
+    ClimbingDeal,
+    FixedDeal,
+    HundredDeal,
+    RedFiveDeal,
+    RoundPack,
+    ScoreSheet,
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "pdf"
 
@@ -142,6 +149,81 @@ def climbing_sheet(table: int = 2, players: int = 4) -> ScoreSheet:
         deals=deals,
         date="2026-12-07",
         entry_code="C2M-4QX",
+    )
+
+
+def hundred_sheet(
+    table: int = 1, variant: str = "hundred-4p", friend: str = "hidden"
+) -> ScoreSheet:
+    """A 打百分 table: hundred-4p with a friend (two deals recorded: a win on points and a
+    revoke), its fixed pairs, 40分下台 (a turned card, 抠底) or 3人百分."""
+    pairs = variant == "forty-4p" or friend == "fixed"
+    names = ("王芳", "Li Lei", EVIL, "欧阳娜娜")[: 3 if variant == "hundred-3p" else 4]
+    options: dict[str, object] = {}
+    if variant == "hundred-4p":
+        options = {"friend": friend}
+    if variant == "forty-4p":
+        deals: tuple[HundredDeal, ...] = (
+            HundredDeal(
+                0, "H", 45, turned="7H", winner="attackers", units=1, scores=(-1, 1, -1, 1)
+            ),
+            HundredDeal(
+                1,
+                "S",
+                10,
+                turned="QS",
+                kou_di=True,
+                kitty=15,
+                winner="attackers",
+                units=1,
+                scores=(1, -1, 1, -1),
+            ),
+        )
+    elif variant == "hundred-3p":
+        deals = (HundredDeal(2, "D", 30, bid=75, winner="attackers", units=4, scores=(4, 4, -8)),)
+    elif pairs:
+        deals = (
+            HundredDeal(0, "C", 20, bid=70, winner="declarer", units=3, scores=(3, -3, 3, -3)),
+        )
+    else:
+        deals = (
+            HundredDeal(
+                0,
+                "H",
+                25,
+                bid=80,
+                friend_card="AS",
+                friend=2,
+                winner="attackers",
+                units=5,
+                scores=(-5, 5, -5, 5),
+            ),
+            HundredDeal(
+                1,
+                "S",
+                None,
+                bid=90,
+                friend_card="HJ",
+                friend=None,
+                winner="attackers",
+                units=7,
+                scores=(7, -21, 7, 7),
+                penalties=(("revoke", "declarer"),),
+            ),
+        )
+    return ScoreSheet(
+        tournament="打百分之夜 Hundred night",
+        club="Riverside",
+        round=1,
+        table=table,
+        variant=variant,
+        seats=names,
+        sides=("王芳 & " + EVIL, "Li Lei & 欧阳娜娜") if pairs else (),
+        options=options,
+        match={"deals": 8},
+        deals=deals,
+        date="2026-12-07",
+        entry_code="H7K-2QX",
     )
 
 

@@ -14,6 +14,7 @@ from ... import printing as pr
 from ...competition import model as cm
 from ...competition import presets
 from ...competition.climbing import ClimbingTable
+from ...competition.hundred import HundredDeal, HundredTable, is_hundred
 from ...competition.matches import FixedMatch, RedFiveTable
 from ...extensions import db
 from ...models import Club, Round, Table, Tournament
@@ -90,6 +91,32 @@ def _climbing_deals(m: ClimbingTable, deals: list[cm.Deal]) -> tuple[pr.Climbing
     return tuple(out)
 
 
+def _hundred_deals(m: HundredTable, deals: list[cm.Deal]) -> tuple[pr.HundredDeal, ...]:
+    """打百分's rows as typed, with the engine's result and units (``competition.hundred``)."""
+    out = []
+    for row, d in zip(m.rows, deals, strict=False):
+        assert isinstance(d, HundredDeal)
+        out.append(
+            pr.HundredDeal(
+                declarer=row.declarer,
+                trump=d.trump or "S",
+                points=None if row.ended_by else d.points,
+                bid=d.bid,
+                turned=d.turned or "",
+                friend_card=d.friend_card or "",
+                friend=row.friend,
+                kou_di=row.kou_di,
+                kitty=d.kitty_points,
+                winner=row.winner,
+                units=row.units,
+                scores=row.scores,
+                penalties=tuple((k, str(w)) for k, w in d.penalties),
+                warnings=tuple(seat for seat, _reason in d.warnings),
+            )
+        )
+    return tuple(out)
+
+
 def seat_links(t: Tournament, tab: Table) -> tuple[pr.SeatLink, ...]:
     """An online table's seat addresses for its card's QR codes (none for a paper table, or
     where no address can be built: a command run without ``SERVER_NAME``)."""
@@ -114,8 +141,15 @@ def score_sheet(t: Tournament, tab: Table, club_name: str, with_code: bool = Tru
     sides, seats = seat_names(tab)
     deals = [deal_from_row(d) for d in tab.deals]
     derived = sheet(t, tab)
-    rows: tuple[pr.FixedDeal, ...] | tuple[pr.RedFiveDeal, ...] | tuple[pr.ClimbingDeal, ...]
-    if isinstance(derived, FixedMatch):
+    rows: (
+        tuple[pr.FixedDeal, ...]
+        | tuple[pr.RedFiveDeal, ...]
+        | tuple[pr.ClimbingDeal, ...]
+        | tuple[pr.HundredDeal, ...]
+    )
+    if isinstance(derived, HundredTable):
+        rows = _hundred_deals(derived, deals)
+    elif isinstance(derived, FixedMatch):
         rows = _fixed_deals(derived, deals)
     elif isinstance(derived, ClimbingTable):
         rows = _climbing_deals(derived, deals)
@@ -160,6 +194,10 @@ def standings_doc(t: Tournament, club_name: str) -> pr.Standings:
         row: dict[str, Any] = r.as_json()
         if t.variant == CLIMBING:  # 争上游's tie-break: deals won (上游)
             row["wins"] = row.pop("dealer_wins")
+        elif is_hundred(t.variant) and "level_diff" in row:  # 打百分's pairs: 分差
+            row["unit_diff"] = row.pop("level_diff")
+        elif is_hundred(t.variant):  # 打百分's individuals: deals won as declarer's side
+            row["declarer_wins"] = row.pop("dealer_wins")
         if r.in_progress:
             row["note"] = "进行中 in progress"
         rows.append(row)
