@@ -57,6 +57,8 @@ from .tfile import (
     ROUND_KEYS,
     TABLE_KEYS,
     TOP_KEYS,
+    FileError,
+    TournamentFileError,
     _bounds,
     _is_int,
     _join,
@@ -387,3 +389,16 @@ class HundredLoader(_Loader):
             kou_di=d.get("kou_di", False),
             kitty_points=d.get("kitty"),
         )
+
+
+def load_hundred_deal(doc: object, variant: HundredVariant) -> HundredDeal:
+    """Read one 打百分 row as ``tfile.dump_deal`` wrote it (a removed deal kept in the audit
+    trail, to restore), as ``tfile.load_deal`` does for the other games; raise
+    ``TournamentFileError`` if it cannot be read."""
+    loader = HundredLoader()
+    deal = loader.hundred_deal(doc, "deal", variant)
+    if loader.errors or deal is None:
+        raise TournamentFileError(
+            loader.errors or [FileError("deal", "the deal could not be read")]
+        )
+    return deal

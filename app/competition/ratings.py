@@ -17,6 +17,9 @@
   The first out (上游) earns the deal's award, as the standings count deals won by place.
   争上游 joins the one club rating as red five joined 升级's: the club has one number per
   player across all its games (no rating per variant), each deal a game as red five's are.
+* 打百分 joins it too: its individual events (a friend mode, 3人百分) deal by deal as red five's
+  (the declarer and the friend, or the declarer alone, against the attackers), its pair events
+  (fixed partners, 40分下台) match by match as fixed sides', the side with more units winning.
 
 Red five and 争上游 are rated deal by deal, every checked row of the sheet up to the first row
 in error (a table in progress rates its deals so far), each seat credited to whoever played it
@@ -35,7 +38,7 @@ A bridge-style cumulative award (league points, 积分榜) is kept beside it: ea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any
@@ -45,6 +48,7 @@ from openskill.models import PlackettLuce
 from engine.variants import CLIMBING
 
 from .climbing import derive_climbing
+from .hundred import derive_hundred, hundred_variant, is_hundred
 from .matches import derive_fixed, derive_red_five
 from .model import Tournament
 from .names import name_match_key, name_sort_key
@@ -205,7 +209,6 @@ def games_of(t: Tournament, when: str, player_names: Mapping[str, str] | None = 
     (ISO date or time); within a night, rounds then tables then deals keep their recorded
     order."""
     rename = player_names or {}
-    variant = t.rules
     entrants = t.entrant_map
 
     def players(name: str, round_no: int) -> tuple[str, ...]:
@@ -213,6 +216,9 @@ def games_of(t: Tournament, when: str, player_names: Mapping[str, str] | None = 
         names = e.players_in(round_no) if e is not None and e.players else (name,)
         return tuple(rename.get(p, p) for p in names)
 
+    if is_hundred(t.variant):
+        return _hundred_games(t, when, players)
+    variant = t.rules
     out: list[Game] = []
     for rnd in t.played:
         for tab in rnd.tables:
@@ -244,4 +250,39 @@ def games_of(t: Tournament, when: str, player_names: Mapping[str, str] | None = 
                     b = tuple(seats[s] for s in range(len(seats)) if s not in dealer_side)
                     winner = 0 if row.winner == "declarer" else 1
                     out.append(Game(f"{stamp}.{row.number:04d}", (a, b), winner, label, "deal"))
+    return out
+
+
+def _hundred_games(
+    t: Tournament, when: str, players: Callable[[str, int], tuple[str, ...]]
+) -> list[Game]:
+    """打百分 (HUNDRED.md §8) as the other games are rated: a pair event's counted match (fixed
+    partners, 40分下台) is one game of two teams won by the side with more units, equal units
+    a draw (a forfeit rates nobody); an individual event's deal (a friend mode, 3人百分) is one
+    game of the declarer's side — the declarer and the friend, or the declarer alone (always
+    in 3人百分, whose dummy is no one) — against the attackers, won by the deal's winner."""
+    variant = hundred_variant(t.variant, t.options)
+    out: list[Game] = []
+    for rnd in t.played:
+        for tab in rnd.tables:
+            label = f"{t.name} · R{rnd.round} · T{tab.table}"
+            stamp = f"{when}#{rnd.round:04d}.{tab.table:04d}"
+            if tab.sides is not None:
+                if tab.forfeit is not None:
+                    continue
+                m = derive_hundred(variant, t.match, tab)
+                if not m.counts:
+                    continue
+                diff = m.margin(0)
+                winner = None if diff == 0 else (0 if diff > 0 else 1)
+                teams = (players(tab.sides[0], rnd.round), players(tab.sides[1], rnd.round))
+                out.append(Game(stamp, teams, winner, label, "match"))
+            elif tab.players is not None:
+                seats = [players(p, rnd.round)[0] for p in tab.players]
+                for row in derive_hundred(variant, t.match, tab).rows:
+                    side = {row.declarer} | ({row.friend} if row.friend is not None else set())
+                    a = tuple(seats[s] for s in sorted(side))
+                    b = tuple(seats[s] for s in range(len(seats)) if s not in side)
+                    won = 0 if row.winner == "declarer" else 1
+                    out.append(Game(f"{stamp}.{row.number:04d}", (a, b), won, label, "deal"))
     return out

@@ -17,6 +17,7 @@ from typing import Any
 from engine.variants import CLIMBING, Variant
 
 from .climbing import ClimbingTable, derive_climbing
+from .hundred import HundredTable, derive_hundred, hundred_variant
 from .matches import (
     FixedMatch,
     RedFiveTable,
@@ -83,7 +84,7 @@ class RedFiveStanding:
         }
 
 
-SheetTable = FixedMatch | RedFiveTable | ClimbingTable
+SheetTable = FixedMatch | RedFiveTable | ClimbingTable | HundredTable
 
 
 def derive_table(variant: Variant, spec: MatchSpec, table: Table) -> SheetTable:
@@ -92,6 +93,14 @@ def derive_table(variant: Variant, spec: MatchSpec, table: Table) -> SheetTable:
     if variant.id == CLIMBING:
         return derive_climbing(variant, spec, table)
     return derive_red_five(variant, spec, table)
+
+
+def derive_tournament_table(t: Tournament, table: Table) -> SheetTable:
+    """A table of ``t`` derived by its game's rules: 打百分's by ``hundred.derive_hundred``
+    (its variants are not ``engine.variants``'), the others' by ``derive_table``."""
+    if t.variant in HUNDRED_IDS:
+        return derive_hundred(hundred_variant(t.variant, t.options), t.match, table)
+    return derive_table(t.rules, t.match, table)
 
 
 def _rounds(t: Tournament, through_round: int | None) -> list[Round]:
@@ -344,7 +353,7 @@ def entrant_history(t: Tournament, name: str) -> list[HistoryEntry]:
             elif table.players and name in table.players:
                 seat = table.players.index(name)
                 tab = derive_table(variant, t.match, table)
-                assert not isinstance(tab, FixedMatch)
+                assert not isinstance(tab, FixedMatch | HundredTable)  # 打百分: hundred_history
                 out.append(
                     HistoryEntry(
                         rnd.round,

@@ -282,6 +282,9 @@ class Deal(Base):
     # 争上游: each seat's place 1 … n by seat, and the tribute (进贡) {"from", "to", "card"}
     places: Mapped[list[int] | None] = mapped_column(JSON)
     tribute: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # 打百分: {"bid", "turned", "friend_card", "kou_di", "kitty"} as the sheet has them (the
+    # declarer's and the friend's seats, trump, points and penalties in the columns above)
+    hundred: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime | None] = mapped_column()
 

@@ -17,6 +17,7 @@ from flask import current_app
 
 from .. import printing as pr
 from ..competition.climbing import ClimbingTable
+from ..competition.hundred import HundredTable
 from ..competition.matches import FixedMatch
 from ..competition.standings import SheetTable
 from ..competition.tfile import TournamentFileError, load
@@ -199,6 +200,7 @@ def _run_lines(t: Tournament, run: autoplay.Run) -> list[str]:
                 places = " ".join(str(p) for p in cr.places)
                 lines.append(f"  deal {cr.number}: places {places}, scores {scores}")
         else:
+            assert not isinstance(derived, HundredTable)  # 打百分 is not played by the bots online
             for red in derived.rows[one.first :]:
                 scores = " ".join(f"{s:+d}" for s in red.scores)
                 lines.append(

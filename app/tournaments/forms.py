@@ -18,6 +18,7 @@ from wtforms.validators import (
 )
 
 from engine.errors import EngineError
+from engine.hundred_rules import FORTY_4P, HUNDRED_3P, HUNDRED_4P
 from engine.scoring import (
     ATTACKERS,
     DECLARER,
@@ -30,7 +31,7 @@ from engine.scoring import (
 )
 from engine.variants import CLIMBING, LEVELS, ONE_TWENTY, RED_FIVE, TRACTOR, Variant
 
-from ..competition.presets import PRESETS
+from ..competition.presets import PRESETS, presets_for
 from ..forms_common import REQUIRED, TOO_LONG, choices
 from ..services.visibility import VISIBILITY_LABELS
 
@@ -39,11 +40,17 @@ VARIANT_LABELS = {
     RED_FIVE: _l("红五 Red five (5 players, individuals)"),
     ONE_TWENTY: _l("120分 (6 players, trios)"),
     CLIMBING: _l("争上游 Climbing (3 to 6 players a table, individuals, on paper)"),
+    HUNDRED_4P: _l("打百分 (4 players: a friend as individuals, or fixed pairs; on paper)"),
+    FORTY_4P: _l("40分下台 (4 players, fixed pairs, on paper)"),
+    HUNDRED_3P: _l("3人百分 (3 players and a dummy, individuals, on paper)"),
 }
 PAIRING_LABELS = {
     "swiss": _l("Swiss (by match points, no repeat opponents)"),
     "round-robin": _l("Round robin (Berger tables)"),
-    "reseat": _l("Re-seating of individuals (red five, 争上游: new tablemates each round)"),
+    "reseat": _l(
+        "Re-seating of individuals (red five, 争上游, 打百分 with a friend: new tablemates each "
+        "round)"
+    ),
 }
 MATCH_LABELS = {
     "deals": _l("A number of deals"),
@@ -163,8 +170,9 @@ class TournamentForm(FlaskForm):
             raise StopValidation(_l("Please choose one of the listed values."))
 
     def check_preset(self, field: HiddenField) -> None:
-        if not field.data:
-            field.data = "club"
+        if not field.data:  # the game's first preset: ``club``, or 打百分's club night
+            fitting = presets_for(self.variant.data or "")
+            field.data = fitting[0].id if fitting else "club"
         if field.data not in PRESETS or not PRESETS[field.data].fits(self.variant.data or ""):
             raise StopValidation(_l("This rule preset does not exist for this game."))
 

@@ -9,7 +9,14 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from engine.errors import EngineError
-from engine.variants import default_options, make_variant, option_names, option_spec
+from engine.hundred_rules import (
+    OPTION_HELP,
+    family_option_choices,
+    family_option_names,
+    make_hundred_variant,
+)
+from engine.hundred_rules import is_family as is_hundred
+from engine.variants import OptionSpec, default_options, make_variant, option_names, option_spec
 
 # Plain words for each rule option (the engine's help text, translated).
 OPTION_LABELS: dict[str, Any] = {
@@ -33,6 +40,10 @@ OPTION_LABELS: dict[str, Any] = {
         "Tribute (进贡): from the second deal the last gives his highest card to the first"
     ),
     "place_points": _l("Points by place, first place first"),
+    # 打百分
+    "friend": _l("Sides (朋友)"),
+    "open_kitty": _l("Open kitty (明底): the kitty and the buried cards shown to every seat"),
+    "stakes": _l("Units of a deal"),
 }
 CHOICE_LABELS: dict[tuple[str, Any], Any] = {
     ("decks", 1): _l("1 deck"),
@@ -60,7 +71,45 @@ CHOICE_LABELS: dict[tuple[str, Any], Any] = {
     ("score_table", "units60"): _l("units of 60 points"),
     ("triple_tractors", True): _l("yes"),
     ("triple_tractors", False): _l("no"),
+    ("friend", "fixed"): _l("fixed partners opposite (固定朋友): a pair event"),
+    ("friend", "shown"): _l("a friend card, its holder shown at once (明朋友)"),
+    ("friend", "hidden"): _l("a friend card, its holder known when it is played (暗朋友)"),
+    ("friend", "blind"): _l("friend card and trump named before the kitty is seen (盲叫)"),
+    ("open_kitty", True): _l("yes"),
+    ("open_kitty", False): _l("no: only the declarer sees them"),
+    ("stakes", "bid"): _l("by the bid: (bid − 55) / 5, 60 → 1 … 100 → 9"),
+    ("stakes", "flat"): _l("1 whatever the bid"),
 }
+
+
+# 打百分's options live in engine.hundred_rules, the other games' in engine.variants: the four
+# functions below ask the right one
+
+
+def _option_names(variant: str) -> tuple[str, ...]:
+    return family_option_names(variant) if is_hundred(variant) else option_names(variant)
+
+
+def _option_spec(name: str, variant: str) -> OptionSpec:
+    if is_hundred(variant):
+        values = family_option_choices(name)
+        kind = "bool" if isinstance(values[0], bool) else "choice"
+        return OptionSpec(name, values, kind, OPTION_HELP[name])
+    return option_spec(name, variant)
+
+
+def variant_defaults(variant: str) -> dict[str, Any]:
+    """A game's default rule options (打百分's too)."""
+    if is_hundred(variant):
+        return dict(make_hundred_variant(variant).options)
+    return default_options(variant)
+
+
+def _checked_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options as the engine validates them (raises ``EngineError``)."""
+    if is_hundred(variant):
+        return dict(make_hundred_variant(variant, options).options)
+    return dict(make_variant(variant, options).options)
 
 
 def option_choice_label(name: str, value: Any) -> str:
@@ -70,7 +119,7 @@ def option_choice_label(name: str, value: Any) -> str:
 
 def option_value_text(name: str, value: Any, variant: str | None = None) -> str:
     """One option's value in words: a choice's label, yes/no, points, levels."""
-    kind = option_spec(name, variant).kind
+    kind = _option_spec(name, variant).kind if variant is not None else option_spec(name).kind
     if kind == "place_points":
         return _("players − 1 for the first down to 0") if value is None else _points_text(value)
     if kind == "points_or_null":
@@ -85,14 +134,14 @@ def option_value_text(name: str, value: Any, variant: str | None = None) -> str:
 def option_summary(variant: str, options: dict[str, Any]) -> list[dict[str, Any]]:
     """Every rule option in force for a tournament (its own choices over the defaults), in plain
     words: ``label``, ``value`` (words) and ``changed`` (not the default)."""
-    defaults = default_options(variant)
+    defaults = variant_defaults(variant)
     out = []
-    for name in option_names(variant):
+    for name in _option_names(variant):
         value = options.get(name, defaults.get(name))
         out.append(
             {
                 "option": name,
-                "label": str(OPTION_LABELS.get(name, option_spec(name, variant).help)),
+                "label": str(OPTION_LABELS.get(name, _option_spec(name, variant).help)),
                 "value": option_value_text(name, value, variant),
                 "changed": name in options and value != defaults.get(name),
             }
@@ -103,8 +152,8 @@ def option_summary(variant: str, options: dict[str, Any]) -> list[dict[str, Any]
 def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> list[dict[str, Any]]:
     """The option inputs of a variant (name, label, kind, choices, current value as text)."""
     out = []
-    for name in option_names(variant):
-        spec = option_spec(name, variant)
+    for name in _option_names(variant):
+        spec = _option_spec(name, variant)
         key = f"opt_{name}"
         current = defaults.get(name)
         if spec.kind == "levels":
@@ -147,11 +196,11 @@ def _as_text(value: Any) -> str:
 
 def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, str]]:
     """The options typed in the set up form that differ from the defaults, and errors."""
-    defaults = default_options(variant)
+    defaults = variant_defaults(variant)
     given: dict[str, Any] = {}
     errors: dict[str, str] = {}
-    for name in option_names(variant):
-        spec = option_spec(name, variant)
+    for name in _option_names(variant):
+        spec = _option_spec(name, variant)
         if spec.kind != "bool" and f"opt_{name}" not in form:
             continue  # not on the posted form (one from before the option existed): the default
         raw = (form.get(f"opt_{name}") or "").strip()
@@ -190,7 +239,7 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
         else:  # levels
             value = [x.strip().upper() for x in raw.replace("，", ",").split(",") if x.strip()]
         try:
-            checked = make_variant(variant, {**given, name: value}).options[name]
+            checked = _checked_options(variant, {**given, name: value})[name]
         except EngineError:
             if spec.kind == "place_points":
                 errors[name] = _(

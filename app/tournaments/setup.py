@@ -11,10 +11,12 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
-from engine.variants import CLIMBING, RED_FIVE, default_options
+from engine.hundred_rules import is_family as is_hundred
+from engine.variants import CLIMBING, RED_FIVE
 
 from ..competition import model as cm
 from ..competition import presets
+from ..competition.hundred import individual
 from ..extensions import db, htmx
 from ..models import Club, Entrant, Member, Tournament
 from ..permissions import club_route
@@ -42,7 +44,7 @@ from .forms import (
     TournamentForm,
 )
 from .lookup import actor, current, entrant, labels, tournament
-from .options import option_fields, option_summary, parse_options
+from .options import option_fields, option_summary, parse_options, variant_defaults
 from .standings import standings_url
 
 
@@ -137,7 +139,7 @@ def _settings(form: TournamentForm) -> tuple[dict[str, Any], dict[str, Any]]:
 def new(club: Club, me: Member) -> ResponseReturnValue:
     form = TournamentForm()
     variant = form.variant.data if form.variant.data in VARIANT_LABELS else "tractor-4p"
-    option_defaults = default_options(variant)
+    option_defaults = variant_defaults(variant)
     if request.method == "GET":
         variant = request.args.get("variant", variant)
         if variant not in VARIANT_LABELS:
@@ -146,11 +148,12 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
         if chosen is not None and chosen.variant is not None:
             variant = chosen.variant
         form.variant.data = variant
-        if variant in (RED_FIVE, CLIMBING):
-            form.pairing.data = "reseat"
-        option_defaults = default_options(variant)
+        if chosen is None and is_hundred(variant):
+            chosen = presets.presets_for(variant)[0]  # 打百分's club night: its own preset
+        option_defaults = variant_defaults(variant)
         if chosen is not None:
             option_defaults = _apply_preset(form, chosen, option_defaults)
+        form.pairing.data = fitting_pairing(variant, form.pairing.data or "", option_defaults)
         # the match length chosen (htmx swaps its number field in from this page)
         if request.args.get("match_kind") in MATCH_LABELS:
             form.match_kind.data = request.args["match_kind"]
@@ -161,7 +164,9 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
     form_data = request.form if request.method == "POST" else None
     if request.method == "POST" and form.options_variant.data != variant:
         form_data = None  # the options shown were another game's: show this one's, save nothing
-        form.pairing.data = fitting_pairing(variant, form.pairing.data or "")
+        if is_hundred(variant):  # 打百分's club night of this game, its preset and options
+            option_defaults = _apply_preset(form, presets.presets_for(variant)[0], option_defaults)
+        form.pairing.data = fitting_pairing(variant, form.pairing.data or "", option_defaults)
         form.validate()
         flash(_("Check the rule options of this game, then create the tournament."), "info")
     elif form.validate_on_submit():
@@ -179,7 +184,7 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
                     form.rounds.data or 0,
                     match,
                     points,
-                    preset=form.preset.data or "club",
+                    preset=form.preset.data or _first_preset(variant),
                 )
             except ServiceError as error:
                 db.session.rollback()
@@ -200,10 +205,15 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
         options=option_fields(variant, form_data, option_defaults),
         option_errors=option_errors,
         presets=presets.presets_for(variant),
-        chosen_preset=presets.preset(form.preset.data) or presets.PRESETS["club"],
+        chosen_preset=presets.preset(form.preset.data) or presets.PRESETS[_first_preset(variant)],
         locale=str(get_locale() or "en"),
         **labels(),
     ), status
+
+
+def _first_preset(variant: str) -> str:
+    """The preset a form without one starts from: ``club``, or 打百分's club night of the game."""
+    return presets.presets_for(variant)[0].id
 
 
 def _apply_preset(
@@ -229,20 +239,28 @@ def new_options(club: Club, me: Member) -> ResponseReturnValue:
     if variant not in VARIANT_LABELS:
         abort(404)
     pairing_form = TournamentForm(formdata=None)
-    pairing_form.pairing.data = fitting_pairing(variant, request.args.get("pairing", "swiss"))
+    defaults = variant_defaults(variant)
+    if is_hundred(variant):  # the club night's options, as the page's preset says
+        defaults = {**defaults, **dict(presets.presets_for(variant)[0].options)}
+    pairing_form.pairing.data = fitting_pairing(
+        variant, request.args.get("pairing", "swiss"), defaults
+    )
     return render_template(
         "tournaments/_options.html",
         variant=variant,
-        options=option_fields(variant, None, default_options(variant)),
+        options=option_fields(variant, None, defaults),
         option_errors={},
         pairing_form=pairing_form,
     )
 
 
-def fitting_pairing(variant: str, pairing: str) -> str:
-    """The pairing the form should show for ``variant``: red five and 争上游 always re-seat; fixed sides
-    keep a round robin or Swiss chosen, and take Swiss instead of re-seating."""
+def fitting_pairing(variant: str, pairing: str, options: dict[str, Any] | None = None) -> str:
+    """The pairing the form should show for ``variant``: red five, 争上游 and 打百分's individual
+    events always re-seat; fixed sides (打百分's pairs too) keep a round robin or Swiss chosen,
+    and take Swiss instead of re-seating."""
     if variant in (RED_FIVE, CLIMBING):
+        return "reseat"
+    if is_hundred(variant) and individual(variant, options or variant_defaults(variant)):
         return "reseat"
     return pairing if pairing in ("round-robin", "swiss") else "swiss"
 

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from engine.variants import CLIMBING
 
 from ..competition.climbing import ClimbingTable
+from ..competition.hundred import HundredTable
 from ..competition.matches import FixedMatch, RedFiveTable
 from ..competition.standings import SheetTable
 from ..extensions import db, htmx
@@ -25,7 +26,7 @@ from ..services.tournaments import clock as clocks
 from ..services.tournaments import sheets as sheets
 from ..services.tournaments.audit import Actor
 from ..services.tournaments.rounds import table_by_code
-from ..services.tournaments.rows import deal_from_row, seat_names, variant_of
+from ..services.tournaments.rows import deal_from_row, hundred_rules_of, seat_names, variant_of
 from ..web import client_ip
 from . import bp
 from .actions import confirmed
@@ -39,6 +40,7 @@ from .forms import (
     PenaltyForm,
     seen_count,
 )
+from .hundred_forms import HundredDealForm
 from .lookup import actor, current, round_, table, tournament
 
 SHEET_PAGE = "tournaments/sheet.html"
@@ -46,8 +48,13 @@ SHEET_PAGE = "tournaments/sheet.html"
 
 def _deal_form(t: Tournament, tab: Table, formdata: bool, director: bool) -> DealForm:
     """The deal form; a director's also records conduct warnings (警告)."""
-    form = DealForm() if formdata else DealForm(formdata=None)
     sides, seats = seat_names(tab)
+    rules = hundred_rules_of(t)
+    if rules is not None:  # 打百分's row: bid, friend card, 抠底 …
+        hundred = HundredDealForm() if formdata else HundredDealForm(formdata=None)
+        hundred.setup(rules, sides, seats, warnings=director)
+        return hundred
+    form = DealForm() if formdata else DealForm(formdata=None)
     form.setup(variant_of(t), sides, seats, warnings=director)
     return form
 
@@ -70,6 +77,9 @@ def _tribute_for_next(form: DealForm, derived: ClimbingTable, deals: int) -> Non
 
 
 def _defaults_for_next(form: DealForm, derived: SheetTable, deals: int) -> None:
+    if isinstance(form, HundredDealForm):
+        form.fresh()
+        return
     if isinstance(derived, ClimbingTable):
         _tribute_for_next(form, derived, deals)
     if isinstance(derived, FixedMatch):
@@ -116,6 +126,8 @@ def _sheet_context(
         "derived": derived,
         "fixed": isinstance(derived, FixedMatch),
         "climbing": t.variant == CLIMBING,
+        "hundred": isinstance(derived, HundredTable),
+        "hundred_pairs": isinstance(form, HundredDealForm) and form.variant.fixed_pairs,
         "deals": deals,
         "form": form,
         "edit_index": edit_index,

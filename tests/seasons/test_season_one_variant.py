@@ -90,8 +90,7 @@ def test_a_night_of_another_variant_is_refused_on_import(app, client, runner, tm
 def test_a_season_keeps_the_hundred_friend_modes_apart(app) -> None:  # type: ignore[no-untyped-def]
     """The app compares nights as the competition layer's ``season_variant`` does: 打百分's
     fixed-pair nights (match points, 分差) and its 积分 nights never share a season, while two
-    nights of one friend mode, or of a level game, do (nights stored directly: the web pages do
-    not set up 打百分 nights yet)."""
+    nights of one friend mode, or of a level game, do; the refusal names both games in words."""
     w = world()
     season = ensure_season(w.club, "Hundred League")
 
@@ -118,8 +117,8 @@ def test_a_season_keeps_the_hundred_friend_modes_apart(app) -> None:  # type: ig
         with pytest.raises(ServiceError) as e:
             set_night(hidden, season)
         assert str(e.value) == (
-            "Hundred League is a season of hundred-4p/fixed nights; Hidden is a hundred-4p/hidden "
-            "night and cannot count in it. Nothing was saved."
+            "Hundred League is a season of 打百分 with fixed partners (pairs) nights; Hidden is a "
+            "打百分 with a hidden friend (暗朋友) night and cannot count in it. Nothing was saved."
         )
         assert hidden.season_id is None
         # a season of 积分 nights: hidden (written or by default) counts, fixed does not

@@ -70,6 +70,10 @@ SETUP_OPTIONS: dict[str, dict[str, str]] = {
         "opt_tribute": "true",
         "opt_place_points": "",
     },
+    # 打百分: the club night's options (a bool option is sent only when true)
+    "hundred-4p": {"opt_friend": "hidden", "opt_stakes": "bid"},
+    "forty-4p": {},
+    "hundred-3p": {"opt_stakes": "bid"},
 }
 
 

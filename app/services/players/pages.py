@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import or_, select
 
+from engine.hundred_rules import is_family as is_hundred
 from engine.variants import CLIMBING
 
 from ...competition.names import name_match_key, name_sort_key
@@ -31,6 +32,7 @@ class NightPlayed:
     matches: list[HistoryMatch]
     fixed: bool
     climbing: bool = False  # 争上游: points by place and deals won (上游), not red five's 积分
+    hundred: bool = False  # 打百分: units (积分 or a side's), no levels
 
 
 @dataclass
@@ -112,6 +114,7 @@ def player_page(club: Club, member: Member) -> PlayerPage:
                 matches,
                 comp.fixed_sides,
                 t.variant == CLIMBING,
+                is_hundred(t.variant),
             )
         )
     key = name_match_key(name)

@@ -37,6 +37,13 @@ VARIANT_WORDS = {
     RED_FIVE: _l("红五 (red five, 5 players)"),
     ONE_TWENTY: _l("120分 (6 players)"),
     CLIMBING: _l("争上游 (climbing, 3 to 6 players)"),
+    # 打百分 (competition.seasons.season_variant: hundred-4p by its friend mode)
+    "hundred-4p/fixed": _l("打百分 with fixed partners (pairs)"),
+    "hundred-4p/shown": _l("打百分 with a shown friend (明朋友)"),
+    "hundred-4p/hidden": _l("打百分 with a hidden friend (暗朋友)"),
+    "hundred-4p/blind": _l("打百分 with a blind call (盲叫)"),
+    "forty-4p": _l("40分下台 (pairs)"),
+    "hundred-3p": _l("3人百分 (3 players)"),
 }
 
 

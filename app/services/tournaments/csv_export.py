@@ -10,6 +10,7 @@ import io
 
 from ...competition import model as cm
 from ...competition.climbing import ClimbingRow, derive_climbing
+from ...competition.hundred import HundredDeal, derive_hundred, hundred_variant, is_hundred
 from ...competition.matches import FixedMatch, FixedRow
 from ...competition.standings import FixedStanding, RedFiveStanding, derive_table
 from ...models import Tournament
@@ -46,7 +47,7 @@ def standings_csv(t: Tournament) -> str:
                 "players",
                 "played",
                 "match_points",
-                "level_diff",
+                "unit_diff" if is_hundred(t.variant) else "level_diff",  # 打百分: 分差
                 "opponents_points",
                 "wins",
                 "draws",
@@ -83,6 +84,8 @@ def standings_csv(t: Tournament) -> str:
 def deals_csv(t: Tournament) -> str:
     loaded = load(t)
     comp = loaded.tournament
+    if is_hundred(comp.variant):
+        return _hundred_deals_csv(comp)
     variant = comp.rules
     if comp.climbing:
         return _climbing_deals_csv(comp)
@@ -212,3 +215,82 @@ def _climbing_deals_csv(comp: cm.Tournament) -> str:
                     ]
                 )
     return _csv(rows)
+
+
+def _hundred_deals_csv(comp: cm.Tournament) -> str:
+    """打百分's rows as typed (HUNDRED.md §8), then the result, the units and each seat's units
+    for the deal and running (seats 0 … n − 1 in the order of ``players``; in a pair event
+    side A holds seats 0 and 2)."""
+    variant = hundred_variant(comp.variant, comp.options)
+    rows: list[list[object]] = [
+        [
+            "round",
+            "table",
+            "deal",
+            "players",
+            "declarer",
+            "bid",
+            "turned",
+            "trump",
+            "friend_card",
+            "friend",
+            "points",
+            "kou_di",
+            "kitty",
+            "winner",
+            "units",
+            "scores",
+            "totals_after",
+            "penalties",
+            "warnings",
+        ]
+    ]
+    for rnd in comp.played:
+        for tab in rnd.tables:
+            if tab.bye is not None or tab.forfeit is not None:
+                continue
+            derived = derive_hundred(variant, comp.match, tab)
+            players = tab.players or (seat_players_of(comp, tab) if tab.sides else ())
+            for i, d in enumerate(tab.deals):
+                if not isinstance(d, HundredDeal):
+                    continue
+                winner = units = scores = after = ""
+                if i < len(derived.rows):
+                    row = derived.rows[i]
+                    winner, units = row.winner, str(row.units)
+                    scores = " ".join(str(x) for x in row.scores)
+                    after = " ".join(str(x) for x in row.totals)
+                rows.append(
+                    [
+                        rnd.round,
+                        tab.table,
+                        i + 1,
+                        " / ".join(players),
+                        d.declarer,
+                        "" if d.bid is None else d.bid,
+                        d.turned or "",
+                        d.trump or "",
+                        d.friend_card or "",
+                        "" if d.friend is None else d.friend,
+                        d.points,
+                        "yes" if d.kou_di else "no",
+                        "" if d.kitty_points is None else d.kitty_points,
+                        winner,
+                        units,
+                        scores,
+                        after,
+                        "; ".join(f"{kind} {who}" for kind, who in d.penalties),
+                        "; ".join(f"{seat}: {reason}" for seat, reason in d.warnings),
+                    ]
+                )
+    return _csv(rows)
+
+
+def seat_players_of(comp: cm.Tournament, tab: cm.Table) -> list[str]:
+    """A pair table's players by seat: side A's first player, side B's, then their seconds."""
+    assert tab.sides is not None
+    by = comp.entrant_map
+    a, b = by.get(tab.sides[0]), by.get(tab.sides[1])
+    if a is None or b is None:
+        return []
+    return cm.seat_players((a, b))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from engine.hundred_rules import is_family as is_hundred
 from engine.variants import CLIMBING
 
 from ...charts import builders, drawing
@@ -28,10 +29,14 @@ def standings_image(t: Tournament, club: Club) -> bytes:
             rows.append(ImageRow(str(r.rank), r.entrant, str(r.match_points), f"{r.level_diff:+d}"))
         else:
             rows.append(ImageRow(str(r.rank), r.entrant, str(r.score), str(r.dealer_wins)))
-    if loaded.tournament.fixed_sides:
+    if loaded.tournament.fixed_sides and is_hundred(t.variant):  # 打百分's pairs: 分差
+        head = (_("#"), _("Entrant"), _("Match points"), _("分差"))
+    elif loaded.tournament.fixed_sides:
         head = (_("#"), _("Entrant"), _("Match points"), _("级差"))
     elif t.variant == CLIMBING:  # 争上游: points by place, then deals won (上游)
         head = (_("#"), _("Player"), _("Points by place"), _("Deals won (上游)"))
+    elif is_hundred(t.variant):  # 打百分's individuals: 积分, then deals won as declarer's side
+        head = (_("#"), _("Player"), _("积分"), _("Declarer side wins"))
     else:
         head = (_("#"), _("Player"), _("积分"), _("Dealer side wins"))
     labels, by_name, final = ranks_over_rounds(loaded)

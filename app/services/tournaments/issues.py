@@ -101,6 +101,52 @@ TEXTS = {
     "tribute_not_loser": _l("The tribute is paid by the player who came last in the deal before."),
     "tribute_not_winner": _l("The tribute goes to the player who came first in the deal before."),
     "climbing_penalty": _l("In 争上游 only a take-back (悔牌) is recorded."),
+    # 打百分 (competition.hundred)
+    "hundred_declarer_missing": _l("Please choose the declarer (庄家)."),
+    "hundred_seat": _l("Please choose one of the seats."),
+    "hundred_bid_missing": _l("Please choose the winning bid (叫分): 60 to 100 in steps of 5."),
+    "hundred_bid": _l("%(value)s is not a bid: 60 to 100 in steps of 5."),
+    "hundred_bid_forty": _l("40分下台 has no bidding: write the turned card."),
+    "hundred_turned_missing": _l("Please write the turned card (翻牌), e.g. 7H: it names trump."),
+    "hundred_turned": _l("%(value)s is not a suited card such as 7H (a joker is never turned)."),
+    "hundred_turned_only": _l("Only 40分下台 turns a card: here the bid names the declarer."),
+    "hundred_trump_missing": _l("Please choose trump (主): 打百分 always has a trump suit."),
+    "hundred_trump": _l("Please choose a suit: 打百分 always has a trump suit."),
+    "hundred_trump_turned": _l("Trump is the turned card's suit, %(suit)s."),
+    "hundred_friend_card_missing": _l("Please write the card the declarer called (e.g. AS, HJ)."),
+    "hundred_friend_card": _l("%(value)s is not a card: write e.g. AS, 10H, HJ."),
+    "hundred_friend_card_none": _l("%(what)s has no friend card."),
+    "hundred_friend_missing": _l(
+        "Please choose the seat that held the friend card (only a blind call plays alone)."
+    ),
+    "hundred_friend_is_declarer": _l(
+        "The friend is not the declarer: choose alone (独打) if the declarer played alone."
+    ),
+    "hundred_friend_not_partner": _l(
+        "Partners are fixed: the partner is the player opposite the declarer."
+    ),
+    "hundred_friend_3p": _l("3人百分 has no friend: the declarer plays with the dummy."),
+    "hundred_points": _l("The attackers' points are 0 to 100 in steps of 5, not %(value)s."),
+    "hundred_kou_di": _l("Please say whether an attacker won the last trick (抠底)."),
+    "hundred_kitty": _l(
+        "%(value)s is not the buried cards' points: 0 to %(most)s in steps of 5, or empty."
+    ),
+    "hundred_points_kitty": _l(
+        "Points %(points)s + the buried cards' %(kitty)s = %(sum)s: more than the 100 in the deck."
+    ),
+    "hundred_penalties": _l("Please choose each penalty's kind and the side at fault."),
+    "hundred_penalty_kind": _l(
+        "Please choose a penalty: revoke (出错牌), miscount (多牌/少牌) or take-back (悔牌)."
+    ),
+    "hundred_penalty_side": _l(
+        "Please choose who was at fault: the declarer side or the attackers."
+    ),
+    "hundred_warning_seat": _l("Please choose the seat that is warned."),
+    "hundred_warning_reason": _l("Please write the reason for the warning."),
+    "hundred_table_complete": _COMPLETE,
+    "hundred_after_last_deal": _l(
+        "The director called the last deal: this table plays %(deals)s deals."
+    ),
 }
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from ...competition import model as cm
 from ...competition.pairing import PairingError, pair_next_round
-from ...competition.standings import derive_table
+from ...competition.standings import derive_tournament_table
 from ...db import lock_for_update
 from ...extensions import db
 from ...models import Round, Table, TableSeat, Tournament
@@ -283,9 +283,7 @@ def swap_entrants(
 
 def unfinished_tables(comp: cm.Tournament, rnd: cm.Round) -> list[int]:
     """The numbers of a round's tables whose match does not count yet (byes always count)."""
-    return [
-        tab.table for tab in rnd.playing if not derive_table(comp.rules, comp.match, tab).counts
-    ]
+    return [tab.table for tab in rnd.playing if not derive_tournament_table(comp, tab).counts]
 
 
 def close_round(t: Tournament, rnd: Round, actor: Actor) -> None:

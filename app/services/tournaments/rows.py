@@ -13,9 +13,11 @@ from typing import Any
 
 from sqlalchemy import String, cast, insert, select
 
+from engine.hundred_rules import HundredVariant
 from engine.variants import Variant, make_variant
 
 from ...competition import model as cm
+from ...competition.hundred import HundredDeal, derive_hundred, hundred_variant, is_hundred
 from ...competition.standings import (
     FixedStanding,
     RedFiveStanding,
@@ -73,10 +75,22 @@ def points_json(spec: cm.PointsSpec) -> dict[str, Any]:
 
 
 def variant_of(t: Tournament) -> Variant:
+    """The engine variant of a trick game or 争上游 (打百分's: ``hundred_rules_of``)."""
     return make_variant(t.variant, dict(t.options or {}))
 
 
+def hundred_rules_of(t: Tournament) -> HundredVariant | None:
+    """打百分's engine variant with the tournament's options; None for the other games."""
+    if not is_hundred(t.variant):
+        return None
+    return hundred_variant(t.variant, dict(t.options or {}))
+
+
 def side_size(t: Tournament) -> int:
+    """Players per entrant: 打百分's pair events 2, its individual events 1."""
+    rules = hundred_rules_of(t)
+    if rules is not None:
+        return 2 if rules.fixed_pairs else 1
     return SIDE_SIZE[t.variant]
 
 
@@ -133,6 +147,10 @@ def _penalties_json(d: cm.Deal) -> list[dict[str, Any]] | None:
 
 def deal_from_row(row: Deal) -> cm.Deal:
     pens, warnings = _penalties_from_json(row.penalties)
+    if row.hundred is not None:  # 打百分's sheet row
+        return _hundred_deal(
+            row.hundred, row.points, row.trump, row.declarer, row.friend, pens, warnings
+        )
     return cm.Deal(
         points=row.points,
         kitty=row.kitty,
@@ -158,6 +176,49 @@ def _tribute_from_json(raw: Any) -> cm.Tribute | None:
     return cm.Tribute(raw.get("from"), raw.get("to"), raw.get("card"))  # type: ignore[arg-type]
 
 
+def _hundred_deal(
+    raw: Any,
+    points: int,
+    trump: str | None,
+    declarer: int | None,
+    friend: int | None,
+    pens: Penalties,
+    warnings: Warnings,
+) -> HundredDeal:
+    """打百分's row from its columns and its ``hundred`` JSON (bid or turned card, friend card,
+    抠底, the buried cards' points when written)."""
+    extra = raw if isinstance(raw, dict) else {}
+    return HundredDeal(
+        points=points,
+        kitty=0,
+        trump=trump,
+        declarer=declarer,
+        friend=friend,
+        penalties=pens,
+        warnings=warnings,
+        bid=extra.get("bid"),
+        turned=extra.get("turned"),
+        friend_card=extra.get("friend_card"),
+        kou_di=extra.get("kou_di", False),
+        kitty_points=extra.get("kitty"),
+    )
+
+
+def _hundred_json(d: cm.Deal) -> dict[str, Any] | None:
+    if not isinstance(d, HundredDeal):
+        return None
+    out: dict[str, Any] = {"kou_di": d.kou_di}
+    for key, value in (
+        ("bid", d.bid),
+        ("turned", d.turned),
+        ("friend_card", d.friend_card),
+        ("kitty", d.kitty_points),
+    ):
+        if value is not None:
+            out[key] = value
+    return out
+
+
 def deal_columns(d: cm.Deal) -> dict[str, Any]:
     """A deal's values by ``Deal`` column: for a new row and for a correction alike."""
     return {
@@ -175,6 +236,7 @@ def deal_columns(d: cm.Deal) -> dict[str, Any]:
         "penalties": _penalties_json(d),
         "places": list(d.places) if d.places is not None else None,
         "tribute": d.tribute.as_json() if d.tribute is not None else None,
+        "hundred": _hundred_json(d),
     }
 
 
@@ -257,7 +319,11 @@ def comp_table(tab: Table, deals: list[cm.Deal] | None = None) -> cm.Table:
 
 
 def derive_row_table(t: Tournament, tab: Table, deals: list[cm.Deal] | None = None) -> SheetTable:
-    """A table's match (or red five / 争上游 table) derived from its rows, or from ``deals`` instead."""
+    """A table's match (or red five / 争上游 / 打百分 table) derived from its rows, or from
+    ``deals`` instead."""
+    rules = hundred_rules_of(t)
+    if rules is not None:
+        return derive_hundred(rules, match_spec(t.match), comp_table(tab, deals))
     return derive_table(variant_of(t), match_spec(t.match), comp_table(tab, deals))
 
 
@@ -399,6 +465,7 @@ def load_uncached(t: Tournament) -> Loaded:
     pen_text = cast(Deal.penalties, String)
     places_text = cast(Deal.places, String)
     tribute_text = cast(Deal.tribute, String)
+    hundred_text = cast(Deal.hundred, String)
     # 争上游's places and tribute (null in the trick games' deals)
     places_of: dict[str | None, tuple[int, ...] | None] = {None: None, "": None, "null": None}
     tributes: dict[str | None, cm.Tribute | None] = {None: None, "": None, "null": None}
@@ -430,6 +497,7 @@ def load_uncached(t: Tournament) -> Loaded:
         pen_raw,
         places_raw,
         tribute_raw,
+        hundred_raw,
     ) in s.execute(
         select(
             Deal.table_id,
@@ -447,6 +515,7 @@ def load_uncached(t: Tournament) -> Loaded:
             pen_text,
             places_text,
             tribute_text,
+            hundred_text,
         )
         .where(Deal.table_id.in_(table_ids_of))
         .order_by(Deal.table_id, Deal.index)
@@ -461,6 +530,13 @@ def load_uncached(t: Tournament) -> Loaded:
             places_of[places_raw] = tuple(json.loads(places_raw))
         if tribute_raw not in tributes:
             tributes[tribute_raw] = _tribute_from_json(json.loads(tribute_raw))
+        if hundred_raw not in (None, "", "null"):  # 打百分's sheet row
+            deals.setdefault(table_id, []).append(
+                _hundred_deal(
+                    json.loads(hundred_raw), points, trump, declarer, friend, *pens[pen_raw]
+                )
+            )
+            continue
         deal = make(
             points,
             kitty,

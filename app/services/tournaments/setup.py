@@ -10,6 +10,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
+from engine.hundred_rules import is_family as is_hundred
+from engine.hundred_rules import make_hundred_variant
 from engine.variants import CLIMBING, RED_FIVE, make_variant
 
 from ...competition.model import TIE_BREAKS
@@ -94,13 +96,19 @@ def create_tournament(
         )
     if found is not None:
         raise ServiceError(_("A tournament with this name already exists."), "name")
-    if variant not in SIDE_SIZE:
+    if variant not in SIDE_SIZE and not is_hundred(variant):
         raise ServiceError(_("Please choose a variant."), "variant")
+    if is_hundred(variant):
+        _check_hundred(variant, options, pairing, match)
     if variant == RED_FIVE and pairing != "reseat":
         raise ServiceError(_("Red five re-seats individuals: choose re-seating."), "pairing")
     if variant == CLIMBING and pairing != "reseat":
         raise ServiceError(_("争上游 re-seats individuals: choose re-seating."), "pairing")
-    if variant not in (RED_FIVE, CLIMBING) and pairing not in ("round-robin", "swiss"):
+    if (
+        variant not in (RED_FIVE, CLIMBING)
+        and not is_hundred(variant)
+        and pairing not in ("round-robin", "swiss")
+    ):
         raise ServiceError(_("Fixed sides play round robin or Swiss."), "pairing")
     if variant == RED_FIVE and match.get("to_a"):
         raise ServiceError(
@@ -132,7 +140,8 @@ def create_tournament(
     if not 1 <= rounds <= 50:
         raise ServiceError(_("Between 1 and 50 rounds, please."), "rounds")
     try:
-        make_variant(variant, options)
+        if not is_hundred(variant):
+            make_variant(variant, options)
     except ValueError as error:
         raise ServiceError(str(error), "variant") from error
     t = new_tournament_row(
@@ -156,6 +165,40 @@ def create_tournament(
         {"variant": variant, "pairing": pairing, "rounds": rounds},
     )
     return t
+
+
+def _check_hundred(
+    variant: str, options: dict[str, Any], pairing: str, match: dict[str, Any]
+) -> None:
+    """打百分 (HUNDRED.md §8): its friend modes and 3人百分 are individual events, re-seated each
+    round; fixed partners and 40分下台 are pair events, paired by round robin or Swiss. It has
+    no levels: a match is a number of deals or minutes, and 分差 (not a tie-break at equal
+    levels) separates equal match points."""
+    try:
+        rules = make_hundred_variant(variant, options)
+    except ValueError as error:
+        raise ServiceError(str(error), "variant") from error
+    if rules.fixed_pairs and pairing not in ("round-robin", "swiss"):
+        raise ServiceError(
+            _("打百分 with fixed partners and 40分下台 pair sides: choose round robin or Swiss."),
+            "pairing",
+        )
+    if not rules.fixed_pairs and pairing != "reseat":
+        raise ServiceError(
+            _("打百分 with a friend and 3人百分 re-seat individuals: choose re-seating."),
+            "pairing",
+        )
+    if match.get("to_a"):
+        raise ServiceError(
+            _("打百分 has no levels: play a number of deals or minutes."), "match_kind"
+        )
+    if match.get("tie_break", "draw") != "draw":
+        raise ServiceError(
+            _(
+                "打百分 has no tie-break at equal levels: 分差 orders equal match points. Choose a draw."
+            ),
+            "tie_break",
+        )
 
 
 def _players_and_name(

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from engine.scoring import ATTACKERS, DECLARER, TAKEBACK
 
 from ...competition import model as cm
+from ...competition.hundred_file import load_hundred_deal
 from ...competition.matches import FixedMatch, deal_issues
 from ...competition.standings import SheetTable
 from ...competition.tfile import TournamentFileError, dump_deal, load_deal
@@ -27,7 +28,14 @@ from ...models import AuditEntry, Club, Deal, Round, Table, Tournament, utcnow
 from .. import ServiceError
 from .audit import Actor, audit, place
 from .issues import issue_text, later_text
-from .rows import deal_columns, deal_from_row, deal_row, derive_row_table, variant_of
+from .rows import (
+    deal_columns,
+    deal_from_row,
+    deal_row,
+    derive_row_table,
+    hundred_rules_of,
+    variant_of,
+)
 
 
 class DealErrors(ServiceError):
@@ -225,9 +233,10 @@ def record_deal(
                 )
             }
         )
-    field_errors = deal_issues(variant_of(t), deal)
-    if field_errors:
-        raise DealErrors({issue.field: issue_text(issue) for issue in field_errors})
+    if hundred_rules_of(t) is None:  # 打百分's rows are checked with the table below
+        field_errors = deal_issues(variant_of(t), deal)
+        if field_errors:
+            raise DealErrors({issue.field: issue_text(issue) for issue in field_errors})
     current = [deal_from_row(d) for d in tab.deals]
     if index is None:
         pos = len(current)
@@ -476,7 +485,12 @@ def restore_deal(
             {"": _("Restore deal %(n)d first: this deal came after it.", n=len(tab.deals) + 1)}
         )
     try:
-        deal = load_deal(e.before, variant_of(t))
+        rules = hundred_rules_of(t)
+        deal: cm.Deal
+        if rules is not None:
+            deal = load_hundred_deal(e.before, rules)
+        else:
+            deal = load_deal(e.before, variant_of(t))
     except TournamentFileError as error:
         raise DealErrors(
             {"": _("This deal cannot be restored: %(why)s.", why=str(error))}

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...competition import model as cm
+from ...competition.hundred import is_hundred
 from ...competition.standings import (
     FixedStanding,
     RedFiveStanding,
     SheetTable,
-    derive_table,
+    derive_tournament_table,
     entrant_history,
 )
 from ...models import Tournament
@@ -30,6 +31,7 @@ def standings_page(t: Tournament) -> dict[str, Any]:
         "rows": loaded.standings,
         "fixed": loaded.tournament.fixed_sides,
         "climbing": loaded.tournament.climbing,
+        "hundred": is_hundred(t.variant),
         "rounds_status": sorted(loaded.round_status.items()),
         **current_clock(t),
     }
@@ -78,7 +80,7 @@ def entrant_matches(loaded: Loaded, name: str) -> list[HistoryMatch]:
             HistoryMatch(
                 entry.round,
                 tab,
-                derived=derive_table(comp.rules, comp.match, tab),
+                derived=derive_tournament_table(comp, tab),
                 deals=tab.deals,
                 side=entry.side,
                 opponent=entry.opponent,
@@ -103,6 +105,7 @@ def history_page(t: Tournament, name: str) -> dict[str, Any]:
         "matches": entrant_matches(loaded, name),
         "fixed": loaded.tournament.fixed_sides,
         "climbing": loaded.tournament.climbing,
+        "hundred": is_hundred(t.variant),
         "club_name": loaded.tournament.club,
     }
 
