@@ -12,7 +12,6 @@ from ...extensions import db
 from ...models import OnlineSeat, Table, Tournament
 from .. import ServiceError
 from ..tournaments.audit import Actor, audit
-from ..tournaments.rows import variant_of
 from ..tournaments.sheets import may_edit
 from . import botchoice, bridge
 from .advance import advance
@@ -35,7 +34,7 @@ def switch_online(t: Tournament, tab: Table, actor: Actor) -> None:
     if not may_edit(tab.round, actor):
         raise ServiceError(_("The round is closed: only the club's owner can correct it."))
     tab.mode = "online"
-    for seat in range(variant_of(t).players):
+    for seat in range(bridge.players_of(t)):
         db.session.add(OnlineSeat(table_id=tab.id, seat=seat, token=new_token()))
     db.session.flush()
     t.bump()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tournaments.rows import variant_of
 from . import bridge
 
 
@@ -24,12 +23,11 @@ def seat_json(page: dict[str, Any], tab: Any) -> dict[str, Any]:
     """The JSON view of a seat from its page's context (``page``, after the route's own
     changes: a paused table offers no move) at the table ``tab``."""
     t = bridge.tournament_of(tab)
-    variant = variant_of(t)
     out: dict[str, Any] = {
         "token": page["token"],
         "seat": page["seat"],
         "variant": page["variant"],
-        "options": dict(variant.options),
+        "options": bridge.options_of(t),
         "tournament": page["tournament"],
         "round": page["round"],
         "table": page["table"],
