@@ -18,7 +18,7 @@ from sqlalchemy import select
 from app.competition.hundred import deal_result, hundred_issues, hundred_variant
 from app.extensions import db
 from app.models import Deal, OnlineDeal, OnlineSeat, Table
-from app.services.online import hundred_game
+from app.services.online import bridge, hundred_game
 from app.services.tournaments.rows import deal_from_row
 from engine import hundred as hd
 from engine.cards import card_str, cards_str
@@ -321,3 +321,58 @@ def test_forty_and_fixed_pairs_play_to_the_sheet_with_bots_only(client, fields):
     rows = sheet_rows(ow)
     assert [deal_from_row(r) for r in rows] == [hundred_game.sheet_row(replayed(d)) for d in deals]
     assert deals[1].setup == replayed(deals[0]).next_setup(deals[1].seed).to_json()
+
+
+def test_the_seat_json_and_the_directors_pages(client):
+    ow = hundred_world(client, HIDDEN)
+    ow.bots(1, 2, 3)
+    me, other = ow.seats()[0], ow.seats()[1]
+    deal = replayed(ow.deals()[0])
+    js = client.get(f"/play/{me.token}/state.json").get_json()
+    assert js["hand"] == hundred_game.sort_codes(deal, cards_str(deal.hands[0]))
+    assert js["legal_bids"] == deal.legal_bids(0) and js["actions"] == ["bid", "pass"]
+    assert js["hand_sizes"] == [12, 12, 12, 12]
+    assert js["options"]["friend"] == "hidden"
+    theirs = client.get(f"/play/{other.token}/state.json").get_json()
+    assert theirs["legal_bids"] == []
+    assert sorted(theirs["hand"]) == sorted(cards_str(deal.hands[1]))
+    assert not set(theirs["hand"]) & set(js["hand"])
+    assert client.get(ow.table_url).status_code == 200
+    assert client.get(ow.table_url + "/live").status_code == 200
+    watch = client.get(ow.table_url.replace("/online", "/watch")).get_data(as_text=True)
+    assert 'id="hundred-places"' in watch and 'id="watch-auction"' in watch
+
+
+def test_the_bot_levels_choose_the_hundred_bot(app):
+    """``easy`` seats play the random 打百分 bot, ``normal`` the heuristic one, each seeded by
+    the deal and the moment; ``strong`` searches its plays (a legal one)."""
+    from engine.hundred_bots import RandomHundredBot
+
+    with app.test_request_context():
+        for seed in range(1, 20):
+            deal = hd.new_hundred_deal("hundred-4p", {"friend": "hidden"}, seed=seed)
+            seat = deal.to_act
+            assert seat is not None
+            row = OnlineDeal(seed=seed, setup=deal.setup.to_json(), version=0)
+            for level, kind in (("easy", RandomHundredBot), ("normal", HeuristicHundredBot)):
+                copy = hd.replay(deal.setup, list(deal.log))
+                live = bridge.Live(row, copy, [], frozenset(), levels={seat: level})
+                got = bridge.lent_bot_move(live, seat)
+                want = kind(seed * 4099 + seat).act(hd.replay(deal.setup, list(deal.log)), seat)
+                assert got["kind"] == want[0]
+                assert got.get("value") == (want[2] if want[0] == "bid" else None)
+        # a strong seat in play: the searching bot's move is legal
+        deal = hd.new_hundred_deal("hundred-4p", {"friend": "hidden"}, seed=5)
+        bots = [HeuristicHundredBot(i) for i in range(4)]
+        from engine.hundred_bots import perform
+
+        while deal.phase != hd.PLAY:
+            s = deal.to_act
+            assert s is not None
+            perform(deal, bots[s].act(deal, s))
+        s = deal.to_act
+        assert s is not None
+        row = OnlineDeal(seed=5, setup=deal.setup.to_json(), version=0)
+        live = bridge.Live(row, deal, [], frozenset(), levels={s: "strong"})
+        got = bridge.lent_bot_move(live, s)
+        assert got["kind"] == "play" and deal.log[-1].kind == "play"

@@ -24,7 +24,7 @@ trick's winner, the calling phases) they take from here.
 Game families: the trick games (升级, 红五, 120分: ``engine.deal.Deal``) are this module's own
 code; a game with a state machine of its own is driven through its family's adapter, chosen by
 the variant (``family_of``): 争上游 by ``climbing_game`` (its docstring lists what an adapter
-offers; 打百分 would add one of its own). Each entry point below (``start_next``, ``step``,
+offers), 打百分 (hundred-4p, forty-4p, hundred-3p) by ``hundred_game``. Each entry point below (``start_next``, ``step``,
 ``apply_move``, ``lent_bot_move``, ``sheet_deal``, ``view``, ``spectate``) hands a deal of
 another family to its adapter; ``Live.trick`` and ``Live.climb`` give the deal as its own type
 to code that reads one family only.
@@ -182,7 +182,7 @@ def family_of(variant: str) -> str:
 
 def plays_online(variant: str) -> bool:
     """Whether tables of ``variant`` can be played in the browser: the trick games the engine's
-    ``Deal`` plays and 争上游 (``climbing_game``); 打百分 is on paper for now."""
+    ``Deal`` plays, 争上游 (``climbing_game``) and 打百分's three games (``hundred_game``)."""
     return family_of(variant) != ""
 
 

@@ -23,7 +23,7 @@ def switch_online(t: Tournament, tab: Table, actor: Actor) -> None:
     """Make a table online before its first deal: a secret link per seat, the first deal dealt."""
     if tab.mode == "online":
         raise ServiceError(_("This table is already played online."))
-    if not bridge.plays_online(t.variant):  # 争上游, 打百分: not in the browser yet
+    if not bridge.plays_online(t.variant):  # a game the browser does not play
         raise ServiceError(_("This game is played on paper for now: its score sheets are typed."))
     if tab.kind == "bye":
         raise ServiceError(_("A bye has no deals."))
