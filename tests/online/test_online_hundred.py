@@ -376,3 +376,31 @@ def test_the_bot_levels_choose_the_hundred_bot(app):
         live = bridge.Live(row, deal, [], frozenset(), levels={s: "strong"})
         got = bridge.lent_bot_move(live, s)
         assert got["kind"] == "play" and deal.log[-1].kind == "play"
+
+
+@pytest.mark.parametrize("open_kitty", [True, False], ids=["open", "hidden-kitty"])
+def test_the_kitty_and_the_burial_shown_to_all_only_when_open(client, open_kitty):
+    fields = dict(HIDDEN, opt_open_kitty="true") if open_kitty else HIDDEN
+    ow = hundred_world(client, fields)
+    ow.bots(1, 2, 3)
+    seats = ow.seats()
+    deal = _declare(client, ow, seats[0])  # seat 0 declares and buries
+    buried = cards_str(deal.buried)
+    theirs = client.get(link(seats[1])).get_data(as_text=True)
+    public = client.get(ow.table_url.replace("/online", "/watch")).get_data(as_text=True)
+    mine = client.get(link(seats[0])).get_data(as_text=True)
+    assert 'id="buried"' in mine and all(f'data-card="{c}"' in mine for c in buried)
+    for page in (theirs, public):
+        shown = [c for c in buried if f'data-card="{c}"' in page]
+        assert (shown == buried) if open_kitty else not shown
+
+
+def test_a_blind_friend_deal_with_bots_only_reaches_the_sheet(client):
+    ow = hundred_world(client, dict(HIDDEN, opt_friend="blind"))
+    ow.bots(0, 1, 2, 3)
+    deals = ow.deals()
+    assert deals and deals[0].outcome == "played"
+    first = replayed(deals[0])
+    assert first.variant.friend_mode == "blind"
+    rows = sheet_rows(ow)
+    assert deal_from_row(rows[0]) == hundred_game.sheet_row(first)
