@@ -22,7 +22,7 @@ repeats it:
   ``match`` is ``deals`` or ``minutes`` (no ``to_a``, no ``tie_break``: there are no levels);
   entrants are single players (``players`` may be omitted, as in red five).
 * A table lists its ``players`` by seat, as many as the ``players`` option says; its ``mode``
-  is ``paper`` (the app plays no 争上游 online).
+  is ``paper`` or ``online`` (played in the browser: its rows are the ones the game recorded).
 * A deal is ``{"places": [2, 1, 4, 3], "tribute": {"from": 2, "to": 1, "card": "2S"}}``:
   ``places`` each seat's place by seat (1 = 上游, first out … n = 下游, last), required;
   ``tribute`` optional: the 进贡 paid before this deal, from the seat that came last in the deal
@@ -811,9 +811,6 @@ class _Loader:
         mode = t.get("mode", "paper")
         if mode not in MODES:
             self.err(_join(path, "mode"), f"{_show(mode)} is not one of {', '.join(MODES)}")
-            ok = False
-        elif climbing and mode != "paper":
-            self.err(_join(path, "mode"), "争上游 tables are played on paper")
             ok = False
         finished = t.get("finished", False)
         if not isinstance(finished, bool):

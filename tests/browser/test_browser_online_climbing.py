@@ -221,6 +221,21 @@ def test_a_whole_climbing_deal_by_tapping_then_the_tribute(
                 other.context.close()
     else:
         expect(page.locator("#tribute")).to_contain_text(re.compile("抗贡"))
+    # the same seat in Chinese, on a phone and on a desktop
+    for viewport, size in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        zh = _player(browser, "zh-CN", viewport)
+        zh.goto(f"{served}/play/{seats[0].token}", wait_until="domcontentloaded")
+        expect(zh.locator("#tribute")).to_contain_text("进贡")
+        _no_sideways_scroll(zh)
+        _shot(zh, f"climb-tribute-{size}-zh")
+        zh.context.close()
+    # the first deal's replay, move by move, for the seat's player
+    page.goto(f"{served}/play/{seats[0].token}/replays/1", wait_until="domcontentloaded")
+    moves = page.locator("#climb-moves li")
+    expect(moves).to_have_count(sum(1 for r in first.log if r.kind in ("play", "pass")))
+    expect(page.locator("#replay-places")).to_contain_text("1.")
+    _no_sideways_scroll(page)
+    _shot(page, "climb-replay-phone-en")
     assert not problems, problems
 
 

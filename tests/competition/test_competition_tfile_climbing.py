@@ -76,6 +76,14 @@ def test_round_trip_exact() -> None:
     assert tfile.standings_json(again) == tfile.standings_json(t)
 
 
+def test_an_online_table_round_trips() -> None:
+    """争上游 is played online too (issue 25): a table's ``mode: "online"`` is written back."""
+    d = copy.deepcopy(CLIMB)
+    d["played"][0]["tables"][0]["mode"] = "online"
+    t = tfile.load(copy.deepcopy(d))
+    assert tfile.dump(t) == d
+
+
 def test_standings_by_points_then_deals_won() -> None:
     rows = tfile.standings_json(tfile.load(CLIMB))
     # round 1 (counted): Li 2+3−1+1 = 5, Wang 3+1+2 = 6, Zhao 0+2+3 = 5, Chen 1+0+0 = 1;
@@ -209,8 +217,8 @@ P = "played[0].tables[0]"
         ),
         (_edit(["pairing"], "swiss"), "pairing: 争上游 re-seats individuals: use reseat"),
         (
-            _edit(["played", 0, "tables", 0, "mode"], "online"),
-            f"{P}.mode: 争上游 tables are played on paper",
+            _edit(["played", 0, "tables", 0, "mode"], "online-ish"),
+            f"{P}.mode: 'online-ish' is not one of",
         ),
         (_edit(["match"], {"to_a": True}), "match.to_a: 争上游 has no levels"),
         (_edit(["match", "tie_break"], "on_stage"), "match.tie_break: 争上游 has no tie-break"),

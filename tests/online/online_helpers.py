@@ -95,11 +95,15 @@ CLIMB = {
 }
 
 
-def climbing_world(client: FlaskClient, deals: int = 3) -> OnlineWorld:
+def climbing_world(
+    client: FlaskClient, deals: int = 3, players: int = 4, decks: int = 1
+) -> OnlineWorld:
+    """A 争上游 night of two tables of ``players`` (one deck or two), table 1 sent online."""
     w = world()
     login(client, w.director)
-    t = create(client, w.club, **{**CLIMB, "match_value": deals})
-    add_entrants(client, w.club, t, 8, 1)
+    fields = {"match_value": deals, "opt_players": str(players), "opt_decks": str(decks)}
+    t = create(client, w.club, **{**CLIMB, **fields})
+    add_entrants(client, w.club, t, 2 * players, 1)
     rnd = seat(client, w.club, t)
     tab = min((x for x in rnd.tables if x.kind != "bye"), key=lambda x: x.number)
     ow = OnlineWorld(w.club, t, rnd, tab, client)

@@ -7,26 +7,41 @@ seeing no hand, and a finished deal's replay."""
 
 from __future__ import annotations
 
+import json
 import re
+from datetime import timedelta
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from app.competition import tfile
 from app.extensions import db
-from app.models import Deal, OnlineAction, OnlineDeal, OnlineSeat, Table
-from app.services.online import bridge
+from app.models import (
+    AuditEntry,
+    Deal,
+    OnlineAction,
+    OnlineDeal,
+    OnlineSeat,
+    Table,
+    Tournament,
+    utcnow,
+)
+from app.services.online import autoplay, bridge, guards, tokens
 from engine import climbing_deal as cd
 from engine.cards import card_str, cards_str
 from engine.climbing import beats, crank, sort_key
 from engine.climbing_bots import ClimbingHeuristicBot, ClimbingRandomBot
 from tests.online.online_helpers import (
+    CLIMB,
     OnlineWorld,
     climbing_world,
     enabled_cards,
     moves,
     page_token,
 )
+from tests.tournaments.tournament_helpers import add_entrants, create, login, seat, world
 
 
 def replayed(row: OnlineDeal) -> cd.ClimbingDeal:
@@ -108,6 +123,9 @@ def test_an_illegal_play_is_refused_in_words_and_changes_nothing(client):
     error = re.search(r'<p class="flash error" role="alert">(.*?)</p>', text, re.S)
     assert error and error.group(1).strip()
     assert "climb." not in error.group(1)  # the engine's refusal in words, not its code
+    # said next to the Play button (on a phone the hand fills the screen), once
+    assert re.search(r'<div class="play-bar">\s*<div class="errors"', text)
+    assert text.count('class="flash error"') == 1
     # the same refusal in Chinese for a Chinese reader
     page = client.get(link(me)).get_data(as_text=True)
     r = client.post(
@@ -200,6 +218,26 @@ def test_a_whole_deal_goes_on_the_sheet_and_the_next_opens_with_the_tribute(clie
         assert v2["tribute"]["card"] is None
 
 
+@pytest.mark.parametrize(("players", "decks"), [(3, 1), (5, 2), (6, 2)])
+def test_tables_of_three_to_six_play_out_with_bots(client, players, decks):
+    """A table of 3, 5 or 6 (two decks for the larger ones): its bots play the match, each deal a
+    sheet row of as many places; each seat's page shows every seat's count."""
+    ow = climbing_world(client, deals=1, players=players, decks=decks)
+    seats = ow.seats()
+    assert len(seats) == players
+    ow.bots(*range(players))
+    deals = ow.deals()
+    assert [d.outcome for d in deals] == ["played"]
+    d = replayed(deals[0])
+    assert d.n == players and d.variant.decks == decks
+    db.session.expire_all()
+    rows = db.session.scalars(select(Deal).where(Deal.table_id == ow.tab.id)).all()
+    assert [r.places for r in rows] == [list(d.result.places)]  # type: ignore[union-attr]
+    page = client.get(link(seats[0])).get_data(as_text=True)
+    assert page.count('class="cseat') == 0  # the match is over: the end of the deal shows
+    assert page.count("data-place=") >= players
+
+
 def test_the_sheet_row_of_a_played_deal_carries_the_tribute(client):
     ow = climbing_world(client, deals=2)
     ow.bots(0, 1, 2, 3)  # a table of bots plays its whole match
@@ -221,8 +259,18 @@ def test_the_sheet_row_of_a_played_deal_carries_the_tribute(client):
         }
     else:
         assert d2.refused and rows[1].tribute is None
-    # the match is over: standings from the sheet
-    assert db.session.get(Table, ow.tab.id).finished in (True, False)  # type: ignore[union-attr]
+    # the export: the online table with its rows, which imports as it is; standings from it
+    doc = json.loads(
+        ow.director.get(f"/clubs/{ow.club.slug}/tournaments/{ow.t.id}/export.json").data
+    )
+    table_doc = next(x for x in doc["played"][0]["tables"] if x.get("mode") == "online")
+    assert [d["places"] for d in table_doc["deals"]] == [
+        list(d1.result.places),  # type: ignore[union-attr]
+        list(d2.result.places),  # type: ignore[union-attr]
+    ]
+    comp = tfile.load(doc)
+    wins = {r["entrant"]: r["wins"] for r in tfile.standings_json(comp)}
+    assert sum(wins.values()) == 2  # each played deal has its 上游
 
 
 def test_spectators_see_no_hand_and_a_finished_deal_replays(client):
@@ -236,6 +284,7 @@ def test_spectators_see_no_hand_and_a_finished_deal_replays(client):
     watch = ow.table_url.replace("/online", "/watch")
     page = client.get(watch).get_data(as_text=True)
     assert 'id="climb-seats"' in page, page[:3000]
+    assert 'id="hand"' not in page and 'name="cards"' not in page
     for s in range(4):
         for c in cards_str(deal.hands[s]):
             assert f'data-card="{c}"' not in page or c in _public(deal)
@@ -286,3 +335,80 @@ def test_the_bot_levels_choose_the_climbing_bot(app):
 
 def replayed_copy(deal: cd.ClimbingDeal) -> cd.ClimbingDeal:
     return cd.replay(deal.setup, list(deal.log))
+
+
+def test_a_climbing_round_goes_online_from_the_round_page(client):
+    """The round page sends a 争上游 round's tables online together, each dealt."""
+    w = world()
+    login(client, w.director)
+    t = create(client, w.club, **CLIMB)
+    add_entrants(client, w.club, t, 8, 1)
+    rnd = seat(client, w.club, t)
+    url = f"/clubs/{w.club.slug}/tournaments/{t.id}/rounds/{rnd.number}"
+    page = client.get(url).get_data(as_text=True)
+    seen = re.search(r'name="seen" value="([0-9a-f]+)"', page)
+    assert seen and 'id="play-online"' in page
+    r = client.post(url + "/online", data={"seen": seen.group(1), "tables": ["1", "2"]})
+    assert r.status_code == 303
+    db.session.expire_all()
+    tabs = db.session.scalars(select(Table).where(Table.round_id == rnd.id)).all()
+    assert sorted(x.mode for x in tabs) == ["online", "online"]
+    for tab in tabs:
+        rows = db.session.scalars(select(OnlineDeal).where(OnlineDeal.table_id == tab.id)).all()
+        assert [r.setup["variant"] for r in rows] == ["climbing"]
+
+
+def test_the_move_clock_plays_a_climbing_seat_out_of_time(client, monkeypatch):
+    """With seconds per move, a 争上游 seat out of time has its bot make that one move (marked in
+    the log), and its page says so."""
+    ow = climbing_world(client)
+    ow.bots(1, 2, 3)
+    t = db.session.get(Tournament, ow.t.id)
+    assert t is not None
+    t.move_seconds = 45
+    db.session.commit()
+    me = ow.seats()[0]
+    page = client.get(link(me)).get_data(as_text=True)
+    assert re.search(r'data-move-clock="4[45]"', page), page[:3000]
+    before = ow.deals()[-1].version
+    monkeypatch.setattr(tokens, "now", lambda: utcnow() + timedelta(seconds=50))
+    r = client.post(link(me) + "/clock", headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    row = ow.deals()[-1]
+    assert row.version > before
+    timed = [a.record for a in row.actions if a.record.get("timeout")]
+    assert len(timed) == 1 and timed[0]["seat"] == 0
+    assert timed[0]["kind"] in ("play", "pass")
+    assert "Your time ran out" in r.get_data(as_text=True)
+
+
+def test_run_bots_plays_a_climbing_table_to_the_end_with_any_kind(client):
+    """``flask tournament run-bots`` (autoplay.run_bots): every seat a bot of the kind asked
+    (``mc`` has no climbing counterpart: the heuristic plays) until the match counts."""
+    ow = climbing_world(client, deals=2)
+    t = db.session.get(Tournament, ow.t.id)
+    assert t is not None
+    run = autoplay.run_bots(t, "mc", db.session.commit)
+    assert [one.table.number for one in run.tables] == [ow.tab.number]
+    assert [d.outcome for d in ow.deals()] == ["played", "played"]
+    db.session.expire_all()
+    rows = db.session.scalars(select(Deal).where(Deal.table_id == ow.tab.id)).all()
+    assert len(rows) == 2 and all(r.source == "online" for r in rows)
+
+
+def test_a_climbing_game_moved_to_paper_keeps_its_log_which_replays(client):
+    """The director moves the table to paper (confirmed): the online game is discarded, its
+    whole log kept in the audit trail, and it replays to the climbing deal it was."""
+    ow = climbing_world(client)
+    ow.bots(1, 2, 3)
+    before = replayed(ow.deals()[0])
+    r = client.post(ow.table_url + "/paper", data={"confirm": "1"})
+    assert r.status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Table, ow.tab.id).mode == "paper"  # type: ignore[union-attr]
+    entries = db.session.scalars(select(AuditEntry).order_by(AuditEntry.id)).all()
+    kept = [log for e in entries for log in guards.kept_logs(e.before)]
+    assert len(kept) == 1
+    again = guards.replay(kept[0]["deals"][0])
+    assert isinstance(again, cd.ClimbingDeal)
+    assert again.state_dict() == before.state_dict()

@@ -77,7 +77,7 @@ def deal_summary(live: Live) -> dict[str, Any] | None:
     (replays show every card then too); it counts only when the attackers won the last trick
     (抠底). None while the deal is not played out."""
     if live.family != TRICKS:
-        return None  # 争上游's end of the deal: climbing_pages.summary
+        return None  # 争上游's end of the deal: climbing_pages.deal_end
     deal = live.trick
     r = deal.result
     if deal.outcome != "played" or r is None or deal.dealer is None:

@@ -24,10 +24,10 @@ trick's winner, the calling phases) they take from here.
 Game families: the trick games (升级, 红五, 120分: ``engine.deal.Deal``) are this module's own
 code; a game with a state machine of its own is driven through its family's adapter, chosen by
 the variant (``family_of``): 争上游 by ``climbing_game`` (its docstring lists what an adapter
-offers), 打百分 (hundred-4p, forty-4p, hundred-3p) by ``hundred_game``. Each entry point below (``start_next``, ``step``,
-``apply_move``, ``lent_bot_move``, ``sheet_deal``, ``view``, ``spectate``) hands a deal of
-another family to its adapter; ``Live.trick`` and ``Live.climb`` give the deal as its own type
-to code that reads one family only.
+offers), 打百分 (hundred-4p, forty-4p, hundred-3p) by ``hundred_game``. Each entry point below
+(``start_next``, ``step``, ``apply_move``, ``lent_bot_move``, ``sheet_deal``, ``view``,
+``spectate``) hands a deal of another family to its adapter; ``Live.family`` says which family a deal is, ``Live.trick``
+gives a trick game's deal as its own type to code that reads the trick games only.
 """
 
 from __future__ import annotations
@@ -123,20 +123,6 @@ class Live:
         """The deal of a trick game (a bug to ask it of another family's)."""
         if not isinstance(self.deal, Deal):
             raise TypeError("not a trick game's deal")
-        return self.deal
-
-    @property
-    def climb(self) -> ClimbingDeal:
-        """The deal of 争上游 (a bug to ask it of another family's)."""
-        if not isinstance(self.deal, ClimbingDeal):
-            raise TypeError("not a climbing deal")
-        return self.deal
-
-    @property
-    def hundred(self) -> HundredDeal:
-        """The deal of 打百分 (a bug to ask it of another family's)."""
-        if not isinstance(self.deal, HundredDeal):
-            raise TypeError("not a 打百分 deal")
         return self.deal
 
     @property

@@ -5,10 +5,11 @@
 adapter, chosen by the deal's variant (``bridge.family_of``). An adapter is a module of plain
 functions on its family's deal object, with no Flask, database or ``Live`` of its own:
 
-``owns(variant)``            the variants it plays
+``FAMILY``, ``owns(variant)``                                 its name, the variants it plays
 ``first_setup(options, seed)``, ``next_setup(deal, seed)``   a deal's setup as stored JSON
 ``new_deal(setup)``, ``apply_entry(deal, entry)``             replay (the deal cache)
-``bot_entry(deal, seat, level, seed)``                        one bot decision, performed
+``draw_entry(deal)``                                          the chance step, performed
+``bot_entry(deal, seat, kind, seed)``                         one bot decision, performed
 ``move_entry(deal, seat, kind, cards)``                       one seat's move, performed
 ``sheet_row(deal)``                                           a played deal's score sheet row
 ``seat_view(deal, seat)``, ``spectator_view(deal)``           the engine's views
@@ -30,7 +31,7 @@ from typing import Any
 
 from engine import climbing_deal as cd
 from engine.cards import card_str, parse_card
-from engine.climbing import crank, rank_name, sort_key
+from engine.climbing import crank, sort_key
 from engine.climbing_bots import ClimbingHeuristicBot, ClimbingRandomBot, perform
 from engine.climbing_deal import ClimbingDeal, ClimbingSetup
 from engine.errors import IllegalAction
@@ -45,10 +46,6 @@ MOVE_KINDS = ("tribute", "return", "play", "pass")
 
 def owns(variant: str) -> bool:
     return variant == CLIMBING
-
-
-def is_deal(deal: object) -> bool:
-    return isinstance(deal, ClimbingDeal)
 
 
 # --- setups and replay ------------------------------------------------------------------------
@@ -156,11 +153,6 @@ def spectator_view(deal: ClimbingDeal) -> dict[str, Any]:
 def sort_codes(codes: Sequence[str]) -> list[str]:
     """Card codes in climbing order (3 … A 2 小王 大王)."""
     return [card_str(c) for c in sorted((parse_card(x) for x in codes), key=sort_key)]
-
-
-def rank_of(code: str) -> str:
-    """The climbing rank printed on a card (``"10"``, ``"2"``, ``"LJ"``)."""
-    return rank_name(parse_card(code))
 
 
 def rank_index(code: str) -> int:

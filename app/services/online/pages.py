@@ -453,6 +453,14 @@ def _trick(deal: Deal, trick: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+def _idle(page: dict[str, Any], tab: Table, waiting: int | None, bots: set[int]) -> None:
+    """How long the waited human seat has kept the table waiting (``page["idle"]``)."""
+    if waiting is not None and waiting not in bots:
+        waited = tokens.idle_for(tab)
+        if waited is not None:
+            page["idle"] = {"seat": waiting, "minutes": int(waited.total_seconds() // 60)}
+
+
 def spectator_page(tab: Table) -> dict[str, Any]:
     """What a spectator (or the director) sees of an online table as it is played: the public
     table only (the engine's spectator view: no hand, no buried kitty before it is revealed),
@@ -482,6 +490,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
         return page  # no deal yet, or time was up during this deal: it is not played on
     if live.family == bridge.HUNDRED:
         waiting = live.waiting_for()
+        _idle(page, tab, waiting, bots)
         page.update(
             hundred_pages.spectator_context(live, bridge.spectate(live), names, bots, waiting),
             deal_number=live.row.number,
@@ -491,6 +500,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
     if live.family != bridge.TRICKS:
         view = bridge.spectate(live)
         waiting = live.waiting_for()
+        _idle(page, tab, waiting, bots)
         page.update(
             climbing_pages.spectator_context(live, view, names, bots, waiting),
             deal_number=live.row.number,
@@ -505,10 +515,7 @@ def spectator_page(tab: Table) -> dict[str, Any]:
             page["no_result"] = _without_result(deal)
     view = bridge.spectate(live)
     waiting = live.waiting_for()
-    if waiting is not None and waiting not in bots:
-        waited = tokens.idle_for(tab)
-        if waited is not None:
-            page["idle"] = {"seat": waiting, "minutes": int(waited.total_seconds() // 60)}
+    _idle(page, tab, waiting, bots)
     kitty = view["kitty"]
     friend = view["friend"]
     page.update(

@@ -40,9 +40,9 @@ ASK, ACCEPTED, REFUSED = cache.TAKEBACK_ASK, cache.TAKEBACK, cache.TAKEBACK_REFU
 
 def askable(live: bridge.Live, seat: int) -> bool:
     """May ``seat`` ask to take back its last play now?"""
-    deal = live.deal
-    if not isinstance(deal, bridge.Deal):  # 争上游: no take-backs online (yet)
+    if live.family != bridge.TRICKS:  # 争上游: no take-backs online (yet)
         return False
+    deal = live.trick
     trick = deal.trick
     if deal.outcome is not None or not live.entries or trick is None or not trick.plays:
         return False
