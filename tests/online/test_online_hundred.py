@@ -404,3 +404,27 @@ def test_a_blind_friend_deal_with_bots_only_reaches_the_sheet(client):
     assert first.variant.friend_mode == "blind"
     rows = sheet_rows(ow)
     assert deal_from_row(rows[0]) == hundred_game.sheet_row(first)
+
+
+def test_a_three_player_round_goes_online_from_the_round_page(client):
+    """The round page sends a 3人百分 round's tables online together: three seats each, each
+    table dealt a hundred-3p deal (its dummy no one's seat)."""
+    w = world()
+    login(client, w.director)
+    t = create(client, w.club, **THREE)
+    add_entrants(client, w.club, t, 6, 1)
+    rnd = seat(client, w.club, t)
+    url = f"/clubs/{w.club.slug}/tournaments/{t.id}/rounds/{rnd.number}"
+    page = client.get(url).get_data(as_text=True)
+    seen = re.search(r'name="seen" value="([0-9a-f]+)"', page)
+    assert seen and 'id="play-online"' in page
+    r = client.post(url + "/online", data={"seen": seen.group(1), "tables": ["1", "2"]})
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    db.session.expire_all()
+    tabs = db.session.scalars(select(Table).where(Table.round_id == rnd.id)).all()
+    assert sorted(x.mode for x in tabs) == ["online", "online"]
+    for tab in tabs:
+        rows = db.session.scalars(select(OnlineDeal).where(OnlineDeal.table_id == tab.id)).all()
+        assert [r.setup["variant"] for r in rows] == ["hundred-3p"]
+        n = db.session.scalars(select(OnlineSeat).where(OnlineSeat.table_id == tab.id)).all()
+        assert sorted(s.seat for s in n) == [0, 1, 2]
