@@ -1,6 +1,7 @@
 """Benchmark: one human move's server round trip at an online table, and the unchanged poll.
 
-For each variant (tractor-4p, red-five-5p, one-twenty-6p, and tractor-4p with 4 decks) a
+For each variant (tractor-4p, red-five-5p, one-twenty-6p, tractor-4p with 4 decks, and 打百分's
+hundred-4p with a hidden friend) a
 tournament with one online table is created in a SQLite file database (WAL mode, as in
 production); seat 0 is a human, the other seats are bots. The human's moves are the engine's
 own bot choice for seat 0, sent as real htmx POSTs to ``/play/<token>`` through the Flask test
@@ -56,6 +57,9 @@ from app.services.tournaments.rounds import seat_next_round  # noqa: E402
 from engine.bots import HeuristicBot  # noqa: E402
 from engine.cards import card_str, cards_str  # noqa: E402
 from engine.deal import DRAW, Deal, DealSetup, Record, apply  # noqa: E402
+from engine.hundred import HundredDeal, HundredSetup  # noqa: E402
+from engine.hundred import replay as hundred_replay  # noqa: E402
+from engine.hundred_bots import HeuristicHundredBot  # noqa: E402
 from engine.variants import default_options  # noqa: E402
 
 # (label, variant, options, entrants, players per entrant, pairing)
@@ -64,6 +68,7 @@ CASES: tuple[tuple[str, str, dict[str, Any], int, int, str], ...] = (
     ("red-five-5p", "red-five-5p", default_options("red-five-5p"), 5, 1, "reseat"),
     ("one-twenty-6p", "one-twenty-6p", default_options("one-twenty-6p"), 2, 3, "swiss"),
     ("tractor-4p 4 decks", "tractor-4p", default_options("tractor-4p", 4), 2, 2, "swiss"),
+    ("hundred-4p", "hundred-4p", {"friend": "hidden"}, 4, 1, "reseat"),
 )
 ACTOR = Actor(label="bench", owner=True, director=True)
 HTMX = {"HX-Request": "true"}
@@ -140,7 +145,7 @@ def build(
         return seat.token
 
 
-def current(app: Flask, token: str) -> tuple[int, Deal] | None:
+def current(app: Flask, token: str) -> tuple[int, Deal | HundredDeal] | None:
     """The deal in progress at the seat's table (the bench's own replay), None when over."""
     with app.app_context():
         seat = db.session.scalar(select(OnlineSeat).where(OnlineSeat.token == token))
@@ -155,6 +160,9 @@ def current(app: Flask, token: str) -> tuple[int, Deal] | None:
         )
         if row is None or row.outcome is not None or tab.finished:
             return None
+        if row.setup["variant"] == "hundred-4p":  # 打百分: the engine's own replay
+            log = [a.record for a in row.actions if a.record["kind"] != bridge.READY]
+            return row.number, hundred_replay(HundredSetup.from_json(row.setup), log)
         deal = Deal(DealSetup.from_json(row.setup))
         for a in row.actions:
             if a.record["kind"] != bridge.CONTINUE:
@@ -162,8 +170,23 @@ def current(app: Flask, token: str) -> tuple[int, Deal] | None:
         return row.number, deal
 
 
-def choose(deal: Deal, v: str, csrf: str) -> dict[str, Any]:
+def choose_hundred(deal: HundredDeal, v: str, csrf: str) -> dict[str, Any]:
+    """Seat 0's move in 打百分: the heuristic bot's; a bid, suit or friend card as ``card``."""
+    kind, _seat, *rest = HeuristicHundredBot(len(deal.log) * 31 + 7).act(deal, 0)
+    data: dict[str, Any] = {"csrf_token": csrf, "v": v, "kind": kind}
+    if kind in ("bury", "play"):
+        data["cards"] = cards_str(rest[0])
+    elif kind == "friend":
+        data["card"] = card_str(rest[0])
+    elif kind in ("bid", "trump"):
+        data["card"] = str(rest[0])
+    return data
+
+
+def choose(deal: Deal | HundredDeal, v: str, csrf: str) -> dict[str, Any]:
     """Seat 0's move: what the engine's bot would do in its place."""
+    if isinstance(deal, HundredDeal):
+        return choose_hundred(deal, v, csrf)
     bot = HeuristicBot(len(deal.log) * 31 + 7)
     data: dict[str, Any] = {"csrf_token": csrf, "v": v}
     if deal.phase == DRAW:  # the draw waits for seat 0, which may call with its card

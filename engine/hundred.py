@@ -10,7 +10,7 @@ Phases, in order (a variant skips the ones it does not have):
              (``call_friend``): any card it does not hold (nor buried).
 ``bury``     the declarer holds the kitty and buries 6 (``bury``).
 ``play``     tricks (``play``); in ``hundred-3p`` the declarer plays the dummy's cards in its turn.
-``done``     ``result`` holds the deal's ``HundredResult``.
+``done``     ``result`` holds the deal's ``HundredResult`` (and ``outcome`` is ``"played"``).
 
 Order (§5): ``fixed``, ``shown``, ``hidden``, ``hundred-3p``: bury, trump (then the friend card);
 ``blind``: trump and the friend card before the kitty is taken; ``forty-4p``: no auction (a
@@ -158,6 +158,9 @@ class HundredDeal:
         self.won_points: list[int] = [0, 0, 0, 0]
         self.played: list[int] = []
         self.result: hr.HundredResult | None = None
+        # "played" once the deal is over (as the other families' deals say it; this family's
+        # deals always end played: an auction where all pass makes the first seat declare)
+        self.outcome: str | None = None
         if v.bidding:
             self.auction = hr.Auction(v.players, setup.first)
         else:
@@ -170,6 +173,11 @@ class HundredDeal:
             self._take_kitty()
 
     # --- who is where ----------------------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        """The seats at the table (3人百分: 3; its dummy is no seat)."""
+        return self.variant.players
 
     def _drawer(self, i: int) -> int:
         """The hand that draws card ``i`` of the pack."""
@@ -509,6 +517,7 @@ class HundredDeal:
             friend=friend,
         )
         self.phase = DONE
+        self.outcome = "played"
 
     def attackers_points(self) -> int:
         """The attackers' trick points (the sides as they end; the dummy's are the declarer's)."""

@@ -25,6 +25,8 @@ ENGINE_READERS = {
     # 争上游's adapter: the bridge hands it the climbing deals to drive (one family, one adapter;
     # the bridge stays the entry point, see its docstring)
     "climbing_game",
+    # 打百分's adapter (hundred-4p, forty-4p, hundred-3p), as 争上游's
+    "hundred_game",
 }
 
 

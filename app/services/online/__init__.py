@@ -8,7 +8,8 @@ The engine side:
   ``cache``         rebuilt deals kept per process by deal and version (the log is the truth)
   ``botchoice``     which engine bot plays a bot seat (easy, normal, strong)
   ``climbing_game`` 争上游's adapter: the bridge hands it the climbing deals (setups, replay,
-                    bots, moves, the sheet row, views); another family (打百分) would add its own
+                    bots, moves, the sheet row, views)
+  ``hundred_game``  打百分's adapter, the same offer for hundred-4p, forty-4p and hundred-3p
 
 Playing:
   ``advance``       the game running by itself after every change: draws and bots until a human
@@ -31,6 +32,7 @@ What the pages show:
   ``pages``         a seat's, the director's and the spectators' pages and the replays
   ``deal_view``     the trick on the felt with its winner so far; what a seat may call and why not
   ``climbing_pages`` 争上游's seat, spectator and replay pages from the engine's views
+  ``hundred_pages`` 打百分's: the auction, trump, the friend card, the dummy, the end of a deal
   ``seat_json``     a seat's page as JSON for programs
   ``cards``, ``throws``, ``refusals``  card faces, failed throws, engine refusals in words
 """

@@ -24,9 +24,9 @@ trick's winner, the calling phases) they take from here.
 Game families: the trick games (升级, 红五, 120分: ``engine.deal.Deal``) are this module's own
 code; a game with a state machine of its own is driven through its family's adapter, chosen by
 the variant (``family_of``): 争上游 by ``climbing_game`` (its docstring lists what an adapter
-offers; 打百分 would add one of its own). Each entry point below (``start_next``, ``step``,
-``apply_move``, ``lent_bot_move``, ``sheet_deal``, ``view``, ``spectate``) hands a deal of
-another family to its adapter; ``Live.family`` says which family a deal is, ``Live.trick``
+offers), 打百分 (hundred-4p, forty-4p, hundred-3p) by ``hundred_game``. Each entry point below
+(``start_next``, ``step``, ``apply_move``, ``lent_bot_move``, ``sheet_deal``, ``view``,
+``spectate``) hands a deal of another family to its adapter; ``Live.family`` says which family a deal is, ``Live.trick``
 gives a trick game's deal as its own type to code that reads the trick games only.
 """
 
@@ -56,6 +56,7 @@ from engine.deal import CALLS as CALLS
 from engine.deal import DRAW, Deal, DealSetup, Record, apply
 from engine.deal import OVERCALL as OVERCALL
 from engine.errors import EngineError
+from engine.hundred import HundredDeal
 from engine.play import trick_winner as trick_winner
 from engine.scoring import next_dealer
 from engine.scoring import throw_penalty_points as throw_penalty_points
@@ -72,7 +73,7 @@ from .. import ServiceError
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import variant_of
 from ..tournaments.sheets import sheet
-from . import botchoice, cache, climbing_game
+from . import botchoice, cache, climbing_game, hundred_game
 from .cache import GameDeal
 from .refusals import refusal_text
 from .seats import Latest, remembered_latest
@@ -153,6 +154,8 @@ class Live:
 
 TRICKS = "tricks"  # the family of the trick games (this module's own code)
 FAMILIES = {TRICKS: (TRACTOR, RED_FIVE, ONE_TWENTY), climbing_game.FAMILY: (CLIMBING,)}
+HUNDRED = hundred_game.FAMILY  # 打百分: hundred-4p (every friend mode), forty-4p, hundred-3p
+FAMILIES[HUNDRED] = hundred_game.VARIANTS
 
 
 def family_of(variant: str) -> str:
@@ -165,8 +168,22 @@ def family_of(variant: str) -> str:
 
 def plays_online(variant: str) -> bool:
     """Whether tables of ``variant`` can be played in the browser: the trick games the engine's
-    ``Deal`` plays and 争上游 (``climbing_game``); 打百分 is on paper for now."""
+    ``Deal`` plays, 争上游 (``climbing_game``) and 打百分's three games (``hundred_game``)."""
     return family_of(variant) != ""
+
+
+def players_of(t: Tournament) -> int:
+    """Seats at an online table of the tournament's game (3人百分: 3, its dummy no one's)."""
+    if hundred_game.owns(t.variant):
+        return hundred_game.players(t.variant)
+    return variant_of(t).players
+
+
+def options_of(t: Tournament) -> dict[str, Any]:
+    """The tournament's game options with the engine's defaults."""
+    if hundred_game.owns(t.variant):
+        return hundred_game.options_of(t.variant, dict(t.options or {}))
+    return dict(variant_of(t).options)
 
 
 def tournament_of(tab: Table) -> Tournament:
@@ -278,9 +295,16 @@ def _new_seed(tab: Table, number: int) -> int:
 
 def start_next(t: Tournament, tab: Table, prev: Live | None) -> OnlineDeal | None:
     """Deal the table's next deal, or None when the match is complete."""
-    v = variant_of(t)
     number = 1 if prev is None else prev.row.number + 1
     seed = _new_seed(tab, number)
+    if hundred_game.owns(t.variant):  # 打百分: its adapter's setups
+        stored = (
+            hundred_game.first_setup(t.variant, dict(t.options or {}), seed)
+            if prev is None
+            else next_deal_setup(t, tab, prev.deal, seed, number)
+        )
+        return None if stored is None else _new_row(tab, number, seed, stored)
+    v = variant_of(t)
     if family_of(v.id) == climbing_game.FAMILY:
         stored = (
             climbing_game.first_setup(dict(t.options or {}), seed)
@@ -321,6 +345,8 @@ def next_deal_setup(
     derived = sheet(t, tab)
     if derived.counts or derived.errors:
         return None
+    if isinstance(deal, HundredDeal):
+        return hundred_game.next_setup(deal, seed)
     return climbing_game.next_setup(deal, seed)
 
 
@@ -356,6 +382,8 @@ def next_setup(t: Tournament, tab: Table, deal: Deal, seed: int, number: int) ->
 
 def sheet_deal(deal: GameDeal) -> cm.Deal:
     """The score sheet row of a played deal, computed from the engine's state."""
+    if isinstance(deal, HundredDeal):
+        return hundred_game.sheet_row(deal)
     if not isinstance(deal, Deal):
         return climbing_game.sheet_row(deal)
     assert deal.dealer is not None and deal.result is not None
@@ -411,6 +439,9 @@ def lent_bot_move(live: Live, seat: int) -> dict[str, Any]:
     entry, not yet added (the move clock lends a human seat its bot for one move and marks the
     entry: clock.py)."""
     deal = live.deal
+    if isinstance(deal, HundredDeal):
+        kind = botchoice.kind_for(live.levels.get(seat))
+        return hundred_game.bot_entry(deal, seat, kind, _seed(live, seat))
     if not isinstance(deal, Deal):
         kind = botchoice.kind_for(live.levels.get(seat))
         return climbing_game.bot_entry(deal, seat, kind, _seed(live, seat))
@@ -429,12 +460,23 @@ def _climbing_step(live: Live, deal: ClimbingDeal) -> bool:
     return True
 
 
+def _hundred_step(live: Live, deal: HundredDeal) -> bool:
+    """打百分 has no chance step (the engine deals the pack at once): a bot's decision."""
+    seat = deal.to_act
+    if seat is None or seat in live.humans:
+        return False
+    live.add(lent_bot_move(live, seat), "bot")
+    return True
+
+
 def step(live: Live) -> bool:
     """One automatic step (a draw, a bot's call or move); False when a human must act or the
     deal is over."""
     deal = live.deal
     if deal.outcome is not None:
         return False
+    if isinstance(deal, HundredDeal):
+        return _hundred_step(live, deal)
     if not isinstance(deal, Deal):
         return _climbing_step(live, deal)
     if deal.phase == DRAW:
@@ -505,6 +547,14 @@ def apply_move(live: Live, seat: int, kind: str, cards: Sequence[str] = (), card
     saw first, and lets the bots answer); an engine refusal is ``IllegalMove`` in the reader's
     language."""
     deal = live.deal
+    if isinstance(deal, HundredDeal):  # the bid, trump suit or friend card comes as ``card``
+        if kind not in hundred_game.MOVE_KINDS:
+            raise IllegalMove(_("Unknown move."))
+        try:
+            live.add(hundred_game.move_entry(deal, seat, kind, cards, card), f"seat {seat}")
+        except EngineError as e:
+            raise IllegalMove(refusal_text(e)) from None
+        return
     if not isinstance(deal, Deal):
         if kind not in climbing_game.MOVE_KINDS:
             raise IllegalMove(_("Unknown move."))
@@ -542,6 +592,8 @@ def apply_move(live: Live, seat: int, kind: str, cards: Sequence[str] = (), card
 def view(live: Live, seat: int) -> dict[str, Any]:
     """The engine's view of the deal for one seat: never another seat's hand (its log left
     out: the pages draw the table from the rest, replays read the log itself)."""
+    if isinstance(live.deal, HundredDeal):
+        return hundred_game.seat_view(live.deal, seat)
     if not isinstance(live.deal, Deal):
         return climbing_game.seat_view(live.deal, seat)
     return seat_view(live.deal, seat, log=False)
@@ -550,6 +602,8 @@ def view(live: Live, seat: int) -> dict[str, Any]:
 def spectate(live: Live) -> dict[str, Any]:
     """The engine's public view of the deal: no hand, no buried kitty before it is revealed
     (without its log, as ``view``)."""
+    if isinstance(live.deal, HundredDeal):
+        return hundred_game.spectator_view(live.deal)
     if not isinstance(live.deal, Deal):
         return climbing_game.spectator_view(live.deal)
     return spectator_view(live.deal, log=False)
@@ -623,6 +677,10 @@ def replay_moves(row: OnlineDeal) -> dict[str, Any]:
     adapter's ``replay_moves``)."""
     if row.outcome is None:
         raise ServiceError(_("This deal is not over yet."))
+    if family_of_row(row) == HUNDRED:
+        return hundred_game.replay_moves(
+            row.setup, cache.engine_records([a.record for a in row.actions])
+        )
     return climbing_game.replay_moves(
         row.setup, cache.engine_records([a.record for a in row.actions])
     )

@@ -31,13 +31,14 @@ from sqlalchemy.orm import ORMExecuteState, Session
 
 from engine.climbing_deal import ClimbingDeal
 from engine.deal import Deal, DealSetup, Record, apply
+from engine.hundred import HundredDeal
 
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal
-from . import climbing_game
+from . import climbing_game, hundred_game
 
 # a deal of any game family the online tables play: the trick games' ``Deal``, 争上游's own
-GameDeal = Deal | ClimbingDeal
+GameDeal = Deal | ClimbingDeal | HundredDeal  # 打百分's too (hundred_game)
 
 # log entries that are no engine record (replay skips them):
 CONTINUE = "continue"  # a seat let the draw go on
@@ -238,12 +239,16 @@ def _apply(deal: GameDeal, entries: Iterable[dict[str, Any]]) -> None:
             continue
         if isinstance(deal, Deal):
             apply(deal, Record.from_json(entry))
+        elif isinstance(deal, HundredDeal):
+            hundred_game.apply_entry(deal, entry)
         else:
             climbing_game.apply_entry(deal, entry)
 
 
 def new_deal(setup: dict[str, Any]) -> GameDeal:
     """A deal of its setup's game family (by its variant), before any entry of its log."""
+    if hundred_game.owns(setup.get("variant", "")):
+        return hundred_game.new_deal(setup)
     if climbing_game.owns(setup.get("variant", "")):
         return climbing_game.new_deal(setup)
     return Deal(DealSetup.from_json(setup))

@@ -11,6 +11,7 @@ from engine.climbing import sort_key as climbing_order
 from engine.climbing_deal import ClimbingDeal
 from engine.deal import Deal
 from engine.errors import EngineError
+from engine.hundred import HundredDeal
 from engine.order import TrumpContext
 from engine.variants import RED_FIVE
 
@@ -40,23 +41,27 @@ def face_of(code: str) -> dict[str, Any]:
     return card_face(parse_card(code))
 
 
-def sorted_cards(deal: Deal | ClimbingDeal, cards: list[int]) -> list[int]:
+def sorted_cards(deal: Deal | ClimbingDeal | HundredDeal, cards: list[int]) -> list[int]:
     """Cards in the deal's order: a trick game's (trumps last once known), 争上游's ranks (3 …
     A 2 小王 大王)."""
     if isinstance(deal, ClimbingDeal):
         return sorted(cards, key=climbing_order)
+    if isinstance(deal, HundredDeal):  # 打百分: by suit, trumps last once named
+        from .hundred_game import order_key
+
+        return sorted(cards, key=order_key(deal))
     ctx = deal.ctx
     if ctx is None:
         return sorted(cards, key=lambda c: (c >= LJ, c // 13, c % 13, c))
     return sorted(cards, key=lambda c: (ctx.suit_index(c), ctx.strength(c), c))
 
 
-def faces(deal: Deal | ClimbingDeal, cards: Sequence[str]) -> list[dict[str, Any]]:
+def faces(deal: Deal | ClimbingDeal | HundredDeal, cards: Sequence[str]) -> list[dict[str, Any]]:
     """Card codes as faces, in the deal's order (trumps grouped once trump is known)."""
     return [card_face(c) for c in sorted_cards(deal, [parse_card(x) for x in cards])]
 
 
-def faces_of(deal: Deal | ClimbingDeal, cards: Sequence[int]) -> list[dict[str, Any]]:
+def faces_of(deal: Deal | ClimbingDeal | HundredDeal, cards: Sequence[int]) -> list[dict[str, Any]]:
     """Cards as faces, in the deal's order."""
     return [card_face(c) for c in sorted_cards(deal, list(cards))]
 

@@ -12,7 +12,6 @@ from ...extensions import db
 from ...models import OnlineSeat, Table, Tournament
 from .. import ServiceError
 from ..tournaments.audit import Actor, audit
-from ..tournaments.rows import variant_of
 from ..tournaments.sheets import may_edit
 from . import botchoice, bridge
 from .advance import advance
@@ -24,7 +23,7 @@ def switch_online(t: Tournament, tab: Table, actor: Actor) -> None:
     """Make a table online before its first deal: a secret link per seat, the first deal dealt."""
     if tab.mode == "online":
         raise ServiceError(_("This table is already played online."))
-    if not bridge.plays_online(t.variant):  # 争上游, 打百分: not in the browser yet
+    if not bridge.plays_online(t.variant):  # a game the browser does not play
         raise ServiceError(_("This game is played on paper for now: its score sheets are typed."))
     if tab.kind == "bye":
         raise ServiceError(_("A bye has no deals."))
@@ -35,7 +34,7 @@ def switch_online(t: Tournament, tab: Table, actor: Actor) -> None:
     if not may_edit(tab.round, actor):
         raise ServiceError(_("The round is closed: only the club's owner can correct it."))
     tab.mode = "online"
-    for seat in range(variant_of(t).players):
+    for seat in range(bridge.players_of(t)):
         db.session.add(OnlineSeat(table_id=tab.id, seat=seat, token=new_token()))
     db.session.flush()
     t.bump()

@@ -19,7 +19,16 @@ from ...models import OnlineSeat, Table, Tournament
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
-from . import between_deals, bridge, climbing_pages, clock, deal_view, takeback, tokens
+from . import (
+    between_deals,
+    bridge,
+    climbing_pages,
+    clock,
+    deal_view,
+    hundred_pages,
+    takeback,
+    tokens,
+)
 from . import seats as seats_module
 from .cards import card_face, face_of, faces, hand_groups, sorted_cards
 from .seats import seats_of
@@ -138,6 +147,8 @@ def seat_page(seat_row: OnlineSeat) -> dict[str, Any]:
         return page
     if tab.finished and live.deal.outcome is None:
         return page  # time was up during this deal: it is not played on
+    if live.family == bridge.HUNDRED:
+        return _hundred_seat(page, t, tab, live, derived, seat_row, names, bots, over)
     if live.family != bridge.TRICKS:
         return _climbing_seat(page, t, tab, live, derived, seat_row, names, bots, over)
     deal = live.trick
@@ -245,6 +256,39 @@ def _climbing_seat(
             if end is None
             else summary_page(t, tab, live, end, derived, seat, over),
         }
+    )
+    return page
+
+
+def _hundred_seat(
+    page: dict[str, Any],
+    t: Tournament,
+    tab: Table,
+    live: bridge.Live,
+    derived: SheetTable,
+    seat_row: OnlineSeat,
+    names: list[str],
+    bots: set[int],
+    over: bool,
+) -> dict[str, Any]:
+    """``seat_page`` for a deal of 打百分 (``hundred_pages``), as ``_climbing_seat``."""
+    seat = seat_row.seat
+    view = bridge.view(live, seat)
+    waiting = live.waiting_for()
+    paused = tab.paused and not tab.finished
+    page.update(
+        hundred_pages.seat_context(
+            live, view, seat, names, bots, waiting, not seat_row.bot and not paused
+        )
+    )
+    end = hundred_pages.deal_end(live, view)
+    page.update(
+        deal_number=live.row.number,
+        waiting=waiting,
+        paused=paused,
+        move_left=clock.seconds_left(t, tab, live),
+        timed_out=None if seat_row.bot else clock.timed_out_note(live, seat),
+        summary=None if end is None else summary_page(t, tab, live, end, derived, seat, over),
     )
     return page
 
@@ -444,6 +488,15 @@ def spectator_page(tab: Table) -> dict[str, Any]:
     }
     if live is None or (tab.finished and live.deal.outcome is None):
         return page  # no deal yet, or time was up during this deal: it is not played on
+    if live.family == bridge.HUNDRED:
+        waiting = live.waiting_for()
+        _idle(page, tab, waiting, bots)
+        page.update(
+            hundred_pages.spectator_context(live, bridge.spectate(live), names, bots, waiting),
+            deal_number=live.row.number,
+            waiting=waiting,
+        )
+        return page
     if live.family != bridge.TRICKS:
         view = bridge.spectate(live)
         waiting = live.waiting_for()
@@ -548,8 +601,11 @@ def replay_page(tab: Table, number: int, trick: int) -> dict[str, Any] | None:
     if bridge.family_of_row(row) != bridge.TRICKS:
         t = bridge.tournament_of(tab)
         _sides, names = seat_names(tab)
+        family_pages = (
+            hundred_pages if bridge.family_of_row(row) == bridge.HUNDRED else climbing_pages
+        )
         return dict(
-            climbing_pages.replay_context(bridge.replay_moves(row), names),
+            family_pages.replay_context(bridge.replay_moves(row), names),
             tournament=t.name,
             table=tab.number,
             round=tab.round.number,

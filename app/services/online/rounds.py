@@ -32,8 +32,8 @@ from ...models import Club, OnlineDeal, OnlineSeat, Round, Table, Tournament
 from .. import ServiceError, StaleError
 from ..duplicate.hosts import is_host
 from ..tournaments.audit import Actor, audit, place
-from ..tournaments.rows import rounds_of, variant_of
-from . import director, seats
+from ..tournaments.rows import rounds_of
+from . import bridge, director, seats
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def _open(t: Tournament, tab: Table, actor: Actor) -> None:
         director.switch_online(t, tab, actor)
         return
     have = {row.seat for row in seats.seats_of(tab)}
-    for seat in range(variant_of(t).players):
+    for seat in range(bridge.players_of(t)):
         if seat not in have:
             db.session.add(OnlineSeat(table_id=tab.id, seat=seat, token=seats.new_token()))
     db.session.flush()

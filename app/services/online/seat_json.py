@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tournaments.rows import variant_of
 from . import bridge
 
 
@@ -24,12 +23,11 @@ def seat_json(page: dict[str, Any], tab: Any) -> dict[str, Any]:
     """The JSON view of a seat from its page's context (``page``, after the route's own
     changes: a paused table offers no move) at the table ``tab``."""
     t = bridge.tournament_of(tab)
-    variant = variant_of(t)
     out: dict[str, Any] = {
         "token": page["token"],
         "seat": page["seat"],
         "variant": page["variant"],
-        "options": dict(variant.options),
+        "options": bridge.options_of(t),
         "tournament": page["tournament"],
         "round": page["round"],
         "table": page["table"],
@@ -68,6 +66,8 @@ def seat_json(page: dict[str, Any], tab: Any) -> dict[str, Any]:
         "trick": None,
         "summary": None,
     }
+    if page.get("hundred"):  # 打百分: the hand, the legal bids, the auction, the table
+        return _hundred_json(page, out)
     if page.get("climbing"):  # 争上游: the hand in climbing order, the table, the places
         out["hand"] = [c["code"] for c in page.get("hand", [])]
         out["playable"] = [c["code"] for c in page.get("hand", []) if c.get("usable")]
@@ -130,6 +130,53 @@ def seat_json(page: dict[str, Any], tab: Any) -> dict[str, Any]:
         out["summary"] = {
             "total": sm["total"],
             "winner": sm["winner"],
+            "ready": list(sm["ready"]),
+            "waiting_for": list(sm["waiting_for"]),
+            "me_ready": sm["me_ready"],
+            "pause_left": sm["pause_left"],
+        }
+    return out
+
+
+def _hundred_json(page: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+    """A seat of 打百分 as JSON: its hand and the cards it may pick (from the dummy's hand when
+    the declarer plays it), the legal bids, the friend cards it may call, and the table as the
+    page shows it (the friend only once revealed, or to itself)."""
+    out["hand"] = [c["code"] for c in page.get("hand", [])]
+    picks = page.get("dummy_hand") if page.get("from_dummy") else page.get("hand", [])
+    out["playable"] = [c["code"] for c in picks or [] if c.get("usable")]
+    out["legal_bids"] = list(page.get("legal_bids", []))
+    out["friend_choices"] = _codes(page.get("friend_cards", []))
+    out["from_dummy"] = bool(page.get("from_dummy"))
+    hd = page.get("hd")
+    if hd is not None:
+        places = sorted(hd["places"], key=lambda p: p["hand"])
+        out["hand_sizes"] = [p["cards"] for p in places]
+        out["trump"] = hd["trump"]
+        out["trump_known"] = hd["trump"] is not None
+        out["friend_card"] = None if hd["friend_card"] is None else hd["friend_card"]["code"]
+        out["friend"] = hd["friend"]
+        out["attackers_points"] = hd["attackers_points"]
+        out["buried"] = _codes(hd["buried"] or [])
+        out["hundred"] = {
+            "declarer": hd["declarer"],
+            "bid": hd["bid"],
+            "threshold": hd["threshold"],
+            "alone": hd["alone"],
+            "auction": None if hd["auction"] is None else hd["auction"]["entries"],
+            "kitty": None if hd["kitty"] is None else _codes(hd["kitty"]),
+            "dummy": next((_codes(p["shown"]) for p in places if p["shown"]), None),
+            "trick": [{"hand": p["hand"], "cards": _codes(p["play"])} for p in places if p["play"]],
+        }
+    sm = page.get("summary")
+    if sm is not None:
+        out["summary"] = {
+            "winner": sm["winner"],
+            "units": sm["units"],
+            "scores": sm["scores"],
+            "points": sm["points"],
+            "bid": sm["bid"],
+            "threshold": sm["threshold"],
             "ready": list(sm["ready"]),
             "waiting_for": list(sm["waiting_for"]),
             "me_ready": sm["me_ready"],

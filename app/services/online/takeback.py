@@ -112,7 +112,7 @@ def accepted(entries: list[dict[str, Any]]) -> list[int]:
 def with_penalties(t: Tournament, live: bridge.Live, deal: cm.Deal) -> cm.Deal:
     """The deal's score sheet row with its accepted take-backs as RULES §7 ``takeback``
     penalties, in a competition preset (elsewhere as it is)."""
-    if not presets.is_competition(t.preset):
+    if not presets.is_competition(t.preset) or not accepted(live.entries):
         return deal
     fixed = variant_of(t).fixed_sides
     for seat in accepted(live.entries):
