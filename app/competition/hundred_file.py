@@ -16,7 +16,8 @@ TOURNAMENT.md does not describe 打百分 (its ``variant`` list predates it); th
 - Pair events (``hundred-4p`` fixed, ``forty-4p``): ``pairing`` is ``round-robin`` or ``swiss``;
   entrants are pairs; a table lists its two ``sides`` (side 0 in seats 0, 2, side 1 in 1, 3) and
   may be a ``forfeit`` (then 分差 ±``points.forfeit_level_diff``).
-- A table's ``mode`` is ``paper`` (the app plays no 打百分 online yet).
+- A table's ``mode`` is ``paper`` or ``online`` (played in the browser: its rows are the ones
+  the game recorded).
 - ``match``: ``{"deals": n}`` or ``{"minutes": n}``; ``to_a`` (there are no levels) and a
   ``tie_break`` other than ``draw`` are refused. ``level`` and ``multiplier`` do not exist.
 
@@ -292,9 +293,6 @@ class HundredLoader(_Loader):
         mode = t.get("mode", "paper")
         if mode not in MODES:
             self.err(_join(path, "mode"), f"{_show(mode)} is not one of {', '.join(MODES)}")
-            ok = False
-        elif mode != "paper":  # the app plays no 打百分 online yet: its sheets are typed
-            self.err(_join(path, "mode"), "打百分 tables are played on paper")
             ok = False
         finished = t.get("finished", False)
         if not isinstance(finished, bool):
