@@ -121,6 +121,16 @@ gunicorn.SERVER = gunicorn_wsgi.SERVER = "shengji"
 gunicorn.SERVER_SOFTWARE = gunicorn_wsgi.SERVER_SOFTWARE = "shengji"
 
 
+# The garbage collector's thresholds in a worker (WEB_GC_THRESHOLDS; Python's default is 700, 10,
+# 10). A worker keeps many young objects alive for a while (each table's cached deal, the open
+# streams' state), so at the default a collection ran every few allocations and a full one every
+# two seconds, each some 100 ms with every greenlet of the worker waiting: bench/push.py (100
+# tables + 300 viewers, two servers) counted 26 full passes in a minute, 4.8-6.3 s of the workers'
+# 69-78 s of CPU, push p95 253 and 574 ms; at 7000, 20, 50 none, 1.9-2.0 s of 63-64 s, p95 140
+# and 190 ms (2026-12-07, one run of each order, this 2-core machine).
+GC_THRESHOLDS = tuple(int(x) for x in os.environ.get("WEB_GC_THRESHOLDS", "7000,20,50").split(","))
+
+
 def post_worker_init(worker: object) -> None:
     """Once a worker has built the app: its long-lived objects (modules, templates, the app,
     SQLAlchemy's metadata) leave the garbage collector's generations (``gc.freeze``), so a
@@ -129,3 +139,4 @@ def post_worker_init(worker: object) -> None:
     import gc
 
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
