@@ -188,6 +188,23 @@ def test_an_illegal_bid_is_refused_in_words_and_changes_nothing(client):
     assert ow.deals()[0].version == before
 
 
+def test_a_refused_burial_is_said_next_to_its_button(client):
+    ow = hundred_world(client, HIDDEN)
+    ow.bots(1, 2, 3)
+    me = ow.seats()[0]
+    assert post(client, me, "bid", card="100").status_code in (200, 303)
+    deal = replayed(ow.deals()[0])
+    assert deal.phase == hd.BURY and deal.declarer == 0
+    r = post(client, me, "bury", cards_str(deal.hands[0][:1]))  # one card of the six
+    assert r.status_code == 422
+    text = r.get_data(as_text=True)
+    assert error_of(text) and "hundred." not in error_of(text)
+    # on a phone the hand fills the screen: the refusal sits by the button, once
+    assert re.search(r'<div class="play-bar">\s*<div class="errors"', text)
+    assert text.count('class="flash error"') == 1
+    assert replayed(ow.deals()[0]).phase == hd.BURY
+
+
 def _declare(client: FlaskClient, ow: OnlineWorld, me: OnlineSeat) -> hd.HundredDeal:
     """Seat 0 bids 100 (the auction ends at once), buries, names trump."""
     assert post(client, me, "bid", card="100").status_code in (200, 303)
