@@ -145,8 +145,12 @@ def build(
         return seat.token
 
 
-def current(app: Flask, token: str) -> tuple[int, Deal | HundredDeal] | None:
-    """The deal in progress at the seat's table (the bench's own replay), None when over."""
+BETWEEN = "between"  # a deal is played and the next waits for the seat's Continue
+
+
+def current(app: Flask, token: str, deals: int) -> tuple[int, Deal | HundredDeal] | str | None:
+    """The deal in progress at the seat's table (the bench's own replay), ``BETWEEN`` when a
+    played deal waits for Continue, None when the match is over."""
     with app.app_context():
         seat = db.session.scalar(select(OnlineSeat).where(OnlineSeat.token == token))
         assert seat is not None
@@ -158,8 +162,10 @@ def current(app: Flask, token: str) -> tuple[int, Deal | HundredDeal] | None:
             .order_by(OnlineDeal.number.desc())
             .limit(1)
         )
-        if row is None or row.outcome is not None or tab.finished:
+        if row is None or tab.finished:
             return None
+        if row.outcome is not None:
+            return None if row.number >= deals else BETWEEN
         if row.setup["variant"] == "hundred-4p":  # 打百分: the engine's own replay
             log = [a.record for a in row.actions if a.record["kind"] != bridge.READY]
             return row.number, hundred_replay(HundredSetup.from_json(row.setup), log)
@@ -209,7 +215,9 @@ def token_of(html: str) -> str:
     return m.group(1)
 
 
-def run(app: Flask, token: str, polls: int, timed: Callable[[Callable[[], Any]], Any]) -> Figures:
+def run(
+    app: Flask, token: str, polls: int, timed: Callable[[Callable[[], Any]], Any], deals: int
+) -> Figures:
     client = app.test_client()
     url = f"/play/{token}"
     page = client.get(url)
@@ -222,9 +230,15 @@ def run(app: Flask, token: str, polls: int, timed: Callable[[Callable[[], Any]],
     fig = Figures()
     per_deal: dict[int, list[tuple[float, float]]] = {}
     while True:
-        state = current(app, token)
+        state = current(app, token, deals)
         if state is None:
             break
+        if state == BETWEEN:  # the summary's Continue: not a move, not timed
+            r = client.post(f"{url}/ready", data={"csrf_token": csrf, "v": v}, headers=HTMX)
+            assert r.status_code == 200, (r.status_code, r.get_data(as_text=True)[:2000])
+            v = token_of(r.get_data(as_text=True))
+            continue
+        assert not isinstance(state, str)
         number, deal = state
         data = choose(deal, v, csrf)
         before = STATEMENTS[0]
@@ -304,7 +318,7 @@ def main() -> None:
                 def timed(f: Callable[[], Any], prof: cProfile.Profile | None = prof) -> Any:
                     return f() if prof is None else prof.runcall(f)
 
-                runs.append(run(app, token, args.polls, timed))
+                runs.append(run(app, token, args.polls, timed, args.deals))
                 if prof is not None:
                     order = os.environ.get("BENCH_SORT", "cumulative")  # or tottime
                     pstats.Stats(prof).sort_stats(order).print_stats(40)
