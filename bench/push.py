@@ -334,9 +334,11 @@ def seat_index(seat: load.Seat) -> int:
     return getattr(seat, "index", 0)
 
 
-def latencies(tables: list[Table], seats_per_table: int) -> tuple[list[float], int]:
+def latencies(
+    tables: list[Table], seats_per_table: int, when: list[float] | None = None
+) -> tuple[list[float], int]:
     """Per move: ms until every other seat had a state at least as new; moves never seen by
-    all (the run ended first) are counted apart."""
+    all (the run ended first) are counted apart. ``when`` gets each counted move's send time."""
     out: list[float] = []
     unseen = 0
     for t in tables:
@@ -358,6 +360,8 @@ def latencies(tables: list[Table], seats_per_table: int) -> tuple[list[float], i
                 unseen += 1
             else:
                 out.append(max(0.0, last - sent) * 1000)
+                if when is not None:
+                    when.append(sent)
     return out, unseen
 
 
@@ -431,7 +435,8 @@ def main() -> None:
             crashed = any("Traceback" in g.log.read_text(errors="replace") for g in servers)
             # written by each worker as it ends (bench/load_gunicorn.py)
             _kinds, deals, gcs, _shares = load.worker_cpu(tmp, False)
-    ms, unseen = latencies(tables, 4)
+    sent: list[float] = []
+    ms, unseen = latencies(tables, 4, sent)
     errors = sum(stats.errors.values()) + (1 if crashed else 0)
     moves = len(ms)
     p50, p95, p99 = (load.pct(ms, q) for q in (0.50, 0.95, 0.99)) if ms else (0.0, 0.0, 0.0)
@@ -446,6 +451,18 @@ def main() -> None:
     print(
         f"stream events {counts.events} at the seats, {counts.viewer_events} at the projectors; "
         f"reconnections {counts.reconnects}, stale moves {stats.stale}"
+    )
+    # the seats and projectors arrive over the first 10 s (pages, streams): the push latency
+    # by 10 s of the run, to tell that start from the steady night
+    spans: dict[int, list[float]] = defaultdict(list)
+    for at, x in zip(sent, ms, strict=True):
+        spans[int((at - stats.started) // 10)].append(x)
+    print(
+        "push p95 by 10 s of the run: "
+        + ", ".join(
+            f"{10 * k}-{10 * k + 10} s {load.pct(v, 0.95):.0f} ms (n={len(v)})"
+            for k, v in sorted(spans.items())
+        )
     )
     for kind, values in sorted(stats.times.items()):
         if values:

@@ -183,6 +183,57 @@ def test_a_snapshot_another_worker_moved_past_is_not_served(app: Flask, client) 
     assert _page(player, url) == page
 
 
+def test_pages_woken_together_rebuild_a_new_version_once(app: Flask, client) -> None:
+    """Two pages of one process read the same new version at once (a move made on the other
+    server wakes both streams of the table here): the first rebuilds it from the snapshot, the
+    second waits for it and finds it rebuilt, instead of reading the entries and rebuilding
+    it again."""
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    _to_play(ow, player, url)
+    _append_elsewhere(app, ow)
+    second_waits = threading.Event()
+    original_flight, original_entries = cache._flight, cache._entries
+    arrivals: list[int] = []
+
+    def flight(deal_id: int) -> threading.Lock:
+        arrivals.append(deal_id)
+        if len(arrivals) == 2:
+            second_waits.set()  # the second page is about to wait for the first's rebuild
+        return original_flight(deal_id)
+
+    def entries(deal_id: int, after: int, upto: int) -> list[tuple[int, dict[str, Any]]]:
+        assert second_waits.wait(10), "the second page never came to rebuild the deal"
+        return original_entries(deal_id, after, upto)
+
+    pages: list[str] = []
+
+    def look() -> None:
+        with app.app_context():  # a thread of its own, as a worker's two stream greenlets
+            pages.append(app.test_client().get(url).get_data(as_text=True))
+
+    forward = cache.CACHE.forward
+    cache._flight, cache._entries = flight, entries  # type: ignore[assignment]
+    try:
+        threads = [threading.Thread(target=look) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+    finally:
+        cache._flight, cache._entries = original_flight, original_entries  # type: ignore[assignment]
+    db.session.rollback()
+    assert len(arrivals) == 2
+    assert cache.CACHE.forward == forward + 1  # one rebuild for both pages
+    version = ow.deals()[-1].version
+    assert len(pages) == 2
+    for page in pages:
+        assert re.search(rf'data-token="1\.{version}\.s3"', page), page[:500]
+    _same_deal(bridge.load(_table(ow)).deal, replay_row(ow.deals()[-1]))  # type: ignore[union-attr]
+
+
 def test_a_snapshot_that_does_not_fit_the_row_falls_back_to_the_replay(app: Flask, client) -> None:
     ow = online_world(client, "tractor-4p")
     ow.bots(1, 2, 3)

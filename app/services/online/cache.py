@@ -265,15 +265,48 @@ def _contiguous(rows: list[tuple[int, dict[str, Any]]], after: int, version: int
     return [seq for seq, _e in rows] == list(range(after + 1, version + 1))
 
 
+# One rebuild of a deal at a time in this process: the streams of a table's seats that one
+# process holds are woken together by the same move, and each would otherwise read the new
+# entries and rebuild the same version (``forward``) — the first to finish stores it, the others
+# then find it. Locks are made on first use (after gevent patched ``threading``: a waiter yields)
+# and forgotten when many have piled up.
+_FLIGHTS: dict[int, threading.Lock] = {}
+_FLIGHTS_KEPT = 1024
+
+
+def _flight(deal_id: int) -> threading.Lock:
+    lock = _FLIGHTS.get(deal_id)
+    if lock is None:
+        if len(_FLIGHTS) >= _FLIGHTS_KEPT:
+            for k in [k for k, v in list(_FLIGHTS.items()) if not v.locked()]:
+                _FLIGHTS.pop(k, None)
+        lock = _FLIGHTS.setdefault(deal_id, threading.Lock())
+    return lock
+
+
+def _cached(row: OnlineDeal, private: bool) -> tuple[GameDeal, list[dict[str, Any]]] | None:
+    snap = CACHE.get(row.id)
+    if snap is not None and snap.version == row.version and snap.of(row):
+        CACHE.hits += 1
+        return (clone(snap.deal) if private else snap.deal), list(snap.entries)
+    return None
+
+
 def rebuild(row: OnlineDeal, private: bool = True) -> tuple[GameDeal, list[dict[str, Any]]]:
     """The deal ``row``'s log replays to, and its entries. ``private``: a copy of its own to
     act on; False: the cached object itself, which the caller only reads."""
+    got = _cached(row, private)
+    if got is not None:
+        return got
+    with _flight(row.id):
+        # another request of this process may have rebuilt this very version meanwhile
+        return _cached(row, private) or _rebuild(row, private)
+
+
+def _rebuild(row: OnlineDeal, private: bool) -> tuple[GameDeal, list[dict[str, Any]]]:
     version = row.version
     snap = CACHE.get(row.id)
     if snap is not None and snap.of(row) and snap.version <= version:
-        if snap.version == version:
-            CACHE.hits += 1
-            return (clone(snap.deal) if private else snap.deal), list(snap.entries)
         newer = _entries(row.id, snap.version, version)
         cancels = any(e["kind"] == TAKEBACK for _s, e in newer)  # replayed whole, below
         if _contiguous(newer, snap.version, version) and not cancels:
