@@ -183,6 +183,15 @@ def test_a_snapshot_another_worker_moved_past_is_not_served(app: Flask, client) 
     assert _page(player, url) == page
 
 
+def _twice_at_once(target: Any) -> None:
+    """Run ``target`` in two threads at once (two workers, or a worker's two greenlets)."""
+    threads = [threading.Thread(target=target) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+
+
 def test_pages_woken_together_rebuild_a_new_version_once(app: Flask, client) -> None:
     """Two pages of one process read the same new version at once (a move made on the other
     server wakes both streams of the table here): the first rebuilds it from the snapshot, the
@@ -217,11 +226,7 @@ def test_pages_woken_together_rebuild_a_new_version_once(app: Flask, client) -> 
     forward = cache.CACHE.forward
     cache._flight, cache._entries = flight, entries  # type: ignore[assignment]
     try:
-        threads = [threading.Thread(target=look) for _ in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
+        _twice_at_once(look)
     finally:
         cache._flight, cache._entries = original_flight, original_entries  # type: ignore[assignment]
     db.session.rollback()
@@ -285,11 +290,7 @@ def _race(app: Flask, url: str, data: dict[str, Any], at: str) -> list[int]:
 
     setattr(bridge, at, wait_then)
     try:
-        threads = [threading.Thread(target=post) for _ in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
+        _twice_at_once(post)
     finally:
         setattr(bridge, at, original)
     db.session.rollback()  # the test's own reads start afresh (SQLite: a new snapshot)
