@@ -387,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--variant",
         action="append",
-        choices=(*ALL_VARIANT_IDS, *FAMILY_IDS),
+        choices=ALL_VARIANT_IDS,
         help="repeat for several; default: the three trick games (climbing and 打百分's "
         "hundred-4p, forty-4p, hundred-3p: only by name)",
     )

@@ -28,6 +28,7 @@ CODES: dict[str, str] = {
     "side.range": "{got} is not a side: the sides are 0 and 1",
     "variant.no_option": "{variant} has no option {got}",
     "variant.unknown": "unknown variant {got}; the variants are {variants}",
+    "variant.family": "{got} is a game of 打百分's family: make_any_variant builds it",
     "option.not_for_variant": "{variant} has no option {got}; its options are {options}",
     "option.bool": "option {name} takes true or false, not {got}",
     "option.choice": "option {name} takes one of {choices}, not {got}",

@@ -14,11 +14,8 @@ from typing import Any, Final
 
 from .cards import HJ, LJ, SUITS, card_str, points_of
 from .errors import EngineError, OptionError, Reason
-
-HUNDRED_4P: Final = "hundred-4p"
-FORTY_4P: Final = "forty-4p"
-HUNDRED_3P: Final = "hundred-3p"
-FAMILY_IDS: Final[tuple[str, ...]] = (HUNDRED_4P, FORTY_4P, HUNDRED_3P)
+from .variants import FORTY_4P, HUNDRED_3P, HUNDRED_4P
+from .variants import HUNDRED_IDS as FAMILY_IDS
 
 FIXED: Final = "fixed"
 SHOWN: Final = "shown"

@@ -1,17 +1,26 @@
-"""The three variants as frozen data, with every option of RULES.md and its default.
+"""Every game of the engine by its id, and the three trick variants as frozen data with every
+option of RULES.md and its default.
 
-``make_variant("tractor-4p", {"decks": 4})`` validates the options and returns a ``Variant``.
-A variant is plain data: the rules modules read it, nothing in it acts.
+``ALL_VARIANT_IDS`` names the seven games: the trick variants of RULES.md (tractor-4p,
+red-five-5p, one-twenty-6p), 打百分's family of HUNDRED.md (hundred-4p, forty-4p, hundred-3p) and
+争上游 of CLIMBING.md (climbing); ``option_names``, ``option_spec`` and ``default_options`` answer
+for each. ``make_variant("tractor-4p", {"decks": 4})`` validates the options of a trick game or
+争上游 and returns a ``Variant``; ``make_any_variant`` builds any of the seven, 打百分's as an
+``engine.hundred_rules.HundredVariant``. A variant is plain data: the rules modules read it,
+nothing in it acts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CARDS_PER_DECK, POINTS_PER_DECK, RANKS
 from .errors import OptionError
+
+if TYPE_CHECKING:
+    from .hundred_rules import HundredVariant
 
 TRACTOR: Final = "tractor-4p"
 RED_FIVE: Final = "red-five-5p"
@@ -20,7 +29,14 @@ VARIANT_IDS: Final[tuple[str, ...]] = (TRACTOR, RED_FIVE, ONE_TWENTY)
 # 争上游 (CLIMBING.md): a game of individuals with its own state machine (engine.climbing_deal),
 # not a trick game of engine.deal, so it is not among VARIANT_IDS
 CLIMBING: Final = "climbing"
-ALL_VARIANT_IDS: Final[tuple[str, ...]] = (*VARIANT_IDS, CLIMBING)
+# 打百分 (HUNDRED.md): one deck, an auction, its own state machine (engine.hundred) and options
+# (engine.hundred_rules builds its variants)
+HUNDRED_4P: Final = "hundred-4p"
+FORTY_4P: Final = "forty-4p"
+HUNDRED_3P: Final = "hundred-3p"
+HUNDRED_IDS: Final[tuple[str, ...]] = (HUNDRED_4P, FORTY_4P, HUNDRED_3P)
+# every game of the engine, in the order the app offers them
+ALL_VARIANT_IDS: Final[tuple[str, ...]] = (*VARIANT_IDS, *HUNDRED_IDS, CLIMBING)
 
 LEVELS: Final[tuple[str, ...]] = RANKS  # "2" … "A"
 
@@ -143,12 +159,36 @@ _VARIANT_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
 
 
 def option_names(variant_id: str) -> tuple[str, ...]:
+    """The names of a game's options (打百分's from ``engine.hundred_rules``)."""
+    if _is_hundred(variant_id):
+        from .hundred_rules import family_option_names
+
+        return family_option_names(variant_id)
     _check_id(variant_id)
     return _VARIANT_OPTIONS[variant_id]
 
 
+def _is_hundred(variant_id: object) -> bool:
+    return isinstance(variant_id, str) and variant_id in HUNDRED_IDS
+
+
 def option_spec(name: str, variant_id: str | None = None) -> OptionSpec:
-    """The option's spec; ``variant_id`` for a variant's own values (climbing's ``decks``)."""
+    """The option's spec; ``variant_id`` for a variant's own values (climbing's ``decks``, 打百分's
+    options)."""
+    if variant_id is not None and _is_hundred(variant_id):
+        from .hundred_rules import OPTION_HELP, family_option_choices
+
+        if not isinstance(name, str) or name not in option_names(variant_id):
+            raise OptionError(
+                "option.not_for_variant",
+                variant=variant_id,
+                got=repr(name),
+                options=", ".join(option_names(variant_id)),
+            )
+        values = family_option_choices(name)
+        return OptionSpec(
+            name, values, "bool" if isinstance(values[0], bool) else "choice", OPTION_HELP[name]
+        )
     if variant_id is not None:
         _check_id(variant_id)
         own = _VARIANT_SPECS.get(variant_id, {})
@@ -161,7 +201,12 @@ def option_spec(name: str, variant_id: str | None = None) -> OptionSpec:
 
 
 def default_options(variant_id: str, decks: int | None = None) -> dict[str, Any]:
-    """The defaults of RULES.md ("Options at a glance"); some depend on the number of decks."""
+    """The defaults of RULES.md ("Options at a glance"); some depend on the number of decks.
+    打百分's are HUNDRED.md's (``engine.hundred_rules``)."""
+    if _is_hundred(variant_id):
+        from .hundred_rules import make_hundred_variant
+
+        return dict(make_hundred_variant(variant_id).options)
     _check_id(variant_id)
     if variant_id == CLIMBING:
         return {"players": 4, "decks": 1, "tribute": True, "place_points": None}
@@ -318,7 +363,10 @@ def _check_option(variant_id: str, name: str, value: Any) -> Any:
 
 
 def make_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> Variant:
-    """Build a validated variant; unknown options or bad values raise ``OptionError``."""
+    """Build a validated variant of a trick game or 争上游; unknown options or bad values raise
+    ``OptionError``. 打百分's family has its own kind of variant: ``make_any_variant``."""
+    if _is_hundred(variant_id):
+        raise OptionError("variant.family", got=repr(variant_id))
     _check_id(variant_id)
     if not isinstance(options, (Mapping, type(None))):
         raise OptionError("options.type", got=repr(options))
@@ -339,6 +387,18 @@ def make_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> V
         players, kitty = 6, 6
     hand = (CARDS_PER_DECK * decks - kitty) // players
     return Variant(variant_id, players, decks, kitty, hand, merged)
+
+
+def make_any_variant(
+    variant_id: str, options: Mapping[str, Any] | None = None
+) -> Variant | HundredVariant:
+    """Build a validated variant of any of the seven games of ``ALL_VARIANT_IDS``: a
+    ``HundredVariant`` for 打百分's family (``engine.hundred_rules``), a ``Variant`` otherwise."""
+    if _is_hundred(variant_id):
+        from .hundred_rules import make_hundred_variant
+
+        return make_hundred_variant(variant_id, options)
+    return make_variant(variant_id, options)
 
 
 def _make_climbing(given: dict[str, Any]) -> Variant:

@@ -44,3 +44,45 @@ def test_bad_options_are_named():
         make_variant("red-five-5p", {"decks": 4})
     with pytest.raises(OptionError, match="kitty_multiplier"):
         make_variant("tractor-4p", {"kitty_multiplier": "triple"})
+
+
+def test_one_list_names_every_game_and_make_variant_builds_each():
+    from engine.hundred_rules import HundredVariant, make_hundred_variant
+    from engine.variants import (
+        ALL_VARIANT_IDS,
+        default_options,
+        make_any_variant,
+        option_names,
+        option_spec,
+    )
+
+    assert ALL_VARIANT_IDS == (
+        "tractor-4p",
+        "red-five-5p",
+        "one-twenty-6p",
+        "hundred-4p",
+        "forty-4p",
+        "hundred-3p",
+        "climbing",
+    )
+    for vid in ALL_VARIANT_IDS:
+        v = make_any_variant(vid)
+        assert v.id == vid
+        assert set(v.options) == set(option_names(vid))
+        assert dict(v.options) == default_options(vid)
+    hundred = make_any_variant("hundred-4p", {"friend": "shown", "stakes": "flat"})
+    assert isinstance(hundred, HundredVariant)
+    assert hundred == make_hundred_variant("hundred-4p", {"friend": "shown", "stakes": "flat"})
+    three, forty = make_any_variant("hundred-3p"), make_any_variant("forty-4p")
+    assert (three.players, forty.players) == (3, 4)
+    assert make_any_variant("tractor-4p", {"decks": 4}) == make_variant("tractor-4p", {"decks": 4})
+    assert option_spec("friend", "hundred-4p").choices == ("fixed", "shown", "hidden", "blind")
+    assert option_spec("open_kitty", "forty-4p").kind == "bool"
+    with pytest.raises(OptionError, match="forty-4p has no option 'friend'"):
+        make_any_variant("forty-4p", {"friend": "shown"})
+    with pytest.raises(OptionError, match="打百分's family: make_any_variant builds it"):
+        make_variant("hundred-4p")
+    with pytest.raises(OptionError, match="forty-4p has no option 'stakes'"):
+        option_spec("stakes", "forty-4p")
+    with pytest.raises(OptionError, match="hundred-4p, forty-4p, hundred-3p, climbing"):
+        make_any_variant("bridge")

@@ -9,14 +9,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from engine.errors import EngineError
-from engine.hundred_rules import (
-    OPTION_HELP,
-    family_option_choices,
-    family_option_names,
-    make_hundred_variant,
-)
-from engine.hundred_rules import is_family as is_hundred
-from engine.variants import OptionSpec, default_options, make_variant, option_names, option_spec
+from engine.variants import default_options, make_any_variant, option_names, option_spec
 
 # Plain words for each rule option (the engine's help text, translated).
 OPTION_LABELS: dict[str, Any] = {
@@ -82,34 +75,17 @@ CHOICE_LABELS: dict[tuple[str, Any], Any] = {
 }
 
 
-# 打百分's options live in engine.hundred_rules, the other games' in engine.variants: the four
-# functions below ask the right one
-
-
-def _option_names(variant: str) -> tuple[str, ...]:
-    return family_option_names(variant) if is_hundred(variant) else option_names(variant)
-
-
-def _option_spec(name: str, variant: str) -> OptionSpec:
-    if is_hundred(variant):
-        values = family_option_choices(name)
-        kind = "bool" if isinstance(values[0], bool) else "choice"
-        return OptionSpec(name, values, kind, OPTION_HELP[name])
-    return option_spec(name, variant)
+# every game's options, 打百分's too, come from engine.variants
 
 
 def variant_defaults(variant: str) -> dict[str, Any]:
     """A game's default rule options (打百分's too)."""
-    if is_hundred(variant):
-        return dict(make_hundred_variant(variant).options)
     return default_options(variant)
 
 
 def _checked_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     """The options as the engine validates them (raises ``EngineError``)."""
-    if is_hundred(variant):
-        return dict(make_hundred_variant(variant, options).options)
-    return dict(make_variant(variant, options).options)
+    return dict(make_any_variant(variant, options).options)
 
 
 def option_choice_label(name: str, value: Any) -> str:
@@ -119,7 +95,7 @@ def option_choice_label(name: str, value: Any) -> str:
 
 def option_value_text(name: str, value: Any, variant: str | None = None) -> str:
     """One option's value in words: a choice's label, yes/no, points, levels."""
-    kind = _option_spec(name, variant).kind if variant is not None else option_spec(name).kind
+    kind = option_spec(name, variant).kind
     if kind == "place_points":
         return _("players − 1 for the first down to 0") if value is None else _points_text(value)
     if kind == "points_or_null":
@@ -136,12 +112,12 @@ def option_summary(variant: str, options: dict[str, Any]) -> list[dict[str, Any]
     words: ``label``, ``value`` (words) and ``changed`` (not the default)."""
     defaults = variant_defaults(variant)
     out = []
-    for name in _option_names(variant):
+    for name in option_names(variant):
         value = options.get(name, defaults.get(name))
         out.append(
             {
                 "option": name,
-                "label": str(OPTION_LABELS.get(name, _option_spec(name, variant).help)),
+                "label": str(OPTION_LABELS.get(name, option_spec(name, variant).help)),
                 "value": option_value_text(name, value, variant),
                 "changed": name in options and value != defaults.get(name),
             }
@@ -152,8 +128,8 @@ def option_summary(variant: str, options: dict[str, Any]) -> list[dict[str, Any]
 def option_fields(variant: str, form_data: Any, defaults: dict[str, Any]) -> list[dict[str, Any]]:
     """The option inputs of a variant (name, label, kind, choices, current value as text)."""
     out = []
-    for name in _option_names(variant):
-        spec = _option_spec(name, variant)
+    for name in option_names(variant):
+        spec = option_spec(name, variant)
         key = f"opt_{name}"
         current = defaults.get(name)
         if spec.kind == "levels":
@@ -199,8 +175,8 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
     defaults = variant_defaults(variant)
     given: dict[str, Any] = {}
     errors: dict[str, str] = {}
-    for name in _option_names(variant):
-        spec = _option_spec(name, variant)
+    for name in option_names(variant):
+        spec = option_spec(name, variant)
         if spec.kind != "bool" and f"opt_{name}" not in form:
             continue  # not on the posted form (one from before the option existed): the default
         raw = (form.get(f"opt_{name}") or "").strip()

@@ -46,6 +46,9 @@ REFUSALS: dict[str, Any] = {
     "side.range": _l("%(got)s is not a side: the sides are 0 and 1."),
     "variant.no_option": _l("%(variant)s has no option %(got)s."),
     "variant.unknown": _l("Unknown game %(got)s; the games are %(variants)s."),
+    "variant.family": _l(
+        "%(got)s is a game of the Hundred family (da bai fen), with its own rules."
+    ),
     "option.not_for_variant": _l("%(variant)s has no option %(got)s; its options are %(options)s."),
     "option.bool": _l("Option %(name)s takes yes or no, not %(got)s."),
     "option.choice": _l("Option %(name)s takes one of %(choices)s, not %(got)s."),
