@@ -3,7 +3,10 @@ balancer (issue 23's goal: p95 < 150 ms at 100 tables + 300 viewers on this 2-co
 
 Sets up N online tables of four human seats (bench/load.py's set-up), starts two gunicorn
 masters with the gevent worker (gunicorn.conf.py's default, set explicitly here) on one
-PostgreSQL, and HAProxy in front of them (tests/app/balancer.py). Every seat opens its page and
+PostgreSQL, and HAProxy in front of them (tests/app/balancer.py). Before the clock, each server
+gets bench/load.py's warm-up (every kind of page a few times: modules imported, templates
+compiled, as a server that has run a while); no table of the night is opened by it but the
+first. Every seat opens its page and
 its stream through the balancer; when its turn comes it thinks 1–3 s and posts a legal move
 decided from its page (bench/load.py's ``choose``), and a page whose stream is open says so
 (static/live.js): its move is answered empty and the stream draws it. M viewers open the
@@ -408,6 +411,8 @@ def main() -> None:
             servers = [load.start_gunicorn(url, tmp, args.workers, None, False) for _ in range(2)]
             lb = Balancer([g.port for g in servers])
             lb.start()
+            for g in servers:  # each server's worker as one that has run a while (load.py's)
+                asyncio.run(load.warm_up(g.port, standings, tokens, args.workers))
             stats = load.Stats(limit=10_000_000)
             counts = Counts()
             tables = [Table() for _ in range(args.tables)]

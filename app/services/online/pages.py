@@ -9,13 +9,14 @@ from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import inspect
+from sqlalchemy import inspect, or_, select
+from sqlalchemy.orm import selectinload
 
 from ...competition.matches import FixedMatch
 from ...competition.standings import SheetTable
 from ...db import reads_only
 from ...extensions import db
-from ...models import OnlineSeat, Table, Tournament
+from ...models import DuplicateOnlineTable, Entrant, OnlineSeat, Table, TableSeat, Tournament
 from ..duplicate import tables as duplicate_tables
 from ..tournaments.rows import seat_names
 from ..tournaments.sheets import sheet
@@ -72,7 +73,7 @@ def _seat_table(seat_row: OnlineSeat) -> Table:
 _SHEETS: OrderedDict[tuple[Any, ...], tuple[list[str], list[str], SheetTable, int | None]] = (
     OrderedDict()
 )
-_SHEETS_SIZE = 256
+_SHEETS_SIZE = 2048  # a round's tables are kept together
 _SHEETS_LOCK = threading.Lock()
 
 
@@ -81,23 +82,67 @@ def names_and_sheet(t: Tournament, tab: Table) -> tuple[list[str], list[str], An
     table) of a table, kept per tournament version: a seat's page during a deal reads neither
     the seating, the sheet rows nor the board again. Kept only when read in a request that
     writes nothing more (``reads_only``: a page, a poll, a move's answer once committed), so
-    that a version never committed is never kept."""
-    stamp = t.created_at.isoformat() if t.created_at else ""
-    key = (str(db.engine.url), t.id, stamp, t.version, tab.id)
+    that a version never committed is never kept.
+
+    A miss there reads every table of the round at once (``_whole_round``): the tables of a
+    round miss together — when the round's pages first open, and after each version (a deal
+    recorded anywhere bumps it) — and one by one each would cost some eight queries."""
+    key = _sheet_key(t, tab.id)
     with _SHEETS_LOCK:
         hit = _SHEETS.get(key)
         if hit is not None:
             _SHEETS.move_to_end(key)
     if hit is None:
-        sides, names = seat_names(tab)
-        hit = (sides, names, sheet(t, tab), duplicate_tables.board_number(tab))
         if not reads_only():  # kept only from committed data, never from a write's own
-            return sides, names, hit[2], hit[3]
+            sides, names = seat_names(tab)
+            return sides, names, sheet(t, tab), duplicate_tables.board_number(tab)
+        found = _whole_round(t, tab)
+        hit = found[tab.id]
         with _SHEETS_LOCK:
-            _SHEETS[key] = hit
+            for table_id, got in found.items():
+                _SHEETS[_sheet_key(t, table_id)] = got
             while len(_SHEETS) > _SHEETS_SIZE:
                 _SHEETS.popitem(last=False)
     return list(hit[0]), list(hit[1]), hit[2], hit[3]
+
+
+def _sheet_key(t: Tournament, table_id: int) -> tuple[Any, ...]:
+    stamp = t.created_at.isoformat() if t.created_at else ""
+    return (str(db.engine.url), t.id, stamp, t.version, table_id)
+
+
+def _whole_round(
+    t: Tournament, tab: Table
+) -> dict[int, tuple[list[str], list[str], SheetTable, int | None]]:
+    """What ``names_and_sheet`` keeps, for ``tab`` and every other online table of its round,
+    from six queries: the tables with their seats, entrants, players, substitutes and deals,
+    and the duplicate boards they deal."""
+    tables = db.session.scalars(
+        select(Table)
+        .where(
+            Table.round_id == tab.round_id,
+            or_(Table.id == tab.id, (Table.mode == "online") & (Table.kind != "bye")),
+        )
+        .options(
+            selectinload(Table.seats)
+            .selectinload(TableSeat.entrant)
+            .options(selectinload(Entrant.players), selectinload(Entrant.substitutions)),
+            selectinload(Table.deals),
+        )
+    ).all()
+    boards: dict[int, int] = {
+        table_id: board
+        for table_id, board in db.session.execute(
+            select(DuplicateOnlineTable.table_id, DuplicateOnlineTable.board).where(
+                DuplicateOnlineTable.table_id.in_([x.id for x in tables])
+            )
+        )
+    }
+    out = {}
+    for x in tables:
+        sides, names = seat_names(x)
+        out[x.id] = (sides, names, sheet(t, x), boards.get(x.id))
+    return out
 
 
 def _without_result(deal: Deal) -> str | None:
