@@ -556,3 +556,33 @@ def test_polls_answer_the_503_page_when_no_connection_can_be_opened(
         assert r.headers.get("Retry-After") == "5"
     monkeypatch.undo()
     assert player.get(f"{url}/poll?v={token}").status_code == 204  # back by itself
+
+
+def test_a_rounds_first_seat_page_reads_every_online_tables_names_at_once(
+    app: Flask, client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When a round's pages first open (and after each deal recorded anywhere bumps the
+    tournament's version) every table misses its names and sheet: the first miss reads them
+    for all the round's online tables, so the next table's page reads no seating of its own."""
+    from app.services.online import pages
+    from app.services.tournaments.rows import seat_names
+
+    ow = online_world(client, "tractor-4p", tables=2)
+    other = next(x for x in ow.rnd.tables if x.kind != "bye" and x.id != ow.tab.id)
+    second = dataclasses.replace(ow, tab=other)
+    assert client.post(second.table_url).status_code == 303
+    first_seat, other_seat = ow.seats()[0], second.seats()[2]
+    pages._SHEETS.clear()
+    player = app.test_client()
+    assert player.get(f"/play/{first_seat.token}").status_code == 200
+    kept = {key[-1]: hit for key, hit in pages._SHEETS.items()}
+    assert set(kept) == {ow.tab.id, other.id}
+    want_sides, want_names = seat_names(_table(second))
+    assert (kept[other.id][0], kept[other.id][1]) == (want_sides, want_names)
+
+    def no_second_read(_tab: Table) -> Any:
+        raise AssertionError("the table's names were read again")
+
+    monkeypatch.setattr(pages, "seat_names", no_second_read)
+    html = player.get(f"/play/{other_seat.token}").get_data(as_text=True)
+    assert want_names[2] in html and want_names[0] in html
