@@ -16,6 +16,7 @@ from .cards import HJ, LJ, SUITS, card_str, points_of
 from .errors import EngineError, OptionError, Reason
 from .variants import FORTY_4P, HUNDRED_3P, HUNDRED_4P
 from .variants import HUNDRED_IDS as FAMILY_IDS
+from .variants import is_hundred as is_family
 
 FIXED: Final = "fixed"
 SHOWN: Final = "shown"
@@ -124,10 +125,6 @@ def family_option_choices(name: str) -> tuple[Any, ...]:
     if not isinstance(name, str) or name not in _OPTION_CHOICES:
         raise OptionError("option.unknown", got=repr(name), options=", ".join(_OPTION_CHOICES))
     return _OPTION_CHOICES[name]
-
-
-def is_family(variant_id: object) -> bool:
-    return isinstance(variant_id, str) and variant_id in FAMILY_IDS
 
 
 def _check_family_id(variant_id: object) -> None:

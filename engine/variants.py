@@ -160,7 +160,7 @@ _VARIANT_OPTIONS: Final[dict[str, tuple[str, ...]]] = {
 
 def option_names(variant_id: str) -> tuple[str, ...]:
     """The names of a game's options (打百分's from ``engine.hundred_rules``)."""
-    if _is_hundred(variant_id):
+    if is_hundred(variant_id):
         from .hundred_rules import family_option_names
 
         return family_option_names(variant_id)
@@ -168,14 +168,15 @@ def option_names(variant_id: str) -> tuple[str, ...]:
     return _VARIANT_OPTIONS[variant_id]
 
 
-def _is_hundred(variant_id: object) -> bool:
+def is_hundred(variant_id: object) -> bool:
+    """Whether ``variant_id`` names a game of 打百分's family."""
     return isinstance(variant_id, str) and variant_id in HUNDRED_IDS
 
 
 def option_spec(name: str, variant_id: str | None = None) -> OptionSpec:
     """The option's spec; ``variant_id`` for a variant's own values (climbing's ``decks``, 打百分's
     options)."""
-    if variant_id is not None and _is_hundred(variant_id):
+    if variant_id is not None and is_hundred(variant_id):
         from .hundred_rules import OPTION_HELP, family_option_choices
 
         if not isinstance(name, str) or name not in option_names(variant_id):
@@ -203,7 +204,7 @@ def option_spec(name: str, variant_id: str | None = None) -> OptionSpec:
 def default_options(variant_id: str, decks: int | None = None) -> dict[str, Any]:
     """The defaults of RULES.md ("Options at a glance"); some depend on the number of decks.
     打百分's are HUNDRED.md's (``engine.hundred_rules``)."""
-    if _is_hundred(variant_id):
+    if is_hundred(variant_id):
         from .hundred_rules import make_hundred_variant
 
         return dict(make_hundred_variant(variant_id).options)
@@ -365,7 +366,7 @@ def _check_option(variant_id: str, name: str, value: Any) -> Any:
 def make_variant(variant_id: str, options: Mapping[str, Any] | None = None) -> Variant:
     """Build a validated variant of a trick game or 争上游; unknown options or bad values raise
     ``OptionError``. 打百分's family has its own kind of variant: ``make_any_variant``."""
-    if _is_hundred(variant_id):
+    if is_hundred(variant_id):
         raise OptionError("variant.family", got=repr(variant_id))
     _check_id(variant_id)
     if not isinstance(options, (Mapping, type(None))):
@@ -394,7 +395,7 @@ def make_any_variant(
 ) -> Variant | HundredVariant:
     """Build a validated variant of any of the seven games of ``ALL_VARIANT_IDS``: a
     ``HundredVariant`` for 打百分's family (``engine.hundred_rules``), a ``Variant`` otherwise."""
-    if _is_hundred(variant_id):
+    if is_hundred(variant_id):
         from .hundred_rules import make_hundred_variant
 
         return make_hundred_variant(variant_id, options)
