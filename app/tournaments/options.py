@@ -78,16 +78,6 @@ CHOICE_LABELS: dict[tuple[str, Any], Any] = {
 # every game's options, 打百分's too, come from engine.variants
 
 
-def variant_defaults(variant: str) -> dict[str, Any]:
-    """A game's default rule options (打百分's too)."""
-    return default_options(variant)
-
-
-def _checked_options(variant: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The options as the engine validates them (raises ``EngineError``)."""
-    return dict(make_any_variant(variant, options).options)
-
-
 def option_choice_label(name: str, value: Any) -> str:
     label = CHOICE_LABELS.get((name, value))
     return str(label) if label is not None else str(value)
@@ -110,7 +100,7 @@ def option_value_text(name: str, value: Any, variant: str | None = None) -> str:
 def option_summary(variant: str, options: dict[str, Any]) -> list[dict[str, Any]]:
     """Every rule option in force for a tournament (its own choices over the defaults), in plain
     words: ``label``, ``value`` (words) and ``changed`` (not the default)."""
-    defaults = variant_defaults(variant)
+    defaults = default_options(variant)
     out = []
     for name in option_names(variant):
         value = options.get(name, defaults.get(name))
@@ -172,7 +162,7 @@ def _as_text(value: Any) -> str:
 
 def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, str]]:
     """The options typed in the set up form that differ from the defaults, and errors."""
-    defaults = variant_defaults(variant)
+    defaults = default_options(variant)
     given: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for name in option_names(variant):
@@ -215,7 +205,7 @@ def parse_options(variant: str, form: Any) -> tuple[dict[str, Any], dict[str, st
         else:  # levels
             value = [x.strip().upper() for x in raw.replace("，", ",").split(",") if x.strip()]
         try:
-            checked = _checked_options(variant, {**given, name: value})[name]
+            checked = make_any_variant(variant, {**given, name: value}).options[name]
         except EngineError:
             if spec.kind == "place_points":
                 errors[name] = _(

@@ -12,7 +12,7 @@ from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
 from engine.hundred_rules import is_family as is_hundred
-from engine.variants import CLIMBING, RED_FIVE
+from engine.variants import CLIMBING, RED_FIVE, default_options
 
 from ..competition import model as cm
 from ..competition import presets
@@ -44,7 +44,7 @@ from .forms import (
     TournamentForm,
 )
 from .lookup import actor, current, entrant, labels, tournament
-from .options import option_fields, option_summary, parse_options, variant_defaults
+from .options import option_fields, option_summary, parse_options
 from .standings import standings_url
 
 
@@ -139,7 +139,7 @@ def _settings(form: TournamentForm) -> tuple[dict[str, Any], dict[str, Any]]:
 def new(club: Club, me: Member) -> ResponseReturnValue:
     form = TournamentForm()
     variant = form.variant.data if form.variant.data in VARIANT_LABELS else "tractor-4p"
-    option_defaults = variant_defaults(variant)
+    option_defaults = default_options(variant)
     if request.method == "GET":
         variant = request.args.get("variant", variant)
         if variant not in VARIANT_LABELS:
@@ -150,7 +150,7 @@ def new(club: Club, me: Member) -> ResponseReturnValue:
         form.variant.data = variant
         if chosen is None and is_hundred(variant):
             chosen = presets.presets_for(variant)[0]  # 打百分's club night: its own preset
-        option_defaults = variant_defaults(variant)
+        option_defaults = default_options(variant)
         if chosen is not None:
             option_defaults = _apply_preset(form, chosen, option_defaults)
         form.pairing.data = fitting_pairing(variant, form.pairing.data or "", option_defaults)
@@ -243,7 +243,7 @@ def new_options(club: Club, me: Member) -> ResponseReturnValue:
     chosen = presets.preset(request.args.get("preset"))
     if chosen is None or not chosen.fits(variant):
         chosen = presets.presets_for(variant)[0]
-    defaults = variant_defaults(variant)
+    defaults = default_options(variant)
     if is_hundred(variant):  # its options as the club night's preset has them
         defaults = {**defaults, **dict(chosen.options)}
     pairing_form.pairing.data = fitting_pairing(
@@ -266,7 +266,7 @@ def fitting_pairing(variant: str, pairing: str, options: dict[str, Any] | None =
     and take Swiss instead of re-seating."""
     if variant in (RED_FIVE, CLIMBING):
         return "reseat"
-    if is_hundred(variant) and individual(variant, options or variant_defaults(variant)):
+    if is_hundred(variant) and individual(variant, options or default_options(variant)):
         return "reseat"
     return pairing if pairing in ("round-robin", "swiss") else "swiss"
 
