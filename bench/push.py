@@ -5,8 +5,9 @@ Sets up N online tables of four human seats (bench/load.py's set-up), starts two
 masters with the gevent worker (gunicorn.conf.py's default, set explicitly here) on one
 PostgreSQL, and HAProxy in front of them (tests/app/balancer.py). Before the clock, each server
 gets bench/load.py's warm-up (every kind of page a few times: modules imported, templates
-compiled, as a server that has run a while); no table of the night is opened by it but the
-first. Every seat opens its page and
+compiled, as a server that has run a while); it opens the first table's seat page only, but
+that page fills every table's names and sheet (one read of the round, as a night's first page
+does). Every seat opens its page and
 its stream through the balancer; when its turn comes it thinks 1–3 s and posts a legal move
 decided from its page (bench/load.py's ``choose``), and a page whose stream is open says so
 (static/live.js): its move is answered empty and the stream draws it. M viewers open the
