@@ -8,7 +8,9 @@ reads its own page's view when told (ARCHITECTURE.md, "never put a hand in a bro
 
 * **PostgreSQL**: the flush itself runs ``pg_notify`` in the writing transaction, so the
   announcement leaves with the commit (and not at all on a rollback), to every process of every
-  server that shares the database. Each process keeps one connection that ``LISTEN``s, in a
+  server that shares the database. A deal row is announced by the database itself, in the
+  statement that writes it (a trigger, app/models/online.py): a move, most of a night's
+  writes, sends no ``pg_notify`` of its own. Each process keeps one connection that ``LISTEN``s, in a
   background thread (a greenlet under gevent: psycopg ≥ 3.1.14 cooperates), started by the
   first subscriber; it reconnects by itself after the server went away.
 * **SQLite** (``make run``: one process): the announcement is made in this process after the
@@ -31,7 +33,8 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-CHANNEL = "shengji_live"
+from ...models.online import LIVE_CHANNEL as CHANNEL  # the deals' trigger announces there too
+
 _NOTED = "live_tables"  # session.info key: tables changed in this transaction (SQLite)
 log = logging.getLogger(__name__)
 
@@ -141,13 +144,16 @@ class Hub:
 HUB = Hub()
 
 
-def _changed_topics(session: Session) -> set[str]:
+def _changed_topics(session: Session, deals: bool) -> set[str]:
+    """The topics this flush changes (``deals``: its deal rows' tables too; not on PostgreSQL,
+    where the deal rows' trigger announces them)."""
     from ...models import OnlineDeal, Table, Tournament
 
     out: set[str] = set()
     for obj in (*session.new, *session.dirty):
-        if isinstance(obj, OnlineDeal) and obj.table_id is not None:
-            out.add(topic(obj.table_id))
+        if isinstance(obj, OnlineDeal):
+            if deals and obj.table_id is not None:
+                out.add(topic(obj.table_id))
         elif isinstance(obj, Table) and obj.id is not None and obj.mode == "online":
             out.add(topic(obj.id))
         elif isinstance(obj, Tournament) and obj.id is not None:
@@ -156,11 +162,11 @@ def _changed_topics(session: Session) -> set[str]:
 
 
 def _after_flush(session: Session, _context: Any) -> None:
-    topics = _changed_topics(session)
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    topics = _changed_topics(session, deals=not postgresql)
     if not topics:
         return
-    bind = session.get_bind()
-    if bind.dialect.name == "postgresql":
+    if postgresql:
         conn = session.connection()
         for t in sorted(topics):  # equal payloads in one transaction are sent once
             conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": t})
