@@ -24,7 +24,11 @@ PAGE = 1
 UNCHANGED_POLL = 1  # the state token (on a DBAPI connection of its own: no BEGIN)
 CHANGED_POLL = 2  # the state token, then the page
 MOVE = 5  # the seat with the deal; the check under the lock, UPDATE, INSERT; the page (1)
-NOTIFY = 1  # PostgreSQL: the table's change announced in the move's transaction (live streams)
+# a move from a page whose live stream is open: its answer names the state it made, known from
+# the check under the lock (no query of its own), and draws no page (the stream does)
+STREAMED_MOVE = 4
+# PostgreSQL announces the move to the live streams from its UPDATE (the deal rows' trigger):
+# no pg_notify statement of the move's own
 HTMX = {"HX-Request": "true"}
 
 
@@ -82,10 +86,34 @@ def test_a_seats_requests_send_few_queries(app: Flask, client, db_backend: str) 
             r = player.post(url, data=data, headers=HTMX)
         assert r.status_code == 200, r.get_data(as_text=True)[:2000]
         assert page_token(r.get_data(as_text=True)) != v  # the answer shows the move made
-        notify = NOTIFY if db_backend == "postgresql" else 0
-        assert len(move_sql) <= MOVE + notify, (data["kind"], move_sql)
+        assert len(move_sql) <= MOVE, (data["kind"], move_sql)
+        assert not any("pg_notify" in sql for sql in move_sql), move_sql
         moved += 1
     assert ow.deals()[-1].outcome is None  # every move counted was one within the deal
+
+
+def test_a_move_with_its_stream_open_names_its_state_without_a_query(
+    app: Flask, client, db_backend: str
+) -> None:
+    """The move's answer (204) names the state it made, as a poll right after reads it."""
+    app.config["LIVE_STREAMS"] = True
+    ow = online_world(client, "tractor-4p", deals=1)
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    for _ in range(6):
+        html = player.get(url).get_data(as_text=True)
+        assert "Your turn." in html, html[:2000]
+        data = _choose(ow, html)
+        with counting() as move_sql:
+            r = player.post(url, data=data, headers={**HTMX, "X-Live-Stream": "open"})
+        assert r.status_code == 204, r.get_data(as_text=True)[:2000]
+        made = r.headers["X-Live-State"]
+        assert made != page_token(html)
+        assert len(move_sql) <= STREAMED_MOVE, (data["kind"], move_sql)
+        poll = player.get(f"{url}/poll?v=0.0", headers=HTMX)
+        assert page_token(poll.get_data(as_text=True)) == made
+    assert ow.deals()[-1].outcome is None
 
 
 # the user, the club, the member; the tournament, with whether it hosts a duplicate event's

@@ -41,8 +41,9 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import Select, bindparam, insert, select
+from sqlalchemy import Select, bindparam, event, insert, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine.bots import RandomBot, perform
@@ -254,7 +255,8 @@ def latest(tab: Table) -> Latest | None:
 
 @functools.cache
 def _deal_queries() -> tuple[
-    Select[OnlineDeal, int, bool, str], Select[OnlineDeal, str, bool, str, int, bool]
+    Select[OnlineDeal, int, bool, str],
+    Select[OnlineDeal, str, bool, str, int, bool, int, bool],
 ]:
     """``latest``'s and ``_check_unchanged``'s queries, built once (a move runs both)."""
     newest = (
@@ -271,7 +273,14 @@ def _deal_queries() -> tuple[
     )
     unchanged = (
         select(
-            OnlineDeal, Table.mode, Table.finished, Round.status, OnlineSeat.seat, OnlineSeat.bot
+            OnlineDeal,
+            Table.mode,
+            Table.finished,
+            Round.status,
+            Table.seats_version,
+            Table.paused,
+            OnlineSeat.seat,
+            OnlineSeat.bot,
         )
         .join(Table, Table.id == OnlineDeal.table_id)
         .join(Round, Round.id == Table.round_id)
@@ -505,8 +514,8 @@ def save(live: Live) -> None:
     start, deal_id = row.version, row.id
     if not live.new and row.outcome == live.deal.outcome:
         return
-    if begin_write(db.session()):
-        _check_unchanged(live, deal_id, start)
+    session = db.session()
+    table = _check_unchanged(live, deal_id, start) if begin_write(session) else None
     rows = [
         {"deal_id": row.id, "seq": start + i + 1, "record": entry, "actor": actor}
         for i, (entry, actor) in enumerate(live.new)
@@ -522,21 +531,53 @@ def save(live: Live) -> None:
             db.session.connection().execute(insert(OnlineAction), rows)
     except (StaleDataError, IntegrityError):
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
+    if table is not None:  # what the table shows now, read in this write: see ``state_made``
+        session.info[_MADE] = (row.table_id, row.number, row.version, *table)
     cache.offer(row, live.deal, live.entries, private=False)  # kept once committed
     live.cached = True
 
 
-def _check_unchanged(live: Live, deal_id: int, start: int) -> None:
+def _check_unchanged(live: Live, deal_id: int, start: int) -> tuple[int, bool]:
     """Under the write lock, fresh from the database: the deal is still at the version the
     move was computed on, the same seats are human, and the table still plays (one query: the
-    deal row, which the write needs anyway, with the table's state and its seats)."""
+    deal row, which the write needs anyway, with the table's state and its seats). Returns the
+    table's ``seats_version`` and ``paused`` as read there."""
     seats = db.session.execute(_deal_queries()[1], {"deal": deal_id}).all()
     if live.row.version != start:  # the row was read again just above (it was expired)
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
     humans = frozenset(seat for *_t, seat, bot in seats if not bot)
-    mode, finished, status = seats[0][1:4] if seats else ("", True, "closed")
+    mode, finished, status, seats_version, paused = (
+        seats[0][1:6] if seats else ("", True, "closed", 0, False)
+    )
     if mode != "online" or finished or status == "closed" or humans != live.humans:
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
+    return seats_version or 0, bool(paused)
+
+
+# session.info: (table id, deal number, version, seats_version, paused) of the deal the
+# transaction's move saved last, with its table as read under the write lock; forgotten at the
+# next flush (anything written after the move may change what the table shows) and at the end
+# of the transaction
+_MADE = "online_state_made"
+
+
+def state_made(table_id: int) -> tuple[int, int, int, bool] | None:
+    """What a move of this transaction made table ``table_id`` show, known without a query:
+    its deal's number and version, the table's ``seats_version`` and ``paused`` (None when
+    something else was written after the move, or it was not checked under the write lock)."""
+    made = db.session().info.get(_MADE)
+    return None if made is None or made[0] != table_id else made[1:]
+
+
+@event.listens_for(Session, "after_flush")
+def _forget_made_at_flush(session: Session, _context: Any) -> None:
+    session.info.pop(_MADE, None)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_made_at_end(session: Session, transaction: Any) -> None:
+    if transaction.parent is None:
+        session.info.pop(_MADE, None)
 
 
 # --- a seat's move -----------------------------------------------------------------------------

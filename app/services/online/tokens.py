@@ -20,7 +20,7 @@ from sqlalchemy.engine import Dialect
 from ...db import OneRow
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, OnlineSeat, Table, utcnow
-from .bridge import current_row
+from .bridge import current_row, state_made
 from .seats import seats_of
 
 # A human seat the deal has waited for this long is shown to the director as not acting.
@@ -67,9 +67,14 @@ def seat_state_token(token: str) -> str | None:
 
 
 def table_state_token(table_id: int) -> str:
-    """``state_token`` of a table by its id in one query, its row read with its latest deal
-    (what a move's answer names: the table object may be expired after the move's writes);
-    "" when there is no such table."""
+    """``state_token`` of a table by its id, its row read with its latest deal (what a move's
+    answer names: the table object may be expired after the move's writes); "" when there is
+    no such table. A move of this transaction that wrote last knows it without a query
+    (``bridge.state_made``): each of a move's database round trips waits behind whatever else
+    its worker runs meanwhile."""
+    made = state_made(table_id)
+    if made is not None:
+        return _token(*made)
     got = db.session.execute(_table_query(), {"table": table_id}).first()
     return "" if got is None else _token(got[0], got[1], got[3] or 0, bool(got[2]))
 
