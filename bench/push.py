@@ -16,7 +16,9 @@ reload them every 30 s. Per move: the time from the moment the move is sent unti
 every other seat of its table has received a state at least as new (the move's answer names
 the state it made). Loopback only; bounded by ``--seconds``.
 
-Prints the percentiles, the errors, the reconnections, and last
+Prints the percentiles, the errors, the reconnections, how fast the host ran a fixed loop
+before and after (this machine's speed varies by a third from minute to minute, and the
+latency with it), and last
 ``push_p95_ms=X tables=N viewers=M servers=S errors=E db=postgresql``.
 
     .venv/bin/python bench/push.py --tables 100 --viewers 300 --seconds 60
@@ -47,6 +49,20 @@ from tests.app.balancer import Balancer  # noqa: E402
 
 HOST = load.HOST
 TARGET_P95_MS = 150.0
+
+
+def host_speed(samples: int = 5) -> list[float]:
+    """Milliseconds of CPU time a fixed pure-Python loop takes, ``samples`` times: the same work
+    took 164-235 ms on this idle machine within one minute (2026-12-07), and the app's CPU time
+    per move moves with it, so each run prints it beside its figures."""
+    out = []
+    for _ in range(samples):
+        c0 = time.process_time()
+        total = 0
+        for i in range(3_000_000):
+            total += i * i % 7
+        out.append((time.process_time() - c0) * 1000)
+    return sorted(out)
 
 
 def state_key(token: str) -> tuple[int, int]:
@@ -414,6 +430,7 @@ def main() -> None:
             lb.start()
             for g in servers:  # each server's worker as one that has run a while (load.py's)
                 asyncio.run(load.warm_up(g.port, standings, tokens, args.workers))
+            speed_before = host_speed()
             stats = load.Stats(limit=10_000_000)
             counts = Counts()
             tables = [Table() for _ in range(args.tables)]
@@ -438,6 +455,7 @@ def main() -> None:
                 lb.stop()
                 for g in servers:
                     g.stop()
+            speed_after = host_speed()
             crashed = any("Traceback" in g.log.read_text(errors="replace") for g in servers)
             # written by each worker as it ends (bench/load_gunicorn.py)
             _kinds, deals, gcs, _shares = load.worker_cpu(tmp, False)
@@ -480,6 +498,12 @@ def main() -> None:
     print(
         f"CPU time: clients {cpu[0]:.1f} s, gunicorn {cpu[1]:.1f} s, PostgreSQL {cpu[2]:.1f} s, "
         f"HAProxy {cpu[3]:.1f} s (in {wall:.1f} s on {os.cpu_count()} cores)"
+    )
+    print(
+        "host speed, a fixed loop's CPU ms (min/median/max of 5): before "
+        + "/".join(f"{x:.0f}" for x in speed_before[::2])
+        + ", after "
+        + "/".join(f"{x:.0f}" for x in speed_after[::2])
     )
     made = sum(len(t.moves) for t in tables)
     if made:
