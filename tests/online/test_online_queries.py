@@ -15,7 +15,8 @@ from flask import Flask
 from sqlalchemy import event
 
 from app.extensions import db
-from app.services.online import tokens
+from app.models import Table
+from app.services.online import bridge, tokens
 from tests.online.online_helpers import online_world, page_token
 from tests.online.test_online_tables import _choose
 
@@ -133,3 +134,18 @@ def test_a_live_views_unchanged_poll_sends_few_queries(app: Flask, client) -> No
         poll = client.get(f"{url}/poll?v={v.group(1)}", headers=HTMX)
     assert poll.status_code == 204
     assert len(sql) <= WATCH_POLL, sql
+
+
+def test_a_moves_state_is_read_again_when_more_waits_to_be_written(app: Flask, client) -> None:
+    """The state a move made is named without a query only while nothing else is written in
+    its transaction; a change waiting to be written (here a pause) is read as a query would."""
+    ow = online_world(client, "tractor-4p", deals=1)
+    tab = db.session.get(Table, ow.tab.id)
+    assert tab is not None
+    row = ow.deals()[-1]
+    db.session.info[bridge._MADE] = (tab.id, row.number, row.version, tab.seats_version, False)
+    assert tokens.table_state_token(tab.id) == f"{row.number}.{row.version}"
+    tab.paused = True  # not flushed yet: the query flushes it first and reads it
+    assert bridge.state_made(tab.id) is None
+    assert tokens.table_state_token(tab.id).endswith("p")
+    db.session.rollback()

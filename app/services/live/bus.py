@@ -9,8 +9,8 @@ reads its own page's view when told (ARCHITECTURE.md, "never put a hand in a bro
 * **PostgreSQL**: the flush itself runs ``pg_notify`` in the writing transaction, so the
   announcement leaves with the commit (and not at all on a rollback), to every process of every
   server that shares the database. A deal row is announced by the database itself, in the
-  statement that writes it (a trigger, app/models/online.py): a move, most of a night's
-  writes, sends no ``pg_notify`` of its own. Each process keeps one connection that ``LISTEN``s, in a
+  statement that writes it (a trigger, app/models/online.py): a move, most of a night's writes,
+  sends no ``pg_notify`` of its own. Each process keeps one connection that ``LISTEN``s, in a
   background thread (a greenlet under gevent: psycopg ≥ 3.1.14 cooperates), started by the
   first subscriber; it reconnects by itself after the server went away.
 * **SQLite** (``make run``: one process): the announcement is made in this process after the

@@ -564,9 +564,13 @@ _MADE = "online_state_made"
 def state_made(table_id: int) -> tuple[int, int, int, bool] | None:
     """What a move of this transaction made table ``table_id`` show, known without a query:
     its deal's number and version, the table's ``seats_version`` and ``paused`` (None when
-    something else was written after the move, or it was not checked under the write lock)."""
-    made = db.session().info.get(_MADE)
-    return None if made is None or made[0] != table_id else made[1:]
+    something else was written or is waiting to be after the move, or it was not checked under
+    the write lock)."""
+    session = db.session()
+    made = session.info.get(_MADE)
+    if made is None or made[0] != table_id or session.new or session.dirty or session.deleted:
+        return None  # (a query would flush what waits first, and read it)
+    return made[1:]  # type: ignore[no-any-return]
 
 
 @event.listens_for(Session, "after_flush")
