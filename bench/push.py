@@ -22,6 +22,8 @@ latency with it), and last
 ``push_p95_ms=X tables=N viewers=M servers=S errors=E db=postgresql``.
 
     .venv/bin/python bench/push.py --tables 100 --viewers 300 --seconds 60
+
+``--trace`` also splits each move's latency where its time went (``print_trace``).
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
+import statistics
 import sys
 import tempfile
 import time
@@ -39,6 +43,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -385,6 +390,86 @@ def latencies(
     return out, unseen
 
 
+Traced = tuple[dict[tuple[str, tuple[int, int]], list[Any]], dict[str, list[list[Any]]]]
+
+
+def read_traces(tmp: Path) -> Traced:
+    """The servers' traces (bench/load_gunicorn.py): each move's POST by (seat token, state it
+    made), and each seat stream's events by seat token, in the order sent."""
+    posts: dict[tuple[str, tuple[int, int]], list[Any]] = {}
+    events: dict[str, list[list[Any]]] = defaultdict(list)
+    for f in tmp.glob("trace-*.json"):
+        got = json.loads(f.read_text())
+        for post in got["posts"]:
+            posts[(post[2].split("/")[2], state_key(post[3]))] = post
+        for event in got["events"]:
+            events[event[1].split("/")[2]].append(event)
+    for sent in events.values():
+        sent.sort()
+    return posts, events
+
+
+def print_trace(traced: Traced, tables: list[Table], tokens: list[str], started: float) -> None:
+    """Each move's latency split where its time went, for the slowest tenth of the moves and
+    the middle fifth, in the first 10 s (the seats and projectors arriving) and after: the
+    wait before its POST began in a server, the POST (its statements: how many, and the time
+    until their answers, waits for the worker's other requests included), then until the
+    event of its slowest other seat left that seat's server, then until it arrived."""
+    posts, events = traced
+    wall = time.time() - time.monotonic()  # the servers write time.time(); the client monotonic
+    rows = []
+    for n, t in enumerate(tables):
+        keys = sorted(t.seen)
+        for sent, mover, key in t.moves:
+            arrivals = [
+                min((t.seen[k][o], o) for k in keys if k >= key and o in t.seen[k])
+                for o in range(4)
+                if o != mover and any(k >= key and o in t.seen[k] for k in keys)
+            ]
+            post = posts.get((tokens[4 * n + mover], key))
+            if len(arrivals) < 3 or post is None:
+                continue
+            arrived, last = max(arrivals)
+            left = next(
+                (
+                    e[0]
+                    for e in events.get(tokens[4 * n + last], [])
+                    if e[0] >= post[1] - 0.005 and state_key(e[2]) >= key
+                ),
+                None,
+            )
+            if left is None:
+                continue
+            rows.append(
+                (
+                    (arrived - sent) * 1000,
+                    sent - started,
+                    (post[0] - sent - wall) * 1000,
+                    (post[1] - post[0]) * 1000,
+                    post[4],
+                    post[5] * 1000,
+                    (left - post[1]) * 1000,
+                    (arrived + wall - left) * 1000,
+                )
+            )
+    print(f"trace: {len(rows)} moves joined with their POST and their last seat's event")
+    for label, span in (("first 10 s", (0.0, 10.0)), ("after", (10.0, float("inf")))):
+        got = sorted(r for r in rows if span[0] <= r[1] < span[1])
+        for part, chosen in (
+            ("slowest tenth", got[int(len(got) * 0.9) :]),
+            ("middle fifth", got[int(len(got) * 0.4) : int(len(got) * 0.6)]),
+        ):
+            if not chosen:
+                continue
+            med = [statistics.median(r[i] for r in chosen) for i in (0, 2, 3, 4, 5, 6, 7)]
+            print(
+                f"  {label}, {part} (n={len(chosen)}), medians: latency {med[0]:.0f} ms = "
+                f"to the POST {med[1]:.0f} + POST {med[2]:.0f} ({med[3]:.0f} statements, "
+                f"{med[4]:.0f} ms until their answers) + until the last seat's event left "
+                f"{med[5]:.0f} + to the client {med[6]:.0f}"
+            )
+
+
 async def drive(
     port: int,
     standings: str,
@@ -417,9 +502,17 @@ def main() -> None:
     # gunicorn.conf.py sets a server that has the machine to itself
     ap.add_argument("--workers", type=int, default=1, help="gevent workers per server")
     ap.add_argument("--deals", type=int, default=8)
+    ap.add_argument(
+        "--trace",
+        action="store_true",
+        help="split each move's latency: waiting for its POST, the POST, until the last seat's "
+        "event left its server, until it arrived (bench/load_gunicorn.py's LOAD_BENCH_TRACE)",
+    )
     args = ap.parse_args()
     seconds = min(args.seconds, load.MAX_SECONDS)
     os.environ["WEB_WORKER_CLASS"] = "gevent"
+    if args.trace:
+        os.environ["LOAD_BENCH_TRACE"] = "1"
     with tempfile.TemporaryDirectory(prefix="shengji-push-") as tmpdir:
         tmp = Path(tmpdir)
         with load.database("postgresql", tmp) as (url, _pg):
@@ -459,6 +552,7 @@ def main() -> None:
             crashed = any("Traceback" in g.log.read_text(errors="replace") for g in servers)
             # written by each worker as it ends (bench/load_gunicorn.py)
             _kinds, deals, gcs, _shares = load.worker_cpu(tmp, False)
+            traced = read_traces(tmp) if args.trace else None
     sent: list[float] = []
     ms, unseen = latencies(tables, 4, sent)
     errors = sum(stats.errors.values()) + (1 if crashed else 0)
@@ -522,6 +616,8 @@ def main() -> None:
             f"gen{gen} {int(n)} passes {took:.2f} s" for gen, (n, took, _l) in sorted(gcs.items())
         )
     )
+    if traced is not None:
+        print_trace(traced, tables, tokens, stats.started)
     if crashed:
         print("a traceback in a server's log")
     verdict = "holds" if p95 < TARGET_P95_MS and errors == 0 else "misses"
