@@ -138,7 +138,8 @@ def post_worker_init(worker: Any) -> None:
         kind = route_kind(environ.get("REQUEST_METHOD", ""), path, environ.get("QUERY_STRING", ""))
         traced = _TRACE and kind == "move"
         if traced:
-            w0, made, sent = time.time(), [""], [0.0]
+            w0, made = time.time(), [""]
+            sent: list[float] = []
             _statements.set(sent)
             answer_with = start_response
 
