@@ -38,7 +38,7 @@ from flask import has_request_context, request
 from sqlalchemy import event, inspect, select
 from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session, object_session
+from sqlalchemy.orm import ORMExecuteState, Session, object_session
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
@@ -188,10 +188,42 @@ def write_transaction() -> Iterator[None]:
         _force_immediate.reset(token)
 
 
-# session.info keys of reads kept for the rest of a transaction (e.g. the latest deal read with
-# a seat, app/services/online/seats.py): a row lock taken meanwhile forgets them, so that what
-# is read after the lock is the committed state it promises.
+# session.info keys of what a transaction keeps of what it read or wrote (the latest deal read
+# with a seat, app/services/online/seats.py; the state a move made, app/services/online/
+# bridge.py): all of them are forgotten when it writes anything more (a flush, a DML statement
+# through the session), takes a row lock (so that what is read after the lock is the committed
+# state it promises) or ends; ``memo`` reads one.
 READ_MEMOS: set[str] = set()
+
+
+def memo(session: Session, key: str) -> Any:
+    """The memo ``key`` of this transaction (one of ``READ_MEMOS``), or None: none kept, or the
+    session holds changes not flushed yet (a query would flush them first, and read them)."""
+    got = session.info.get(key)
+    if got is None or session.new or session.dirty or session.deleted:
+        return None
+    return got
+
+
+def _forget_memos(session: Session) -> None:
+    for key in READ_MEMOS:
+        session.info.pop(key, None)
+
+
+@event.listens_for(Session, "after_flush")
+def _forget_memos_after_flush(session: Session, _context: Any) -> None:
+    _forget_memos(session)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_memos_at_end(session: Session, _transaction: Any) -> None:
+    _forget_memos(session)
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _forget_memos_at_write(state: ORMExecuteState) -> None:
+    if state.is_insert or state.is_update or state.is_delete:  # DML through the session
+        _forget_memos(state.session)
 
 
 def lock_for_update(row: Any, *reload: str) -> None:
@@ -204,8 +236,7 @@ def lock_for_update(row: Any, *reload: str) -> None:
     keys = mapper.primary_key_from_instance(row)
     where = [column == key for column, key in zip(mapper.primary_key, keys, strict=True)]
     session.execute(select(*mapper.primary_key).where(*where).with_for_update())
-    for key in READ_MEMOS:
-        session.info.pop(key, None)
+    _forget_memos(session)
     if reload:
         session.expire(row, list(reload))
 

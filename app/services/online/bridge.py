@@ -41,9 +41,8 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import Select, bindparam, event, insert, select
+from sqlalchemy import Select, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine.bots import RandomBot, perform
@@ -67,7 +66,7 @@ from engine.views import seat_view, spectator_view
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch
-from ...db import begin_write, reads_only
+from ...db import READ_MEMOS, begin_write, memo, reads_only
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament
 from .. import ServiceError
@@ -555,10 +554,10 @@ def _check_unchanged(live: Live, deal_id: int, start: int) -> tuple[int, bool]:
 
 
 # session.info: (table id, deal number, version, seats_version, paused) of the deal the
-# transaction's move saved last, with its table as read under the write lock; forgotten at the
-# next flush (anything written after the move may change what the table shows) and at the end
-# of the transaction
+# transaction's move saved last, with its table as read under the write lock; forgotten at any
+# later write and at the end of the transaction (app.db.READ_MEMOS)
 _MADE = "online_state_made"
+READ_MEMOS.add(_MADE)
 
 
 def state_made(table_id: int) -> tuple[int, int, int, bool] | None:
@@ -566,22 +565,8 @@ def state_made(table_id: int) -> tuple[int, int, int, bool] | None:
     its deal's number and version, the table's ``seats_version`` and ``paused`` (None when
     something else was written or is waiting to be after the move, or it was not checked under
     the write lock)."""
-    session = db.session()
-    made = session.info.get(_MADE)
-    if made is None or made[0] != table_id or session.new or session.dirty or session.deleted:
-        return None  # (a query would flush what waits first, and read it)
-    return made[1:]  # type: ignore[no-any-return]
-
-
-@event.listens_for(Session, "after_flush")
-def _forget_made_at_flush(session: Session, _context: Any) -> None:
-    session.info.pop(_MADE, None)
-
-
-@event.listens_for(Session, "after_transaction_end")
-def _forget_made_at_end(session: Session, transaction: Any) -> None:
-    if transaction.parent is None:
-        session.info.pop(_MADE, None)
+    made = memo(db.session(), _MADE)
+    return None if made is None or made[0] != table_id else made[1:]
 
 
 # --- a seat's move -----------------------------------------------------------------------------

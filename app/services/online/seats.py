@@ -17,13 +17,12 @@ from typing import Any
 from flask import url_for
 from flask_babel import gettext as _
 from sqlalchemy import Select, String, bindparam, case, cast, func, select
-from sqlalchemy import event as orm_event
-from sqlalchemy.orm import ORMExecuteState, Session, aliased, joinedload
+from sqlalchemy.orm import aliased, joinedload
 
 from ... import qr
 from ...competition.model import seats_in_round
 from ...competition.names import sorted_names
-from ...db import READ_MEMOS
+from ...db import READ_MEMOS, memo
 from ...extensions import db
 from ...models import (
     Club,
@@ -70,7 +69,7 @@ def with_table() -> Any:
 # table id: ``bridge.latest`` answers from it instead of a query of its own. session.info lives
 # as long as the request's session; the memo ends with the transaction and at any write.
 _LATEST = "online_latest_deals"
-READ_MEMOS.add(_LATEST)  # a row lock forgets it too (app.db.lock_for_update)
+READ_MEMOS.add(_LATEST)  # forgotten at any write, a row lock, the transaction's end
 
 # (the deal row, the human seats, every seat's bot strength): ``bridge.latest``'s answer
 Latest = tuple[OnlineDeal, frozenset[int], dict[int, str]]
@@ -101,33 +100,14 @@ def latest_of_text(row: OnlineDeal | None, text: str | None) -> Latest | None:
 def remembered_latest(table_id: int) -> Latest | None | bool:
     """The latest deal of ``table_id`` read in this transaction with a seat (False: none, or
     the session holds changes not flushed yet, which a query would flush first)."""
-    session = db.session()
-    memo = session.info.get(_LATEST)
-    if memo is None or table_id not in memo:
+    latest = memo(db.session(), _LATEST)
+    if latest is None or table_id not in latest:
         return False
-    if session.new or session.dirty or session.deleted:
-        return False
-    return memo[table_id]  # type: ignore[no-any-return]
+    return latest[table_id]  # type: ignore[no-any-return]
 
 
 def _remember_latest(table_id: int, got: Latest | None) -> None:
     db.session().info.setdefault(_LATEST, {})[table_id] = got
-
-
-@orm_event.listens_for(Session, "after_flush")
-def _forget_after_flush(session: Session, _context: Any) -> None:
-    session.info.pop(_LATEST, None)
-
-
-@orm_event.listens_for(Session, "after_transaction_end")
-def _forget_at_end(session: Session, _transaction: Any) -> None:
-    session.info.pop(_LATEST, None)
-
-
-@orm_event.listens_for(Session, "do_orm_execute")
-def _forget_at_write(state: ORMExecuteState) -> None:
-    if state.is_insert or state.is_update or state.is_delete:
-        state.session.info.pop(_LATEST, None)
 
 
 @functools.cache
