@@ -369,25 +369,32 @@ def latencies(
     for t in tables:
         keys = sorted(t.seen)
         for sent, mover, key in t.moves:
-            last = 0.0
-            for other in range(seats_per_table):
-                if other == mover:
-                    continue
-                first = min(
-                    (t.seen[k][other] for k in keys if k >= key and other in t.seen[k]),
-                    default=None,
-                )
-                if first is None:
-                    last = -1.0
-                    break
-                last = max(last, first)
-            if last < 0:
+            got = arrivals(t, keys, mover, key, seats_per_table)
+            if got is None:
                 unseen += 1
             else:
-                out.append(max(0.0, last - sent) * 1000)
+                out.append(max(0.0, max(got)[0] - sent) * 1000)
                 if when is not None:
                     when.append(sent)
     return out, unseen
+
+
+def arrivals(
+    t: Table, keys: list[tuple[int, int]], mover: int, key: tuple[int, int], seats: int
+) -> list[tuple[float, int]] | None:
+    """When each other seat of the table first had a state at least as new as ``key`` (``keys``:
+    the table's states in order), as (time, seat); None when one never had it."""
+    out = []
+    for other in range(seats):
+        if other == mover:
+            continue
+        first = min(
+            (t.seen[k][other] for k in keys if k >= key and other in t.seen[k]), default=None
+        )
+        if first is None:
+            return None
+        out.append((first, other))
+    return out
 
 
 Traced = tuple[dict[tuple[str, tuple[int, int]], list[Any]], dict[str, list[list[Any]]]]
@@ -421,15 +428,11 @@ def print_trace(traced: Traced, tables: list[Table], tokens: list[str], started:
     for n, t in enumerate(tables):
         keys = sorted(t.seen)
         for sent, mover, key in t.moves:
-            arrivals = [
-                min((t.seen[k][o], o) for k in keys if k >= key and o in t.seen[k])
-                for o in range(4)
-                if o != mover and any(k >= key and o in t.seen[k] for k in keys)
-            ]
+            seen_at = arrivals(t, keys, mover, key, 4)
             post = posts.get((tokens[4 * n + mover], key))
-            if len(arrivals) < 3 or post is None:
+            if seen_at is None or post is None:
                 continue
-            arrived, last = max(arrivals)
+            arrived, last = max(seen_at)
             left = next(
                 (
                     e[0]
