@@ -17,7 +17,9 @@ on still holds (a version column: compare and swap). Once the write is committed
 the request (rendering the answer) reads in plain ``BEGIN`` again instead of taking the lock a
 second time (``reads_only()`` says so). A read transaction cannot be upgraded safely on SQLite
 (another writer's commit in between makes the upgrade fail), hence the fresh transaction;
-writing before ``begin_write`` raises at once.
+writing before ``begin_write`` raises at once. On PostgreSQL such a view, whose reads ran in
+autocommit, may instead write one statement committed on its own (``write_alone``): the online
+move within its deal, whose compare and swap and INSERT are one statement.
 
 PostgreSQL needs none of this: it locks rows. Its transactions (READ COMMITTED) do not wait for
 each other when they read, so read-then-write code that two requests may run at once on the same
@@ -100,6 +102,22 @@ def begin_write(session: Session) -> bool:
         raise RuntimeError("a @read_first view changed objects before begin_write()")
     session.rollback()
     _phase.set(WRITING)
+    return True
+
+
+def write_alone(session: Session) -> bool:
+    """In a ``@read_first`` view not writing yet, on PostgreSQL, whose reads ran in autocommit:
+    True when the caller's next statement, its only write, is to commit on its own (no
+    ``BEGIN``, no ``COMMIT``: one database round trip instead of three). The view is done
+    writing from here on (``reads_only``): the caller checks in that statement that what it
+    computed on still holds, and writes nothing more (a later flush raises). False anywhere
+    else: the caller takes the usual way, ``begin_write`` and a transaction."""
+    if _phase.get() != READING or session.new or session.dirty or session.deleted:
+        return False
+    conn = session.connection()
+    if conn.dialect.name != "postgresql" or not conn.connection.info.get(_AUTOCOMMIT, False):
+        return False
+    _phase.set(DONE)
     return True
 
 

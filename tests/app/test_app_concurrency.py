@@ -1,8 +1,8 @@
 """Two requests racing for the same write, on real concurrent connections (one thread each, its
 own app context, session and database connection), on SQLite and on PostgreSQL.
 
-Each racer is held at its first write (the session's first flush) until the other has got there
-too, or for a few seconds. On PostgreSQL both read the same state before either writes, so the
+Each racer is held at its first writing statement until the other has got there too, or for a
+few seconds. On PostgreSQL both read the same state before either writes, so the
 race is real and the app's own serialization must decide it: the online log's compare and swap
 (an update of a version someone else took writes nothing), the score sheet's row lock (the second
 entry waits, then sees the first). On SQLite, BEGIN IMMEDIATE already serializes every POST: the
@@ -11,6 +11,7 @@ second racer cannot even read until the first has committed.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy import event, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import Engine
 
 from app.extensions import db
 from app.models import AuditEntry, OnlineAction, OnlineDeal, User
@@ -40,6 +41,11 @@ MEET_S = 60.0  # generous: where both racers must meet, a slow machine must not 
 SERIAL_S = 4.0  # where the database serializes, the first racer waits this long in vain
 
 
+# a statement that writes: INSERT, UPDATE, DELETE, or a WITH that does (an online move's compare
+# and swap with the INSERT of its entries, on PostgreSQL)
+WRITES = re.compile(r"\s*(INSERT|UPDATE|DELETE|WITH\b.*\b(INSERT|UPDATE|DELETE)\b)", re.I | re.S)
+
+
 class Race:
     """Runs one request per thread; each is held before its first write until all are there."""
 
@@ -51,9 +57,9 @@ class Race:
         self.met: list[bool] = []
         self.errors: list[BaseException] = []
 
-    def _hold(self, _session: Any, _flush_context: Any, _instances: Any) -> None:
+    def _hold(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         me = threading.get_ident()
-        if me not in self.racers or me in self.held:
+        if me not in self.racers or me in self.held or not WRITES.match(statement):
             return
         self.held.add(me)
         try:
@@ -64,11 +70,11 @@ class Race:
 
     @contextmanager
     def _listening(self) -> Iterator[None]:
-        event.listen(Session, "before_flush", self._hold)
+        event.listen(Engine, "before_cursor_execute", self._hold)
         try:
             yield
         finally:
-            event.remove(Session, "before_flush", self._hold)
+            event.remove(Engine, "before_cursor_execute", self._hold)
 
     def run(self, *requests: Callable[[], Any]) -> list[Any]:
         results: list[Any] = [None] * len(requests)
@@ -140,9 +146,9 @@ def test_two_racing_moves_on_one_version_one_wins(app: Flask, client: Any, db_ba
     answers = race.run(lambda: first.post(url, data=move), lambda: second.post(url, data=move))
 
     # PostgreSQL: both read the same version and wrote at once. SQLite: the second could not
-    # begin until the first had committed, so only the first got to a write (and waited for
-    # the second in vain), and the second found the game moved on without writing anything.
-    assert race.met == ([True, True] if db_backend == "postgresql" else [False])
+    # begin its write until the first had committed, so each got to its write alone (the first
+    # waited for the second in vain), and the second's compare and swap wrote nothing.
+    assert race.met == ([True, True] if db_backend == "postgresql" else [False, False])
     codes = sorted(r.status_code for r in answers)
     assert codes == [303, 409], codes
     loser = next(r for r in answers if r.status_code == 409)

@@ -1,7 +1,8 @@
 """PostgreSQL: what only reads runs in autocommit (app/db.py ``configure_postgresql``), what
-writes in a transaction: a seat's page and polls send no BEGIN, and a move reads in
-autocommit, then writes its check, UPDATE and INSERT inside one transaction (row lock and
-compare-and-swap as before). SQLite keeps its own BEGIN (app/db.py ``configure_sqlite``)."""
+writes in a transaction: a seat's page and polls send no BEGIN; a move reads in autocommit and
+writes within its deal as one statement committed on its own (``app.db.write_alone``), and a
+move that ends its deal writes inside one transaction. SQLite keeps its own BEGIN (app/db.py
+``configure_sqlite``)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def sent() -> Iterator[list[tuple[str, bool]]]:
 
 
 @pytest.mark.postgresql_only("PostgreSQL's own: SQLite's transactions are app/db.py's BEGIN")
-def test_reads_run_in_autocommit_and_a_move_writes_in_a_transaction(
+def test_reads_run_in_autocommit_and_a_move_writes_one_statement_or_a_transaction(
     app: Flask, client: Any, db_backend: str
 ) -> None:
     ow = online_world(client, "tractor-4p", deals=1)
@@ -57,12 +58,26 @@ def test_reads_run_in_autocommit_and_a_move_writes_in_a_transaction(
         r = player.post(url, data=data, headers=HTMX)
     assert r.status_code == 200, r.get_data(as_text=True)[:2000]
     assert page_token(r.get_data(as_text=True)) != page_token(html)
-    writes = [auto for kind, auto in move_sql if kind in ("INSERT", "UPDATE")]
-    assert writes and not any(writes), move_sql  # every write inside a transaction
-    assert any(auto for kind, auto in move_sql if kind == "SELECT")  # its reads without one
-    first_write = next(i for i, (kind, _a) in enumerate(move_sql) if kind in ("INSERT", "UPDATE"))
-    # the check before the write (the row's version, under its lock) is in the same transaction
-    assert move_sql[first_write - 1][1] is False, move_sql
+    # a move within its deal: its reads in autocommit, and its write one statement committed on
+    # its own (the deal row's compare and swap, which checks the table and its seats, and the
+    # INSERT of its entries: no BEGIN, no COMMIT); then its answer, read
+    assert [kind for kind, _auto in move_sql] == ["SELECT", "WITH", "SELECT"], move_sql
+    assert all(auto for _kind, auto in move_sql), move_sql
+
+    # the move that ends the deal writes more (the score sheet, the next deal): a transaction
+    while True:
+        html = player.get(url).get_data(as_text=True)
+        assert "Your turn." in html, html[:2000]
+        data = _choose(ow, html)
+        with sent() as move_sql:
+            r = player.post(url, data=data, headers=HTMX)
+        assert r.status_code == 200, r.get_data(as_text=True)[:2000]
+        if ow.deals()[-1].outcome is not None:
+            break
+        assert [kind for kind, _auto in move_sql] == ["SELECT", "WITH", "SELECT"], move_sql
+    writes = [auto for kind, auto in move_sql if kind in ("INSERT", "UPDATE", "WITH")]
+    assert writes and not any(writes), move_sql  # every write inside one transaction
+    assert move_sql[0] == ("SELECT", True), move_sql  # its reads before it without one
 
     with sent() as director_sql:  # a plain POST (the director pauses the table): a transaction
         r = client.post(ow.table_url + "/pause", data={"paused": "1"})

@@ -5,14 +5,15 @@ deals land in the score sheet as rows equal to what the engine computed."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.extensions import db
 from app.models import Deal as DealRow
-from app.models import OnlineAction, OnlineDeal, Table
+from app.models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table
 from app.services.tournaments.rows import derive_row_table
 from engine.bots import HeuristicBot
 from engine.cards import card_str, cards_str
@@ -394,10 +395,57 @@ def test_a_closed_round_takes_no_more_moves(app: Flask, client) -> None:
     assert _state(ow) == before
 
 
+CHANGED_MEANWHILE = {
+    "round closed": lambda ow: update(Round).where(Round.id == ow.rnd.id).values(status="closed"),
+    "table finished": lambda ow: update(Table).where(Table.id == ow.tab.id).values(finished=True),
+    "table on paper": lambda ow: update(Table).where(Table.id == ow.tab.id).values(mode="paper"),
+    "my seat to a bot": lambda ow: (
+        update(OnlineSeat)
+        .where(OnlineSeat.table_id == ow.tab.id, OnlineSeat.seat == 0)
+        .values(bot=True)
+    ),
+    "a bot's seat back to its player": lambda ow: (
+        update(OnlineSeat)
+        .where(OnlineSeat.table_id == ow.tab.id, OnlineSeat.seat == 2)
+        .values(bot=False)
+    ),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGED_MEANWHILE))
+def test_a_move_computed_before_its_table_changed_writes_nothing(
+    app: Flask, client, change: str
+) -> None:
+    """Another worker changes the table between the move's reads and its write: the write
+    (the deal row's compare and swap, which checks the table and its seats) refuses it."""
+    from app.services.online import bridge
+
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    url = f"/play/{ow.seats()[0].token}"
+    player = app.test_client()
+    html = _to_my_turn(ow, player, url)
+    move = _choose(ow, html)
+    before = _state(ow)
+    real = bridge.write_alone  # the move has read and computed; its write comes next
+
+    def meanwhile(session: Any) -> bool:
+        with db.engine.begin() as other:  # another worker's transaction, committed
+            other.execute(CHANGED_MEANWHILE[change](ow))
+        return real(session)
+
+    bridge.write_alone = meanwhile  # type: ignore[assignment]
+    try:
+        r = player.post(url, data=move, headers={"HX-Request": "true"})
+    finally:
+        bridge.write_alone = real
+    assert r.status_code == 409, r.get_data(as_text=True)[:2000]
+    assert "moved on" in r.get_data(as_text=True)
+    assert _state(ow) == before
+
+
 def test_two_writers_of_one_version_cannot_both_append(app: Flask, client) -> None:
     """Compare and swap: a writer whose version was taken meanwhile writes nothing (Stale)."""
-    from sqlalchemy import update
-
     from app.services.online import bridge
 
     ow = online_world(client, "tractor-4p")

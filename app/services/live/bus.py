@@ -174,6 +174,14 @@ def _after_flush(session: Session, _context: Any) -> None:
         session.info.setdefault(_NOTED, set()).update(topics)
 
 
+def deal_written(session: Session, table_id: int) -> None:
+    """A deal row of table ``table_id`` written by a statement of its own, not by a flush (an
+    online move's compare and swap): its table is announced after the commit, as a flushed one
+    is. Nothing to do on PostgreSQL, where the deal rows' trigger announces it."""
+    if session.get_bind().dialect.name != "postgresql":
+        session.info.setdefault(_NOTED, set()).add(topic(table_id))
+
+
 def _after_commit(session: Session) -> None:
     topics = session.info.pop(_NOTED, None)
     if topics:

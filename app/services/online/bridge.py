@@ -7,9 +7,11 @@ its seed, setup and log (``OnlineDeal``/``OnlineAction``); a request gets the cu
 ``cache`` (the deal rebuilt at the row's version, kept in this process; a miss replays the log).
 A move carries the state token its player saw (``"<deal number>.<version>"``, ``tokens.py``)
 and a stale or repeated one changes nothing (``Stale``). A move is computed in a read
-transaction and written in a fresh one (``app.db.begin_write``) that checks the version and the
-seats it was computed on; the ORM also checks the version on write (compare and swap), so two
-workers cannot both append to the same version.
+transaction, then written by one UPDATE of the deal row that is its compare and swap: only over
+the version it was computed on, while the table plays with the same human seats (``save``), so
+two workers cannot both append to the same version. On PostgreSQL a move within its deal is that
+UPDATE and the INSERT of its entries as one statement committed on its own; otherwise it is
+written in a fresh transaction (``app.db.begin_write``).
 
 The draw is the engine's chance step, performed here. When a human seat draws a card that makes
 a trump call possible, the deal pauses for that seat: it calls, or continues the draw (a
@@ -41,9 +43,22 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import Select, bindparam, insert, select
+from sqlalchemy import (
+    Select,
+    Update,
+    and_,
+    bindparam,
+    column,
+    insert,
+    not_,
+    or_,
+    select,
+    true,
+    update,
+    values,
+)
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.bots import RandomBot, perform
 from engine.cards import HJ as HJ
@@ -66,11 +81,12 @@ from engine.views import seat_view, spectator_view
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch
-from ...db import READ_MEMOS, begin_write, memo, reads_only
+from ...db import READ_MEMOS, begin_write, memo, reads_only, write_alone
 from ...extensions import db
-from ...models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament
+from ...models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament, utcnow
 from .. import ServiceError
 from ..duplicate import tables as duplicate_tables
+from ..live import bus as live_bus
 from ..tournaments.rows import variant_of
 from ..tournaments.sheets import sheet
 from . import botchoice, cache, climbing_game, hundred_game
@@ -244,7 +260,7 @@ def latest(tab: Table) -> Latest | None:
     remembered = remembered_latest(tab.id)
     if remembered is not False:  # read with the seat, in this transaction
         return remembered  # type: ignore[return-value]
-    got = db.session.execute(_deal_queries()[0], {"table": tab.id}).all()
+    got = db.session.execute(_latest_query(), {"table": tab.id}).all()
     if not got:
         return None
     humans = frozenset(seat for _row, seat, bot, _lv in got if seat is not None and not bot)
@@ -253,11 +269,8 @@ def latest(tab: Table) -> Latest | None:
 
 
 @functools.cache
-def _deal_queries() -> tuple[
-    Select[OnlineDeal, int, bool, str],
-    Select[OnlineDeal, str, bool, str, int, bool, int, bool],
-]:
-    """``latest``'s and ``_check_unchanged``'s queries, built once (a move runs both)."""
+def _latest_query() -> Select[OnlineDeal, int, bool, str]:
+    """``latest``'s query, built once."""
     newest = (
         select(OnlineDeal.id)
         .where(OnlineDeal.table_id == bindparam("table"))
@@ -265,28 +278,11 @@ def _deal_queries() -> tuple[
         .limit(1)
         .scalar_subquery()
     )
-    latest = (
+    return (
         select(OnlineDeal, OnlineSeat.seat, OnlineSeat.bot, OnlineSeat.bot_level)
         .outerjoin(OnlineSeat, OnlineSeat.table_id == OnlineDeal.table_id)
         .where(OnlineDeal.id == newest)
     )
-    unchanged = (
-        select(
-            OnlineDeal,
-            Table.mode,
-            Table.finished,
-            Round.status,
-            Table.seats_version,
-            Table.paused,
-            OnlineSeat.seat,
-            OnlineSeat.bot,
-        )
-        .join(Table, Table.id == OnlineDeal.table_id)
-        .join(Round, Round.id == Table.round_id)
-        .join(OnlineSeat, OnlineSeat.table_id == Table.id)
-        .where(OnlineDeal.id == bindparam("deal"))
-    )
-    return latest, unchanged
 
 
 # --- deals one after another ------------------------------------------------------------------
@@ -506,51 +502,113 @@ def step(live: Live) -> bool:
 
 
 def save(live: Live) -> None:
-    """Append the new entries on the version they were computed on (else ``Stale``). In a move
-    computed in a read transaction, this is where the write lock is taken. The saved deal goes
-    to the cache as it is (once committed): ``live`` is not to be acted on any more."""
+    """Append the new entries on the version they were computed on (else ``Stale``). One UPDATE
+    of the deal row is the compare and swap (``_swap``); in a move computed in a read
+    transaction it also checks that the table still plays, with the same human seats. On
+    PostgreSQL a move that leaves its deal going on is written as one statement committed on
+    its own (``app.db.write_alone``: that UPDATE and the entries' INSERT, no BEGIN, no COMMIT);
+    else this is where the write lock is taken. The saved deal goes to the cache as it is (once
+    committed): ``live`` is not to be acted on any more."""
     row = live.row
-    start, deal_id = row.version, row.id
     if not live.new and row.outcome == live.deal.outcome:
         return
-    session = db.session()
-    table = _check_unchanged(live, deal_id, start) if begin_write(session) else None
+    start, deal_id, table_id, number = row.version, row.id, row.table_id, row.number
+    version, outcome = start + len(live.new), live.deal.outcome
+    now = utcnow()
     rows = [
-        {"deal_id": row.id, "seq": start + i + 1, "record": entry, "actor": actor}
-        for i, (entry, actor) in enumerate(live.new)
+        {"deal_id": deal_id, "seq": start + i + 1, "record": e, "actor": a, "created_at": now}
+        for i, (e, a) in enumerate(live.new)
     ]
-    row.version = start + len(live.new)
-    row.outcome = live.deal.outcome
     live.new = []
+    session = db.session()
+    alone = outcome is None and write_alone(session)
+    checked = alone or begin_write(session)
+    swap = _swap(deal_id, start, version, outcome, live.humans if checked else None)
     try:
-        db.session.flush()  # UPDATE … WHERE version = start: compare and swap
-        if rows:  # one statement for all (a new deal's whole draw is some 100-200 entries),
-            # a plain Core insert on the session's connection (no ORM bulk bookkeeping; the
-            # flush above has marked the transaction as written, for the deal cache)
-            db.session.connection().execute(insert(OnlineAction), rows)
-    except (StaleDataError, IntegrityError):
+        if alone:  # one statement, committed by itself
+            got = session.connection().execute(_with_entries(swap, rows)).first()
+        else:  # through the session, which marks its transaction as written (the deal cache)
+            got = session.execute(swap, execution_options={"synchronize_session": False}).first()
+            if got is not None:
+                live_bus.deal_written(session, table_id)  # (SQLite; PostgreSQL: its trigger)
+                if rows:  # one plain Core INSERT for all (a new deal's whole draw is some
+                    # 100-200 entries): no ORM bulk bookkeeping
+                    session.connection().execute(insert(OnlineAction), rows)
+    except IntegrityError:
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
-    if table is not None:  # what the table shows now, read in this write: see ``state_made``
-        session.info[_MADE] = (row.table_id, row.number, row.version, *table)
+    if got is None:  # the version moved on, or the table or its seats changed
+        raise Stale(_("The game moved on meanwhile: look again and choose again."))
+    set_committed_value(row, "version", version)  # as written: the ORM's own compare and
+    set_committed_value(row, "outcome", outcome)  # swap of a later flush starts from it
+    if checked:  # what the table shows now, read in this write: see ``state_made``
+        session.info[_MADE] = (table_id, number, version, got[-2] or 0, bool(got[-1]))
     cache.offer(row, live.deal, live.entries, private=False)  # kept once committed
     live.cached = True
 
 
-def _check_unchanged(live: Live, deal_id: int, start: int) -> tuple[int, bool]:
-    """Under the write lock, fresh from the database: the deal is still at the version the
-    move was computed on, the same seats are human, and the table still plays (one query: the
-    deal row, which the write needs anyway, with the table's state and its seats). Returns the
-    table's ``seats_version`` and ``paused`` as read there."""
-    seats = db.session.execute(_deal_queries()[1], {"deal": deal_id}).all()
-    if live.row.version != start:  # the row was read again just above (it was expired)
-        raise Stale(_("The game moved on meanwhile: look again and choose again."))
-    humans = frozenset(seat for *_t, seat, bot in seats if not bot)
-    mode, finished, status, seats_version, paused = (
-        seats[0][1:6] if seats else ("", True, "closed", 0, False)
+def _swap(
+    deal_id: int, start: int, version: int, outcome: str | None, humans: frozenset[int] | None
+) -> Update:
+    """The deal row's compare and swap: from ``start`` to ``version``, returning the row's id.
+    With ``humans`` (a move computed in a read transaction), only while its table is online,
+    not finished, in a round not closed, and plays with exactly those human seats; then it
+    also returns the table's ``seats_version`` and ``paused`` (the state the move made)."""
+    swap = (
+        update(OnlineDeal)
+        .where(OnlineDeal.id == deal_id, OnlineDeal.version == start)
+        .values(version=version, outcome=outcome)
     )
-    if mode != "online" or finished or status == "closed" or humans != live.humans:
-        raise Stale(_("The game moved on meanwhile: look again and choose again."))
-    return seats_version or 0, bool(paused)
+    if humans is None:
+        return swap.returning(OnlineDeal.id)
+    seated = sorted(humans)
+    changed_seat = (
+        select(OnlineSeat.id)
+        .where(
+            OnlineSeat.table_id == OnlineDeal.table_id,
+            or_(
+                and_(OnlineSeat.seat.in_(seated), OnlineSeat.bot),
+                and_(OnlineSeat.seat.not_in(seated), not_(OnlineSeat.bot)),
+            ),
+        )
+        .exists()
+    )
+    playing = (
+        select(Table.id)
+        .join(Round, Round.id == Table.round_id)
+        .where(
+            Table.id == OnlineDeal.table_id,
+            Table.mode == "online",
+            not_(Table.finished),
+            Round.status != "closed",
+        )
+        .exists()
+    )
+    # (subqueries: SQLite's RETURNING names no table but the one it updates)
+    shown = [
+        select(c).where(Table.id == OnlineDeal.table_id).scalar_subquery()
+        for c in (Table.seats_version, Table.paused)
+    ]
+    return swap.where(playing, ~changed_seat).returning(OnlineDeal.id, *shown)
+
+
+def _with_entries(swap: Update, rows: list[dict[str, Any]]) -> Select[Any]:
+    """``swap`` and the INSERT of the entries ``rows`` as one statement (PostgreSQL's
+    data-modifying WITH): the entries are written only if the swap was; answers the swap's
+    row."""
+    moved = swap.cte("moved")
+    answer = select(*moved.c)
+    if not rows:
+        return answer
+    keys = ("seq", "record", "actor", "created_at")
+    types = OnlineAction.__table__.c
+    entries = values(*(column(k, types[k].type) for k in keys), name="entries").data(
+        [tuple(r[k] for k in keys) for r in rows]
+    )
+    added = insert(OnlineAction).from_select(
+        ["deal_id", *keys],
+        select(moved.c.id, *(entries.c[k] for k in keys)).join_from(moved, entries, true()),
+    )
+    return answer.add_cte(added.cte("added"))
 
 
 # session.info: (table id, deal number, version, seats_version, paused) of the deal the
