@@ -44,18 +44,20 @@ from typing import Any
 from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import (
+    JSON,
+    Integer,
     Select,
     Update,
     and_,
     bindparam,
     column,
+    func,
     insert,
     not_,
     or_,
     select,
     true,
     update,
-    values,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -523,51 +525,58 @@ def save(live: Live) -> None:
     session = db.session()
     alone = outcome is None and write_alone(session)
     checked = alone or begin_write(session)
-    swap = _swap(deal_id, start, version, outcome, live.humans if checked else None)
+    swap: dict[str, Any] = {"deal": deal_id, "start": start, "version": version, "outcome": outcome}
+    if checked:
+        swap["humans"] = sorted(live.humans)
     try:
         if alone:  # one statement, committed by itself
-            got = session.connection().execute(_with_entries(swap, rows)).first()
+            entries = [{**r, "created_at": now.isoformat()} for r in rows]
+            write = session.connection().execute(_swap_and_append(), {**swap, "entries": entries})
+            made = write.first()
         else:  # through the session, which marks its transaction as written (the deal cache)
-            got = session.execute(swap, execution_options={"synchronize_session": False}).first()
-            if got is not None:
+            made = session.execute(_swap(checked), swap, execution_options=_NO_SYNC).first()
+            if made is not None:
                 live_bus.deal_written(session, table_id)  # (SQLite; PostgreSQL: its trigger)
                 if rows:  # one plain Core INSERT for all (a new deal's whole draw is some
                     # 100-200 entries): no ORM bulk bookkeeping
                     session.connection().execute(insert(OnlineAction), rows)
     except IntegrityError:
         raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
-    if got is None:  # the version moved on, or the table or its seats changed
+    if made is None:  # the version moved on, or the table or its seats changed
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
     set_committed_value(row, "version", version)  # as written: the ORM's own compare and
     set_committed_value(row, "outcome", outcome)  # swap of a later flush starts from it
     if checked:  # what the table shows now, read in this write: see ``state_made``
-        session.info[_MADE] = (table_id, number, version, got[-2] or 0, bool(got[-1]))
+        session.info[_MADE] = (table_id, number, version, made[-2] or 0, bool(made[-1]))
     cache.offer(row, live.deal, live.entries, private=False)  # kept once committed
     live.cached = True
 
 
-def _swap(
-    deal_id: int, start: int, version: int, outcome: str | None, humans: frozenset[int] | None
-) -> Update:
-    """The deal row's compare and swap: from ``start`` to ``version``, returning the row's id.
-    With ``humans`` (a move computed in a read transaction), only while its table is online,
-    not finished, in a round not closed, and plays with exactly those human seats; then it
+_NO_SYNC = {"synchronize_session": False}  # the ORM's objects: ``save`` sets what it wrote
+
+
+@functools.cache
+def _swap(checked: bool) -> Update:
+    """The deal row's compare and swap (built once; SQLAlchemy then compiles it once): row
+    ``deal`` from version ``start`` to ``version`` with ``outcome``, returning the row's id.
+    ``checked`` (a move computed in a read transaction): only while its table is online, not
+    finished, in a round not closed, and plays with exactly the human seats ``humans``; then it
     also returns the table's ``seats_version`` and ``paused`` (the state the move made)."""
     swap = (
         update(OnlineDeal)
-        .where(OnlineDeal.id == deal_id, OnlineDeal.version == start)
-        .values(version=version, outcome=outcome)
+        .where(OnlineDeal.id == bindparam("deal"), OnlineDeal.version == bindparam("start"))
+        .values(version=bindparam("version"), outcome=bindparam("outcome"))
     )
-    if humans is None:
+    if not checked:
         return swap.returning(OnlineDeal.id)
-    seated = sorted(humans)
+    humans = bindparam("humans", type_=Integer, expanding=True)
     changed_seat = (
         select(OnlineSeat.id)
         .where(
             OnlineSeat.table_id == OnlineDeal.table_id,
             or_(
-                and_(OnlineSeat.seat.in_(seated), OnlineSeat.bot),
-                and_(OnlineSeat.seat.not_in(seated), not_(OnlineSeat.bot)),
+                and_(OnlineSeat.seat.in_(humans), OnlineSeat.bot),
+                and_(OnlineSeat.seat.not_in(humans), not_(OnlineSeat.bot)),
             ),
         )
         .exists()
@@ -591,24 +600,24 @@ def _swap(
     return swap.where(playing, ~changed_seat).returning(OnlineDeal.id, *shown)
 
 
-def _with_entries(swap: Update, rows: list[dict[str, Any]]) -> Select[Any]:
-    """``swap`` and the INSERT of the entries ``rows`` as one statement (PostgreSQL's
-    data-modifying WITH): the entries are written only if the swap was; answers the swap's
-    row."""
-    moved = swap.cte("moved")
-    answer = select(*moved.c)
-    if not rows:
-        return answer
-    keys = ("seq", "record", "actor", "created_at")
+@functools.cache
+def _swap_and_append() -> Select[Any]:
+    """The checked ``_swap`` and the INSERT of the entries as one statement (PostgreSQL's
+    data-modifying WITH; built once): the entries, a JSON array ``entries`` of rows, are
+    written only if the swap was; answers the swap's row."""
+    moved = _swap(True).cte("moved")
     types = OnlineAction.__table__.c
-    entries = values(*(column(k, types[k].type) for k in keys), name="entries").data(
-        [tuple(r[k] for k in keys) for r in rows]
+    keys = ("seq", "record", "actor", "created_at")
+    entries = (
+        func.json_to_recordset(bindparam("entries", type_=JSON))
+        .table_valued(*(column(k, types[k].type) for k in keys))
+        .render_derived(name="entries", with_types=True)
     )
     added = insert(OnlineAction).from_select(
         ["deal_id", *keys],
         select(moved.c.id, *(entries.c[k] for k in keys)).join_from(moved, entries, true()),
     )
-    return answer.add_cte(added.cte("added"))
+    return select(*moved.c).add_cte(added.cte("added"))
 
 
 # session.info: (table id, deal number, version, seats_version, paused) of the deal the
