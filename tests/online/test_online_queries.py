@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy import event
+from sqlalchemy.engine.default import CacheStats
 
 from app.extensions import db
 from app.models import Table
@@ -38,14 +39,19 @@ HTMX = {"HX-Request": "true"}
 
 
 @contextmanager
-def counting() -> Iterator[list[str]]:
+def counting(uncached: list[str] | None = None) -> Iterator[list[str]]:
     """The statements sent meanwhile (transaction control left out: SQLite's BEGIN is a
-    statement here, PostgreSQL's driver sends its own)."""
+    statement here, PostgreSQL's driver sends its own). ``uncached`` gathers those SQLAlchemy
+    could not keep compiled (no cache key: compiled anew at every call)."""
     sent: list[str] = []
 
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+    def count(
+        _conn: Any, _cursor: Any, statement: str, _params: Any, context: Any, _m: Any
+    ) -> None:
         if statement.split(None, 1)[0].upper() in ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH"):
             sent.append(statement)
+            if uncached is not None and context.cache_hit is CacheStats.NO_CACHE_KEY:
+                uncached.append(statement)
 
     engine = db.engine
     event.listen(engine, "before_cursor_execute", count)
@@ -110,12 +116,14 @@ def test_a_move_with_its_stream_open_names_its_state_without_a_query(
         html = player.get(url).get_data(as_text=True)
         assert "Your turn." in html, html[:2000]
         data = _choose(ow, html)
-        with counting() as move_sql:
+        uncached: list[str] = []
+        with counting(uncached) as move_sql:
             r = player.post(url, data=data, headers={**HTMX, "X-Live-Stream": "open"})
         assert r.status_code == 204, r.get_data(as_text=True)[:2000]
         made = r.headers["X-Live-State"]
         assert made != page_token(html)
         assert len(move_sql) <= STREAMED_MOVE[db_backend], (data["kind"], move_sql)
+        assert uncached == [], uncached  # each compiled once, not at every move
         poll = player.get(f"{url}/poll?v=0.0", headers=HTMX)
         assert page_token(poll.get_data(as_text=True)) == made
     assert ow.deals()[-1].outcome is None
