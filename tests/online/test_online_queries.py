@@ -1,6 +1,7 @@
 """How many SQL statements a seat's requests send (a regression guard, not a timing): a page
 during a deal, the unchanged poll (the one query of its state token), a changed poll and a
-move (read the seat and the deal, check and append under the write lock, render the answer).
+move (read the seat and the deal, append with a compare and swap that checks the table, render
+the answer).
 Each figure is the one measured when the seat page's queries were gathered; a change that adds
 a query per request makes this fail (bench/online_roundtrip.py measures the time)."""
 

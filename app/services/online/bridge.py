@@ -621,8 +621,8 @@ def _swap_and_append() -> Select[Any]:
 
 
 # session.info: (table id, deal number, version, seats_version, paused) of the deal the
-# transaction's move saved last, with its table as read under the write lock; forgotten at any
-# later write and at the end of the transaction (app.db.READ_MEMOS)
+# transaction's move saved last, with its table as its compare and swap returned it; forgotten
+# at any later write and at the end of the transaction (app.db.READ_MEMOS)
 _MADE = "online_state_made"
 READ_MEMOS.add(_MADE)
 
@@ -630,8 +630,8 @@ READ_MEMOS.add(_MADE)
 def state_made(table_id: int) -> tuple[int, int, int, bool] | None:
     """What a move of this transaction made table ``table_id`` show, known without a query:
     its deal's number and version, the table's ``seats_version`` and ``paused`` (None when
-    something else was written or is waiting to be after the move, or it was not checked under
-    the write lock)."""
+    something else was written or is waiting to be after the move, or its write did not check
+    the table: no move of a read transaction)."""
     made = memo(db.session(), _MADE)
     return None if made is None or made[0] != table_id else made[1:]
 
