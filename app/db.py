@@ -107,18 +107,24 @@ def begin_write(session: Session) -> bool:
 
 def write_alone(session: Session) -> bool:
     """In a ``@read_first`` view not writing yet, on PostgreSQL, whose reads ran in autocommit:
-    True when the caller's next statement, its only write, is to commit on its own (no
-    ``BEGIN``, no ``COMMIT``: one database round trip instead of three). The view is done
-    writing from here on (``reads_only``): the caller checks in that statement that what it
-    computed on still holds, and writes nothing more (a later flush raises). False anywhere
-    else: the caller takes the usual way, ``begin_write`` and a transaction."""
+    True when the caller's next statement, its only write, may commit on its own (no ``BEGIN``,
+    no ``COMMIT``: one database round trip instead of three). The caller checks in that
+    statement that what it computed on still holds, and once it has written, calls
+    ``wrote_alone``. False anywhere else: the caller takes the usual way, ``begin_write`` and
+    a transaction."""
     if _phase.get() != READING or session.new or session.dirty or session.deleted:
         return False
     conn = session.connection()
-    if conn.dialect.name != "postgresql" or not conn.connection.info.get(_AUTOCOMMIT, False):
-        return False
+    return conn.dialect.name == "postgresql" and conn.connection.info.get(_AUTOCOMMIT, False)
+
+
+def wrote_alone(session: Session) -> None:
+    """``write_alone``'s statement wrote (and is committed): the view is done writing
+    (``reads_only``; a later flush raises) and forgets what it read (``READ_MEMOS``), as after
+    any write. Until then it still reads: a statement that wrote nothing leaves it free to
+    compute again and retry."""
+    _forget_memos(session)
     _phase.set(DONE)
-    return True
 
 
 @event.listens_for(Session, "before_flush")

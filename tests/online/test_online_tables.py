@@ -414,7 +414,7 @@ CHANGED_MEANWHILE = {
 
 @pytest.mark.parametrize("change", sorted(CHANGED_MEANWHILE))
 def test_a_move_computed_before_its_table_changed_writes_nothing(
-    app: Flask, client, change: str
+    app: Flask, client, change: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another worker changes the table between the move's reads and its write: the write
     (the deal row's compare and swap, which checks the table and its seats) refuses it."""
@@ -434,14 +434,53 @@ def test_a_move_computed_before_its_table_changed_writes_nothing(
             other.execute(CHANGED_MEANWHILE[change](ow))
         return real(session)
 
-    bridge.write_alone = meanwhile  # type: ignore[assignment]
-    try:
-        r = player.post(url, data=move, headers={"HX-Request": "true"})
-    finally:
-        bridge.write_alone = real
+    monkeypatch.setattr(bridge, "write_alone", meanwhile)
+    r = player.post(url, data=move, headers={"HX-Request": "true"})
     assert r.status_code == 409, r.get_data(as_text=True)[:2000]
     assert "moved on" in r.get_data(as_text=True)
     assert _state(ow) == before
+
+
+def test_a_move_its_write_refused_is_computed_again_and_written(app: Flask, client) -> None:
+    """A request whose write found the table changed may compute the move again and write it,
+    as the move clock's and the take-back's retries do: its second try acts on a copy of the
+    deal of its own (not the cache's), and writes."""
+    from app.db import read_first
+    from app.services.online import bridge
+
+    ow = online_world(client, "tractor-4p")
+    ow.bots(1, 2, 3)
+    tab_id = ow.tab.id
+    back = CHANGED_MEANWHILE["a bot's seat back to its player"](ow)
+    tries: list[str] = []
+
+    @read_first
+    def view() -> None:
+        for attempt in (1, 2):
+            tab = db.session.get(Table, tab_id)
+            assert tab is not None
+            live = bridge.load(tab)
+            assert live is not None and live.waiting_for() == 0
+            live.add({"kind": "continue", "seat": 0}, "seat 0")
+            if attempt == 1:
+                with db.engine.begin() as other:  # another worker, meanwhile
+                    other.execute(back)
+            try:
+                bridge.save(live)
+            except bridge.Stale:
+                db.session.rollback()
+                tries.append("stale")
+                continue
+            db.session.commit()
+            tries.append("written")
+            return
+
+    before = _state(ow)
+    db.session.remove()  # the view's session begins in it, as a request's does
+    with app.test_request_context(method="POST"):
+        view()
+    assert tries == ["stale", "written"]
+    assert _state(ow)[1][-1][1] == before[1][-1][1] + 1
 
 
 def test_two_writers_of_one_version_cannot_both_append(app: Flask, client) -> None:

@@ -83,7 +83,7 @@ from engine.views import seat_view, spectator_view
 
 from ...competition import model as cm
 from ...competition.matches import FixedMatch
-from ...db import READ_MEMOS, begin_write, memo, reads_only, write_alone
+from ...db import READ_MEMOS, begin_write, memo, reads_only, write_alone, wrote_alone
 from ...extensions import db
 from ...models import OnlineAction, OnlineDeal, OnlineSeat, Round, Table, Tournament, utcnow
 from .. import ServiceError
@@ -516,12 +516,9 @@ def save(live: Live) -> None:
         return
     start, deal_id, table_id, number = row.version, row.id, row.table_id, row.number
     version, outcome = start + len(live.new), live.deal.outcome
-    now = utcnow()
-    rows = [
-        {"deal_id": deal_id, "seq": start + i + 1, "record": e, "actor": a, "created_at": now}
-        for i, (e, a) in enumerate(live.new)
-    ]
+    entries = [{"seq": start + i + 1, "record": e, "actor": a} for i, (e, a) in enumerate(live.new)]
     live.new = []
+    now = utcnow()
     session = db.session()
     alone = outcome is None and write_alone(session)
     checked = alone or begin_write(session)
@@ -530,18 +527,21 @@ def save(live: Live) -> None:
         swap["humans"] = sorted(live.humans)
     try:
         if alone:  # one statement, committed by itself
-            entries = [{**r, "created_at": now.isoformat()} for r in rows]
-            write = session.connection().execute(_swap_and_append(), {**swap, "entries": entries})
-            made = write.first()
+            stamp = now.isoformat()
+            swap["entries"] = [{**e, "created_at": stamp} for e in entries]
+            made = session.connection().execute(_swap_and_append(), swap).first()
+            if made is not None:
+                wrote_alone(session)
         else:  # through the session, which marks its transaction as written (the deal cache)
             made = session.execute(_swap(checked), swap, execution_options=_NO_SYNC).first()
             if made is not None:
                 live_bus.deal_written(session, table_id)  # (SQLite; PostgreSQL: its trigger)
-                if rows:  # one plain Core INSERT for all (a new deal's whole draw is some
+                if entries:  # one plain Core INSERT for all (a new deal's whole draw is some
                     # 100-200 entries): no ORM bulk bookkeeping
+                    rows = [{**e, "deal_id": deal_id, "created_at": now} for e in entries]
                     session.connection().execute(insert(OnlineAction), rows)
     except IntegrityError:
-        raise Stale(_("The game moved on meanwhile: look again and choose again.")) from None
+        made = None
     if made is None:  # the version moved on, or the table or its seats changed
         raise Stale(_("The game moved on meanwhile: look again and choose again."))
     set_committed_value(row, "version", version)  # as written: the ORM's own compare and
@@ -592,7 +592,10 @@ def _swap(checked: bool) -> Update:
         )
         .exists()
     )
-    # (subqueries: SQLite's RETURNING names no table but the one it updates)
+    # subqueries: SQLite's RETURNING names no table but the one it updates. SQLAlchemy writes
+    # every column there unqualified, which SQL's scoping reads right: ``id`` is the table's
+    # (the innermost), ``table_id`` the deal row's (the table has none; a streamed move's state
+    # on SQLite, tests/online/test_online_queries.py, would show it otherwise)
     shown = [
         select(c).where(Table.id == OnlineDeal.table_id).scalar_subquery()
         for c in (Table.seats_version, Table.paused)
