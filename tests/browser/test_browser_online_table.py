@@ -29,6 +29,9 @@ from tests.browser.browser_helpers import register_with_a_club, serving
 from tests.online.online_helpers import OnlineWorld, online_world, replay_row
 
 pytestmark = pytest.mark.browser
+PUSH = pytest.mark.every_database(
+    "pushed by an in-process announcement on SQLite, by LISTEN/NOTIFY on PostgreSQL"
+)
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1920, "height": 1080}
@@ -601,6 +604,7 @@ def test_each_played_card_sits_by_its_player(
     _shot(page, f"{variant}-plays-by-players-phone")
 
 
+@PUSH
 def test_a_move_is_pushed_to_another_seats_page_without_polling(
     app: Flask, client: Any, served: str, browser: Browser
 ) -> None:
@@ -640,6 +644,7 @@ def test_a_move_is_pushed_to_another_seats_page_without_polling(
     expect(other.locator("#connection")).to_be_hidden()
 
 
+@PUSH
 def test_a_push_of_the_state_already_shown_keeps_the_picked_cards(
     app: Flask, client: Any, served: str, browser: Browser
 ) -> None:
@@ -700,6 +705,7 @@ _MUTE_STREAMS = """
 """
 
 
+@PUSH
 def test_a_move_made_with_the_stream_open_is_drawn_by_the_stream_and_never_lost(
     app: Flask, client: Any, served: str, browser: Browser
 ) -> None:
