@@ -18,6 +18,7 @@ Each worker process has its own cache (an LRU of ``SIZE`` deals; a table in play
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import threading
 from collections import OrderedDict
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import Select, bindparam, event, select
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from engine.climbing_deal import ClimbingDeal
@@ -212,15 +213,24 @@ def _entries(deal_id: int, after: int, upto: int) -> list[tuple[int, dict[str, A
     return [
         (seq, dict(record))
         for seq, record in db.session.execute(
-            select(OnlineAction.seq, OnlineAction.record)
-            .where(
-                OnlineAction.deal_id == deal_id,
-                OnlineAction.seq > after,
-                OnlineAction.seq <= upto,
-            )
-            .order_by(OnlineAction.seq)
+            _entries_query(), {"deal": deal_id, "after": after, "upto": upto}
         )
     ]
+
+
+@functools.cache
+def _entries_query() -> Select[int, dict[str, Any]]:
+    """``_entries``' query, built once (a stream woken by another server's move reads the
+    move's entries with it: building the statement each time cost as much as running it)."""
+    return (
+        select(OnlineAction.seq, OnlineAction.record)
+        .where(
+            OnlineAction.deal_id == bindparam("deal"),
+            OnlineAction.seq > bindparam("after"),
+            OnlineAction.seq <= bindparam("upto"),
+        )
+        .order_by(OnlineAction.seq)
+    )
 
 
 def engine_records(log: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
