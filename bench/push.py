@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -40,7 +41,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -473,6 +474,35 @@ def print_trace(traced: Traced, tables: list[Table], tokens: list[str], started:
             )
 
 
+async def mark_cpu(
+    stats: load.Stats, cpu_now: Callable[[], tuple[float, ...]], marks: list[tuple[float, ...]]
+) -> None:
+    """The CPU times ``cpu_now`` reads, every 10 s of the run from its start: how much the
+    arrivals of the first 10 s cost beside the moves (``print_cpu_by_window``)."""
+    k = 0
+    while True:
+        marks.append(cpu_now())
+        k += 1
+        if not await load._sleep_until(stats, stats.started + 10 * k):
+            marks.append(cpu_now())
+            return
+
+
+def print_cpu_by_window(marks: list[tuple[float, ...]], sent: list[float], started: float) -> None:
+    """Per 10 s of the run: the cores' seconds per second the app servers and PostgreSQL used,
+    and the app servers' CPU per move made then (arrivals included)."""
+    moves: dict[int, int] = defaultdict(int)
+    for at in sent:
+        moves[int((at - started) // 10)] += 1
+    parts = []
+    for k, (a, b) in enumerate(itertools.pairwise(marks)):
+        span = max(b[0] - a[0], 1e-9)
+        app, pg = (b[1] - a[1]) / span, (b[2] - a[2]) / span
+        per_move = (b[1] - a[1]) / moves[k] * 1000 if moves.get(k) else 0.0
+        parts.append(f"{10 * k}-{10 * k + 10} s {app:.2f}+{pg:.2f} ({per_move:.1f} ms/move)")
+    print("CPU by 10 s of the run, app servers + PostgreSQL in cores: " + ", ".join(parts))
+
+
 async def drive(
     port: int,
     standings: str,
@@ -482,9 +512,13 @@ async def drive(
     stats: load.Stats,
     tables: list[Table],
     counts: Counts,
+    cpu_now: Callable[[], tuple[float, ...]] | None = None,
+    cpu_marks: list[tuple[float, ...]] | None = None,
 ) -> None:
     play = load.Play("tractor-4p", load.default_options("tractor-4p"), (1.0, 3.0))
-    jobs = []
+    jobs: list[Any] = []
+    if cpu_now is not None and cpu_marks is not None:
+        jobs.append(mark_cpu(stats, cpu_now, cpu_marks))
     for i, token in enumerate(tokens):
         seat = load.Seat(token)
         seat.index = i % 4  # type: ignore[attr-defined]
@@ -537,8 +571,28 @@ def main() -> None:
                 lb0 = load.proc_cpu(lb.proc.pid if lb.proc else 0)
                 stats.started = time.monotonic()
                 stats.deadline = stats.started + seconds
+
+                def cpu_now() -> tuple[float, ...]:
+                    return (
+                        time.monotonic(),
+                        sum(g.cpu_seconds() for g in servers),
+                        load.pg_cpu_seconds(_pg),
+                    )
+
+                marks: list[tuple[float, ...]] = []
                 asyncio.run(
-                    drive(lb.port, standings, tokens, args.viewers, args, stats, tables, counts)
+                    drive(
+                        lb.port,
+                        standings,
+                        tokens,
+                        args.viewers,
+                        args,
+                        stats,
+                        tables,
+                        counts,
+                        cpu_now,
+                        marks,
+                    )
                 )
                 wall = time.monotonic() - stats.started
                 cpu = (
@@ -585,6 +639,7 @@ def main() -> None:
             for k, v in sorted(spans.items())
         )
     )
+    print_cpu_by_window(marks, sent, stats.started)
     for kind, values in sorted(stats.times.items()):
         if values:
             print(f"  {kind:10s} n={len(values):6d} p95 {load.pct(values, 0.95):7.1f} ms")
